@@ -1,0 +1,16 @@
+/**
+ * chatwire's public API. Nothing but re-exports lives here.
+ */
+export { loadTemplate, ChatTemplate } from "./template/index.js";
+export type { TemplateSource, RenderOptions, LoadOptions, TemplateCaps } from "./template/index.js";
+export { normalizeRequest } from "./request/index.js";
+export type { Conversation } from "./request/index.js";
+export { compileTemplate, PyFloat } from "./jinja/index.js";
+export type { CompiledTemplate, RenderLimits } from "./jinja/index.js";
+export { detectFormat, getFormat, listFormats } from "./formats/index.js";
+export type { FormatDescription, FormatId } from "./formats/index.js";
+export { parseCompletion, createStreamParser } from "./parse/index.js";
+export type { ParseOptions } from "./parse/index.js";
+export { ChatwireError } from "./errors.js";
+export type { ChatwireErrorCode } from "./errors.js";
+export type * from "./types.js";

@@ -1,0 +1,41 @@
+/**
+ * The contract between the parse engine (src/parse/engine.ts) and the payload decoders
+ * (src/parse/decoders/*). The engine finds call regions by their markers (with hold-back, in linear time)
+ * and feeds the text *inside* a region to a decoder, chunk by chunk. The decoder turns it into calls:
+ * the name as soon as it is known, argument JSON text as it can be emitted, and a final value.
+ * One region may hold several calls (pythonic `[f(), g()]`, JSON arrays); each is opened by a `call`
+ * event and closed by `done` or `fail` before the next `call`.
+ *
+ * Invariants a decoder keeps (the streaming property tests check them through the engine):
+ * - work per push is proportional to the pushed text (amortised): no re-scan of what it has seen;
+ * - the concatenation of a call's `args` fragments equals the `arguments` string of its `done` event;
+ * - the events do not depend on how the region text was split into pushes.
+ */
+import type { JsonSchema } from "../types.js";
+
+export type DecoderEvent =
+  /** A call begins; `id` when the format carries its own (Kimi `functions.f:0`, Mistral `[CALL_ID]`). */
+  | { kind: "call"; name: string; id?: string }
+  /** The next fragment of the current call's arguments, as JSON text. */
+  | { kind: "args"; text: string }
+  /**
+   * The current call is complete. `arguments` is the whole JSON text (JSON formats: the model's own
+   * bytes for the arguments value; typed formats: JSON built from the typed values); `value` is it parsed.
+   * `raw` is the model's text for this call, when the decoder can delimit it inside a multi-call region.
+   */
+  | { kind: "done"; arguments: string; value: unknown; raw?: string }
+  /** The current call (or the region, if no call is open) cannot be a call. */
+  | { kind: "fail"; type: "malformed" | "truncated"; message: string; name?: string; raw?: string };
+
+export interface PayloadDecoder {
+  push(text: string): DecoderEvent[];
+  /** `closed`: the region's end marker was seen (false: the stream ended inside the region). */
+  end(closed: boolean): DecoderEvent[];
+}
+
+/** What a decoder may know about the request: the declared tools' schemas, for typing raw values. */
+export interface DecoderContext {
+  toolSchema(name: string): JsonSchema | undefined;
+}
+
+export type DecoderFactory = (ctx: DecoderContext) => PayloadDecoder;

@@ -1,0 +1,56 @@
+/**
+ * Tools arrive in two shapes: Chat Completions `{type: "function", function: {name, parameters}}` and
+ * Responses `{type: "function", name, parameters, strict}`. Everything inside chatwire works on the
+ * Chat Completions shape, which is also what chat templates expect (`tool.function.name`).
+ */
+import { invalidRequest } from "../errors.js";
+import type { FunctionTool, ToolChoice } from "../types.js";
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Validates and converts `tools` to the Chat Completions shape. `field` names the array in errors. */
+export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] | undefined {
+  if (tools === undefined || tools === null) return undefined;
+  if (!Array.isArray(tools)) throw invalidRequest(field, "must be an array of tools");
+  return tools.map((tool, i) => normalizeTool(tool, `${field}[${i}]`));
+}
+
+function normalizeTool(tool: unknown, field: string): FunctionTool {
+  if (!isObject(tool)) throw invalidRequest(field, "must be an object");
+  if (tool.type !== undefined && tool.type !== "function") {
+    throw invalidRequest(`${field}.type`, `unsupported tool type ${JSON.stringify(tool.type)} (only "function")`);
+  }
+  // Chat Completions nests the definition; Responses keeps it flat.
+  const nested = isObject(tool.function);
+  const def = (nested ? tool.function : tool) as Record<string, unknown>;
+  const where = nested ? `${field}.function` : field;
+  if (typeof def.name !== "string" || def.name === "") throw invalidRequest(`${where}.name`, "must be a non-empty string");
+  if (def.parameters !== undefined && !isObject(def.parameters)) {
+    throw invalidRequest(`${where}.parameters`, "must be a JSON Schema object");
+  }
+  if (nested) return tool as unknown as FunctionTool;
+  const { type: _type, ...rest } = def;
+  return { type: "function", function: rest as FunctionTool["function"] };
+}
+
+/** The tool names a `tool_choice` allows: all (auto), none, at least one of all (required), or one. */
+export type ToolChoiceRule =
+  | { kind: "auto" }
+  | { kind: "none" }
+  | { kind: "required" }
+  | { kind: "function"; name: string };
+
+export function normalizeToolChoice(choice: unknown, field = "tool_choice"): ToolChoiceRule {
+  if (choice === undefined || choice === null || choice === "auto") return { kind: "auto" };
+  if (choice === "none") return { kind: "none" };
+  if (choice === "required") return { kind: "required" };
+  if (isObject(choice)) {
+    const fn = isObject(choice.function) ? choice.function : choice;
+    if (typeof fn.name === "string") return { kind: "function", name: fn.name };
+  }
+  throw invalidRequest(field, 'must be "auto", "none", "required" or {type: "function", function: {name}}');
+}
+
+export type { ToolChoice };

@@ -1,0 +1,136 @@
+/**
+ * The OpenAI-shaped types chatwire reads and writes. Input types are permissive (extra fields pass
+ * through to the template); output types are exact.
+ */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface FunctionDefinition {
+  name: string;
+  description?: string;
+  parameters?: JsonSchema;
+  strict?: boolean;
+  [key: string]: unknown;
+}
+
+/** A Chat Completions tool. */
+export interface FunctionTool {
+  type: "function";
+  function: FunctionDefinition;
+}
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export interface ContentPart {
+  type: string;
+  text?: string;
+  [key: string]: unknown;
+}
+
+export interface ChatMessage {
+  role: string;
+  content?: string | ContentPart[] | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  reasoning_content?: string;
+  [key: string]: unknown;
+}
+
+export type ToolChoice =
+  | "none"
+  | "auto"
+  | "required"
+  | { type: "function"; function: { name: string } }
+  | { type: "function"; name: string };
+
+/** A Chat Completions request body (only the fields chatwire reads are typed). */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: FunctionTool[];
+  tool_choice?: ToolChoice;
+  [key: string]: unknown;
+}
+
+/** A Responses API input item (the kinds chatwire understands). */
+export type ResponsesItem =
+  | { type?: "message"; role: string; content: string | ContentPart[]; [key: string]: unknown }
+  | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string; [key: string]: unknown }
+  | { type: "function_call_output"; call_id: string; output: string | ContentPart[]; [key: string]: unknown }
+  | { type: "reasoning"; summary?: ContentPart[]; content?: ContentPart[]; [key: string]: unknown };
+
+/** A Responses API tool: flat, `{type: "function", name, parameters, strict}`. */
+export interface ResponsesFunctionTool {
+  type: "function";
+  name: string;
+  description?: string;
+  parameters?: JsonSchema;
+  strict?: boolean;
+}
+
+export interface ResponsesRequest {
+  input: string | ResponsesItem[];
+  instructions?: string;
+  tools?: ResponsesFunctionTool[];
+  tool_choice?: ToolChoice;
+  [key: string]: unknown;
+}
+
+export type AnyRequest = ChatRequest | ResponsesRequest;
+
+/** What a parse returns as the assistant turn. */
+export interface AssistantMessage {
+  role: "assistant";
+  content: string | null;
+  reasoning_content?: string;
+  tool_calls?: ToolCall[];
+}
+
+export type FinishReason = "stop" | "tool_calls" | "length";
+
+/**
+ * Something in the completion that did not become a valid tool call. Its `text` is the model's text
+ * for it, which is also kept in `content` (or reasoning); nothing is lost.
+ */
+export interface ParseIssue {
+  type: "unknown_tool" | "invalid_arguments" | "malformed" | "truncated" | "tool_choice";
+  message: string;
+  /** The tool name the model wrote, when it got that far. */
+  name?: string;
+  /** The model's text for the failed call. */
+  text: string;
+  /** Streaming only: the `tool_calls[].index` of an already-streamed call that the client must drop. */
+  index?: number;
+  /** ajv's error objects for `invalid_arguments`. */
+  details?: unknown[];
+}
+
+export interface ParseResult {
+  message: AssistantMessage;
+  finish_reason: FinishReason;
+  errors: ParseIssue[];
+}
+
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: "function";
+  function: { name?: string; arguments?: string };
+}
+
+/** An OpenAI `chat.completion.chunk` `choices[0].delta`, plus `finish_reason`/`errors` on the last one. */
+export interface Delta {
+  content?: string;
+  reasoning_content?: string;
+  tool_calls?: ToolCallDelta[];
+  finish_reason?: FinishReason;
+  errors?: ParseIssue[];
+}
+
+export interface StreamParser {
+  push(delta: string): Delta[];
+  end(): Delta[];
+}

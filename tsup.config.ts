@@ -1,0 +1,20 @@
+import { defineConfig } from "tsup";
+
+// The library builds to ESM + CJS with types; the CLI is an ESM entry with a shebang.
+export default defineConfig([
+  {
+    entry: { index: "src/index.ts" },
+    format: ["esm", "cjs"],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: "node20",
+  },
+  {
+    entry: { "cli/main": "src/cli/main.ts" },
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+    banner: { js: "#!/usr/bin/env node" },
+  },
+]);

@@ -25,7 +25,13 @@ export type DecoderEvent =
    */
   | { kind: "done"; arguments: string; value: unknown; raw?: string }
   /** The current call (or the region, if no call is open) cannot be a call. */
-  | { kind: "fail"; type: "malformed" | "truncated"; message: string; name?: string; raw?: string };
+  | { kind: "fail"; type: "malformed" | "truncated"; message: string; name?: string; raw?: string }
+  /**
+   * The payload is complete and the region is over (only for regions without end markers, e.g. a
+   * JSON array after `functools`). `rest` is the part of the last pushed text after the payload; the
+   * engine lexes it again outside the region. After `close` the decoder gets no more calls.
+   */
+  | { kind: "close"; rest: string };
 
 export interface PayloadDecoder {
   push(text: string): DecoderEvent[];
@@ -36,6 +42,11 @@ export interface PayloadDecoder {
 /** What a decoder may know about the request: the declared tools' schemas, for typing raw values. */
 export interface DecoderContext {
   toolSchema(name: string): JsonSchema | undefined;
+  /**
+   * The region has no end marker: the decoder must end it with a `close` event once its payload is
+   * complete (a JSON value that closed its last bracket), handing back the text after it.
+   */
+  selfClosing?: boolean;
 }
 
 export type DecoderFactory = (ctx: DecoderContext) => PayloadDecoder;

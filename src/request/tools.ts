@@ -5,10 +5,7 @@
  */
 import { invalidRequest } from "../errors.js";
 import type { FunctionTool, ToolChoice } from "../types.js";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject } from "./is-object.js";
 
 /** Validates and converts `tools` to the Chat Completions shape. `field` names the array in errors. */
 export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] | undefined {

@@ -1,0 +1,166 @@
+/**
+ * Parse benchmark (issues 3 and 4), against the built package (dist/index.js; `npm run bench` builds).
+ *
+ * 1. Throughput: a 1 MB Hermes completion with 50 calls, parsed one-shot, next to JSON.parse of the same
+ *    call objects (one JSON array of the 50 `{"name", "arguments"}` objects, about the same bytes).
+ * 2. Streaming: one Hermes and one Qwen3-Coder call whose string argument is 25 KB and 200 KB (8x), fed in
+ *    4-character deltas. Linear work means the 8x text costs about 8x time (the issue allows ~10x) and
+ *    streaming costs at most 3x the one-shot parse of the same text.
+ * 3. Baseline: what serving engines do today, re-parsing the accumulated text on every delta. Running it
+ *    in full would take minutes (it is quadratic), so it is sampled: the accumulated text is re-parsed at
+ *    SAMPLES evenly spaced deltas and the mean cost is multiplied by the number of deltas.
+ *
+ * Run: `node bench/parse.mjs` (or through bench/run.mjs). Prints one table per part.
+ */
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+
+const DELTA = 4;
+const SAMPLES = 24;
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Median wall time in ms of `fn` over `runs` runs, after one warm-up run. */
+function time(fn, runs) {
+  fn();
+  const out = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    out.push(performance.now() - t0);
+  }
+  return median(out);
+}
+
+function tool(name, properties, required) {
+  return { type: "function", function: { name, parameters: { type: "object", properties, required } } };
+}
+
+const WRITE_FILE = tool("write_file", { path: { type: "string" }, content: { type: "string" } }, ["path", "content"]);
+const REQUEST = { messages: [], tools: [WRITE_FILE] };
+
+/** Text like a model writes into a file: code, prose, quotes, escapes, some non-ASCII. */
+function fileText(bytes) {
+  const line = 'if (x < 10) { print("héllo — 深圳", x); } // tab\there\n';
+  return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+}
+
+function hermesCall(args) {
+  return `<tool_call>\n${JSON.stringify({ name: "write_file", arguments: args })}\n</tool_call>`;
+}
+
+function qwenCall(args) {
+  const params = Object.entries(args).map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>\n`).join("");
+  return `<tool_call>\n<function=write_file>\n${params}</function>\n</tool_call>`;
+}
+
+function deltasOf(text) {
+  const out = [];
+  for (let i = 0; i < text.length; i += DELTA) out.push(text.slice(i, i + DELTA));
+  return out;
+}
+
+function fmt(x, digits = 1) {
+  return Number.isFinite(x) ? x.toFixed(digits) : String(x);
+}
+
+function printTable(title, header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join("  ");
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of rows) console.log(line(r));
+}
+
+function throughput(lib) {
+  const calls = Array.from({ length: 50 }, (_, i) => ({ path: `out/${i}.txt`, content: fileText(20_500) }));
+  const completion = calls.map((args, i) => `Step ${i}.\n${hermesCall(args)}\n`).join("");
+  const payload = `[${calls.map((args) => JSON.stringify({ name: "write_file", arguments: args })).join(",")}]`;
+  const check = lib.parseCompletion("hermes", completion, REQUEST);
+  if ((check.message.tool_calls ?? []).length !== 50 || check.errors.length !== 0) {
+    throw new Error(`bench: expected 50 valid calls, got ${(check.message.tool_calls ?? []).length} and ${check.errors.length} errors`);
+  }
+  const mb = (s) => Buffer.byteLength(s, "utf8") / 1e6;
+  const parseMs = time(() => lib.parseCompletion("hermes", completion, REQUEST), 7);
+  const jsonMs = time(() => JSON.parse(payload), 7);
+  printTable("Parse throughput: 1 MB Hermes completion, 50 calls (one-shot)", ["what", "MB", "ms", "MB/s"], [
+    ["chatwire parseCompletion", fmt(mb(completion), 2), fmt(parseMs, 2), fmt(mb(completion) / (parseMs / 1000))],
+    ["JSON.parse (same calls as one array)", fmt(mb(payload), 2), fmt(jsonMs, 2), fmt(mb(payload) / (jsonMs / 1000))],
+  ]);
+  return { parseMBs: mb(completion) / (parseMs / 1000), jsonMBs: mb(payload) / (jsonMs / 1000) };
+}
+
+function streamOnce(lib, format, deltas) {
+  const parser = lib.createStreamParser(format, REQUEST);
+  let n = 0;
+  for (const d of deltas) n += parser.push(d).length;
+  n += parser.end().length;
+  return n;
+}
+
+/** Estimated total cost of re-parsing the accumulated text after every delta, from SAMPLES samples. */
+function reparseEstimate(lib, format, text) {
+  const count = Math.ceil(text.length / DELTA);
+  let total = 0;
+  for (let s = 1; s <= SAMPLES; s++) {
+    const end = Math.min(text.length, Math.round((s / SAMPLES) * count) * DELTA);
+    const prefix = text.slice(0, end);
+    const t0 = performance.now();
+    lib.parseCompletion(format, prefix, REQUEST);
+    total += performance.now() - t0;
+  }
+  return (total / SAMPLES) * count;
+}
+
+function streaming(lib) {
+  const rows = [];
+  const verdicts = [];
+  for (const [format, make] of [["hermes", hermesCall], ["qwen3-coder", qwenCall]]) {
+    const figures = {};
+    for (const size of [25_000, 200_000]) {
+      const text = make({ path: "big.txt", content: fileText(size) });
+      const one = lib.parseCompletion(format, text, REQUEST);
+      if ((one.message.tool_calls ?? []).length !== 1) throw new Error(`bench: ${format} ${size} did not parse to one call`);
+      const deltas = deltasOf(text);
+      const runs = size > 100_000 ? 3 : 7;
+      const oneShotMs = time(() => lib.parseCompletion(format, text, REQUEST), runs);
+      const streamMs = time(() => streamOnce(lib, format, deltas), runs);
+      const reparseMs = reparseEstimate(lib, format, text);
+      figures[size] = { oneShotMs, streamMs, reparseMs };
+      rows.push([format, `${size / 1000} KB`, deltas.length, fmt(oneShotMs, 2), fmt(streamMs, 2), fmt(streamMs / oneShotMs, 2), fmt(reparseMs, 0), fmt(reparseMs / oneShotMs, 0)]);
+    }
+    const small = figures[25_000];
+    const big = figures[200_000];
+    verdicts.push([
+      format,
+      fmt(big.streamMs / small.streamMs, 1),
+      fmt(big.streamMs / big.oneShotMs, 2),
+      fmt(big.reparseMs / small.reparseMs, 1),
+      fmt(big.reparseMs / big.oneShotMs, 0),
+      big.streamMs / small.streamMs <= 10 && big.streamMs / big.oneShotMs <= 3 ? "ok" : "OVER",
+    ]);
+  }
+  printTable(`Streaming one call with a large string argument, ${DELTA}-character deltas`, [
+    "format", "argument", "deltas", "one-shot ms", "stream ms", "stream/one-shot", "re-parse ms (est.)", "re-parse/one-shot",
+  ], rows);
+  printTable("Scaling 25 KB -> 200 KB (8x text); limits: stream <= ~10x, stream/one-shot <= 3x", [
+    "format", "stream 8x cost", "stream/one-shot @200KB", "re-parse 8x cost", "re-parse/one-shot @200KB", "verdict",
+  ], verdicts);
+  return verdicts;
+}
+
+export async function runParseBench() {
+  const lib = await import(new URL("../dist/index.js", import.meta.url).href);
+  console.log("\n== chatwire parse benchmark ==");
+  const tp = throughput(lib);
+  const verdicts = streaming(lib);
+  return { throughput: tp, streaming: verdicts };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await runParseBench();
+}

@@ -1,0 +1,21 @@
+/**
+ * `chatwire caps --template SRC`: what the template can do, as JSON: its format, capabilities (probed),
+ * variants and special tokens.
+ */
+import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import type { CliIO } from "./io.js";
+
+export const CAPS_USAGE = "chatwire caps --template SRC";
+
+export async function capsCommand(argv: string[], io: CliIO): Promise<number> {
+  const template = await templateFrom(parseOptions(argv, TEMPLATE_OPTIONS));
+  const report = {
+    origin: template.origin,
+    format: template.format,
+    variants: Object.keys(template.variants),
+    specialTokens: template.specialTokens,
+    ...template.caps,
+  };
+  io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  return 0;
+}

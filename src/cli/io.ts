@@ -1,0 +1,62 @@
+/**
+ * The CLI's contact with the outside: the streams it is given (so tests run it in-process), reading
+ * stdin and JSON files (with float literals kept: a `1.0` in a schema is rendered `1.0`), and the
+ * one-line error report.
+ */
+import { ChatwireError } from "../errors.js";
+import { readJson } from "../request/read-json.js";
+
+export interface CliIO {
+  stdin: AsyncIterable<string | Uint8Array>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/** A mistake in how the command was called (unknown option, missing value); reported as `usage`. */
+export class UsageError extends Error {}
+
+export async function readAll(stdin: AsyncIterable<string | Uint8Array>): Promise<string> {
+  const parts: string[] = [];
+  const bytes: Uint8Array[] = [];
+  for await (const chunk of stdin) {
+    if (typeof chunk === "string") parts.push(chunk);
+    else bytes.push(chunk);
+  }
+  // Decode bytes in one go: a UTF-8 character may be split across chunks.
+  return bytes.length > 0 ? new TextDecoder().decode(Buffer.concat(bytes)) : parts.join("");
+}
+
+/** Reads a JSON file, or stdin for `-`. */
+export async function readJsonInput(file: string, io: CliIO): Promise<unknown> {
+  let text: string;
+  if (file === "-") {
+    text = await readAll(io.stdin);
+  } else {
+    const { readFile } = await import("node:fs/promises");
+    try {
+      text = await readFile(file, "utf8");
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      throw new ChatwireError("io_error", `${file}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
+    }
+  }
+  try {
+    return readJson(text);
+  } catch (err) {
+    throw new ChatwireError("invalid_request", `${file === "-" ? "stdin" : file}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** `chatwire: <code>: <message>` on one line: no stack trace, newlines in messages escaped. */
+export function errorLine(err: unknown): string {
+  let code = "internal_error";
+  let message = String(err);
+  if (err instanceof ChatwireError) code = err.code;
+  else if (err instanceof UsageError) code = "usage";
+  if (err instanceof Error) message = err.message;
+  return `chatwire: ${code}: ${message.replace(/\r?\n/g, "\\n")}\n`;
+}
+
+export function printJson(io: CliIO, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value)}\n`);
+}

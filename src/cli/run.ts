@@ -1,0 +1,48 @@
+/**
+ * The `chatwire` command line, runnable in-process: `run(argv, io)` returns the exit code. Every
+ * failure is one line on stderr, `chatwire: <code>: <message>`, and exit code 2; never a stack trace.
+ */
+import { CAPS_USAGE, capsCommand } from "./caps.js";
+import { DETECT_USAGE, detectCommand } from "./detect.js";
+import { EXAMPLE_USAGE, exampleCommand } from "./example.js";
+import { UsageError, errorLine, type CliIO } from "./io.js";
+import { PARSE_USAGE, parseCommand } from "./parse.js";
+import { RENDER_USAGE, renderCommand } from "./render.js";
+
+export type { CliIO } from "./io.js";
+
+type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; usage: string }> = {
+  render: { run: renderCommand, usage: RENDER_USAGE },
+  parse: { run: parseCommand, usage: PARSE_USAGE },
+  detect: { run: detectCommand, usage: DETECT_USAGE },
+  caps: { run: capsCommand, usage: CAPS_USAGE },
+  example: { run: exampleCommand, usage: EXAMPLE_USAGE },
+};
+
+export const USAGE = `usage:\n${Object.values(COMMANDS)
+  .map((c) => `  ${c.usage}`)
+  .join("\n")}\n\nSRC is a .jinja file, a .json file with chat_template (tokenizer_config.json), a model folder, a .gguf file, or a built-in name (chatml-tools, qwen3).\n`;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === "help" || name === "--help" || name === "-h") {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  try {
+    const command = name === undefined ? undefined : COMMANDS[name];
+    if (command === undefined) {
+      throw new UsageError(name === undefined ? "no command given; try `chatwire help`" : `unknown command ${JSON.stringify(name)}; try \`chatwire help\``);
+    }
+    if (rest.includes("--help") || rest.includes("-h")) {
+      io.stdout.write(`usage: ${command.usage}\n`);
+      return 0;
+    }
+    return await command.run(rest, io);
+  } catch (err) {
+    io.stderr.write(errorLine(err));
+    return 2;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Attribute and item lookup with Jinja2's sandbox rules:
+ * `a.b` tries the attribute (methods such as `d.items`) first, then the item `a['b']`;
+ * `a[b]` tries the item first, then the attribute. Only own data properties of plain objects are
+ * visible, dunder names are refused, and mutating methods give a SecurityError when used.
+ */
+import { DICT_METHODS, LIST_METHODS, MUTATING, STR_METHODS } from "./methods.js";
+import { PyFloat } from "./py-float.js";
+import { budget } from "./limits.js";
+import {
+  Callable,
+  LoopInfo,
+  Namespace,
+  Undefined,
+  codePoints,
+  hasSurrogates,
+  isDict,
+  isInt,
+  isTuple,
+  ownValue,
+  pyRepr,
+  toNumber,
+  tuple,
+  typeName,
+  JinjaError,
+} from "./values.js";
+
+function unsafe(obj: unknown, name: string): Undefined {
+  return new Undefined(name, obj, `access to attribute ${pyRepr(name)} of ${pyRepr(typeName(obj))} object is unsafe.`, "SecurityError");
+}
+
+function bind<T>(self: T, name: string, fn: (self: T, args: unknown[], kwargs: Record<string, unknown> | null) => unknown): Callable {
+  return new Callable(name, (args, kwargs) => fn(self, args, kwargs), "method");
+}
+
+/** Python getattr(obj, name) as the sandbox sees it; `undefined` when there is no such attribute. */
+function pyAttr(obj: unknown, name: string): unknown {
+  if (name.startsWith("__") && name.endsWith("__")) return unsafe(obj, name);
+  if (typeof obj === "string") {
+    return Object.prototype.hasOwnProperty.call(STR_METHODS, name) ? bind(obj, name, STR_METHODS[name]!) : undefined;
+  }
+  if (Array.isArray(obj)) {
+    const kind = isTuple(obj) ? "tuple" : "list";
+    if (kind === "list" && MUTATING["list"]!.has(name)) return unsafe(obj, name);
+    const m = Object.prototype.hasOwnProperty.call(LIST_METHODS, name) ? LIST_METHODS[name] : undefined;
+    if (m === undefined || (kind === "tuple" && name === "copy")) return undefined;
+    return bind(obj, name, m);
+  }
+  if (obj instanceof LoopInfo) return obj.attr(name);
+  if (obj instanceof Namespace) return ownValue(obj.attrs, name);
+  if (isDict(obj)) {
+    if (MUTATING["dict"]!.has(name)) return unsafe(obj, name);
+    const m = Object.prototype.hasOwnProperty.call(DICT_METHODS, name) ? DICT_METHODS[name] : undefined;
+    return m === undefined ? undefined : bind(obj, name, m);
+  }
+  if (obj instanceof PyFloat || typeof obj === "number" || typeof obj === "bigint") {
+    if (name === "real") return obj;
+    if (name === "imag") return 0;
+  }
+  return undefined;
+}
+
+/** Python obj[key]; `undefined` when the lookup fails (missing key, index out of range, wrong type). */
+function pyItem(obj: unknown, key: unknown): unknown {
+  if (Array.isArray(obj)) {
+    if (!isInt(key) && typeof key !== "boolean") return undefined;
+    let i = toNumber(key);
+    if (i < 0) i += obj.length;
+    return i >= 0 && i < obj.length ? obj[i] : undefined;
+  }
+  if (isDict(obj)) {
+    if (typeof key === "string") return ownValue(obj, key);
+    if (typeof key === "number" || typeof key === "boolean" || key === null) return ownValue(obj, String(key));
+    return undefined;
+  }
+  if (typeof obj === "string") {
+    if (!isInt(key) && typeof key !== "boolean") return undefined;
+    let i = toNumber(key);
+    if (!hasSurrogates(obj)) {
+      if (i < 0) i += obj.length;
+      return i >= 0 && i < obj.length ? obj[i] : undefined;
+    }
+    const cps = codePoints(obj);
+    if (i < 0) i += cps.length;
+    return i >= 0 && i < cps.length ? cps[i] : undefined;
+  }
+  if (obj instanceof Namespace && typeof key === "string") return undefined;
+  return undefined;
+}
+
+/** `obj.name` in a template. */
+export function getAttr(obj: unknown, name: string): unknown {
+  if (obj instanceof Undefined) obj.fail();
+  const attr = pyAttr(obj, name);
+  if (attr !== undefined) return attr;
+  const item = pyItem(obj, name);
+  if (item !== undefined) return item;
+  return new Undefined(name, obj);
+}
+
+/** `obj[key]` in a template. */
+export function getItem(obj: unknown, key: unknown): unknown {
+  if (obj instanceof Undefined) obj.fail();
+  const item = pyItem(obj, key);
+  if (item !== undefined) return item;
+  if (typeof key === "string") {
+    const attr = pyAttr(obj, key);
+    if (attr !== undefined) return attr;
+  }
+  return new Undefined(key, obj);
+}
+
+function sliceIndex(v: unknown): number | null {
+  if (v === null || v === undefined || v instanceof Undefined) return null;
+  if (!isInt(v) && typeof v !== "boolean") {
+    throw new JinjaError("TypeError", "slice indices must be integers or None or have an __index__ method");
+  }
+  return toNumber(v);
+}
+
+/** Python's slice.indices + the selection: `x[start:stop:step]` on lists, tuples and strings. */
+export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unknown): unknown {
+  if (obj instanceof Undefined) obj.fail();
+  const s = sliceIndex(step) ?? 1;
+  if (s === 0) throw new JinjaError("ValueError", "slice step cannot be zero");
+  const items: readonly unknown[] | null = typeof obj === "string" ? codePoints(obj) : Array.isArray(obj) ? obj : null;
+  if (items === null) throw new JinjaError("TypeError", `'${typeName(obj)}' object is not subscriptable`);
+  const n = items.length;
+  const clamp = (v: number | null, dflt: number, lo: number, hi: number): number => {
+    if (v === null) return dflt;
+    const i = v < 0 ? v + n : v;
+    return i < lo ? lo : i > hi ? hi : i;
+  };
+  const out: unknown[] = [];
+  if (s > 0) {
+    const a = clamp(sliceIndex(start), 0, 0, n);
+    const b = clamp(sliceIndex(stop), n, 0, n);
+    if (s === 1) return typeof obj === "string" ? items.slice(a, b).join("") : isTuple(obj) ? tuple(items.slice(a, b)) : items.slice(a, b);
+    for (let i = a; i < b; i += s) out.push(items[i]);
+  } else {
+    const a = clamp(sliceIndex(start), n - 1, -1, n - 1);
+    const b = clamp(sliceIndex(stop), -1, -1, n - 1);
+    for (let i = a; i > b; i += s) out.push(items[i]);
+  }
+  budget().steps_(out.length >> 4);
+  if (typeof obj === "string") return out.join("");
+  return isTuple(obj) ? tuple(out) : out;
+}

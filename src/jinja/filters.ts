@@ -1,0 +1,372 @@
+/**
+ * Jinja2's built-in filters (jinja2/filters.py) that chat templates use, with transformers' `tojson`.
+ * https://jinja.palletsprojects.com/en/3.1.x/templates/#list-of-builtin-filters
+ */
+import { getAttr, getItem } from "./access.js";
+import { pyAdd } from "./ops.js";
+import { budget } from "./limits.js";
+import { capitalize, STR_METHODS } from "./methods.js";
+import { PyFloat } from "./py-float.js";
+import { percentFormat } from "./pyformat.js";
+import type { JsonCache } from "./tojson.js";
+import {
+  JinjaError,
+  Undefined,
+  floatValue,
+  isDict,
+  isFloat,
+  isInt,
+  isNumeric,
+  pyBool,
+  pyCompare,
+  pyEq,
+  pyIter,
+  pyLen,
+  pyStr,
+  strLength,
+  toNumber,
+  tuple,
+  typeName,
+  codePoints,
+  type Kwargs,
+} from "./values.js";
+
+/** What filters need from the running template: other filters/tests by name, and the JSON cache. */
+export interface FilterEnv {
+  filter(name: string, value: unknown, args: unknown[], kwargs: Kwargs): unknown;
+  test(name: string, value: unknown, args: unknown[]): boolean;
+  readonly json: JsonCache;
+}
+
+export type Filter = (value: unknown, args: unknown[], kwargs: Kwargs, env: FilterEnv) => unknown;
+
+/** Bind a Python-style signature: positional args then keyword args, with defaults. */
+function params(args: unknown[], kwargs: Kwargs, names: readonly string[], defaults: readonly unknown[], filter: string): unknown[] {
+  const out = names.map((_, i) => (i < args.length ? args[i] : defaults[i]));
+  if (args.length > names.length) {
+    throw new JinjaError("TypeError", `${filter}() takes up to ${names.length + 1} positional arguments but ${args.length + 1} were given`);
+  }
+  if (kwargs !== null) {
+    for (const key of Object.keys(kwargs)) {
+      const i = names.indexOf(key);
+      if (i < 0) throw new JinjaError("TypeError", `${filter}() got an unexpected keyword argument '${key}'`);
+      out[i] = kwargs[key];
+    }
+  }
+  return out;
+}
+
+/** Jinja2's make_attrgetter: `attribute` may be a dotted path (`a.b`) or an integer index. */
+function attrGetter(attribute: unknown, env: FilterEnv, lower = false, dflt?: unknown): (item: unknown) => unknown {
+  const parts = typeof attribute === "string" ? attribute.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)) : [attribute];
+  return (item) => {
+    let v = item;
+    for (const p of parts) v = getItem(v, p);
+    if (dflt !== undefined && v instanceof Undefined) v = dflt;
+    return lower && typeof v === "string" ? v.toLowerCase() : v;
+  };
+}
+
+function ignoreCase(v: unknown): unknown {
+  return typeof v === "string" ? v.toLowerCase() : v;
+}
+
+function sortItems(items: unknown[], key: (v: unknown) => unknown, reverse: boolean): unknown[] {
+  budget().steps_(items.length);
+  const keyed = items.map((v) => ({ v, k: key(v) }));
+  keyed.sort((a, b) => pyCompare(a.k, b.k) * (reverse ? -1 : 1));
+  return keyed.map((e) => e.v);
+}
+
+/** select/reject/selectattr/rejectattr share this: args are [testName?, ...testArgs]. */
+function selectOrReject(seq: unknown, args: unknown[], env: FilterEnv, keep: boolean, attribute: boolean): unknown[] {
+  let getter: (v: unknown) => unknown = (v) => v;
+  let rest = args;
+  if (attribute) {
+    if (rest.length === 0) throw new JinjaError("FilterArgumentError", "Missing parameter for attribute name");
+    getter = attrGetter(rest[0], env);
+    rest = rest.slice(1);
+  }
+  const test =
+    rest.length === 0
+      ? (v: unknown) => pyBool(v)
+      : (v: unknown) => env.test(String(rest[0]), v, rest.slice(1));
+  return pyIter(seq).filter((item) => test(getter(item)) === keep);
+}
+
+function toInt(value: unknown, dflt: unknown, base: number): unknown {
+  if (typeof value === "string") {
+    const s = value.trim().replace(/_/g, "");
+    if (base === 10 && /^[-+]?\d+$/.test(s)) {
+      const b = BigInt(s);
+      return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+    }
+    if (base !== 10) {
+      const n = parseInt(s.replace(/^0[xob]/i, ""), base);
+      return Number.isNaN(n) ? dflt : n;
+    }
+    const f = Number(s);
+    return s !== "" && Number.isFinite(f) ? Math.trunc(f) : dflt;
+  }
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (isNumeric(value)) {
+    const n = toNumber(value);
+    return Number.isFinite(n) ? (typeof value === "bigint" ? value : Math.trunc(n)) : dflt;
+  }
+  return dflt;
+}
+
+function toFloat(value: unknown, dflt: unknown): unknown {
+  if (typeof value === "string") {
+    const s = value.trim().toLowerCase().replace(/_/g, "");
+    const n = s === "inf" || s === "infinity" || s === "+inf" ? Infinity : s === "-inf" || s === "-infinity" ? -Infinity : s === "nan" ? NaN : s === "" ? NaN : Number(s);
+    return Number.isNaN(n) && s !== "nan" ? dflt : floatValue(n);
+  }
+  if (isNumeric(value)) return floatValue(toNumber(value));
+  return dflt;
+}
+
+/** Python's round(): correctly rounded on the binary value, exact ties go to the even neighbour. */
+function pyRound(x: number, ndigits: number): number {
+  if (!Number.isFinite(x)) return x;
+  if (ndigits < 0) {
+    const m = 10 ** -ndigits;
+    return pyRound(x / m, 0) * m;
+  }
+  const y = x * 10 ** ndigits;
+  if (Math.abs(y % 1) === 0.5) {
+    const f = Math.floor(y);
+    return (f % 2 === 0 ? f : f + 1) / 10 ** ndigits;
+  }
+  return Number(x.toFixed(Math.min(ndigits, 100)));
+}
+
+function htmlEscape(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&#34;" : "&#39;"));
+}
+
+function indent(s: string, width: unknown, first: unknown, blank: unknown): string {
+  const ind = typeof width === "string" ? width : " ".repeat(Number(width));
+  const lines = (STR_METHODS["splitlines"]!(s + "\n", [], null) as string[]);
+  let rv: string;
+  if (pyBool(blank)) rv = lines.join("\n" + ind);
+  else {
+    rv = lines.shift() ?? "";
+    if (lines.length > 0) rv += "\n" + lines.map((l) => (l ? ind + l : l)).join("\n");
+  }
+  if (pyBool(first)) rv = ind + rv;
+  budget().stringLength(rv.length);
+  return rv;
+}
+
+function truncate(s: string, length: number, killwords: boolean, end: string, leeway: number): string {
+  if (strLength(s) <= length + leeway) return s;
+  const cps = codePoints(s);
+  if (killwords) return cps.slice(0, length - strLength(end)).join("") + end;
+  const cut = cps.slice(0, length - strLength(end)).join("");
+  const i = cut.lastIndexOf(" ");
+  return (i >= 0 ? cut.slice(0, i) : cut) + end;
+}
+
+function jinjaTitle(s: string): string {
+  return s
+    .split(/([-\s({[<]+)/u)
+    .filter((p) => p !== "")
+    .map((p) => {
+      const cps = codePoints(p);
+      return cps[0]!.toUpperCase() + cps.slice(1).join("").toLowerCase();
+    })
+    .join("");
+}
+
+function minMax(value: unknown, args: unknown[], kwargs: Kwargs, env: FilterEnv, max: boolean, name: string): unknown {
+  const [caseSensitive, attribute] = params(args, kwargs, ["case_sensitive", "attribute"], [false, null], name);
+  const items = pyIter(value);
+  if (items.length === 0) return new Undefined(undefined, undefined, `No aggregated item, sequence was empty.`);
+  const get = attribute === null ? (v: unknown) => v : attrGetter(attribute, env);
+  const key = (v: unknown): unknown => (pyBool(caseSensitive) ? get(v) : ignoreCase(get(v)));
+  let best = items[0];
+  for (const item of items.slice(1)) {
+    const c = pyCompare(key(item), key(best));
+    if (max ? c > 0 : c < 0) best = item;
+  }
+  return best;
+}
+
+export const FILTERS: Readonly<Record<string, Filter>> = {
+  abs: (v) => {
+    if (typeof v === "bigint") return v < 0n ? -v : v;
+    if (!isNumeric(v)) throw new JinjaError("TypeError", `bad operand type for abs(): '${typeName(v)}'`);
+    return isFloat(v) ? floatValue(Math.abs(toNumber(v))) : Math.abs(toNumber(v));
+  },
+  attr: (v, a) => getAttr(v, String(a[0])),
+  batch: (v, a, k) => {
+    const [linecount, fill] = params(a, k, ["linecount", "fill_with"], [undefined, null], "batch");
+    const n = Number(linecount);
+    const out: unknown[][] = [];
+    let tmp: unknown[] = [];
+    for (const item of pyIter(v)) {
+      if (tmp.length === n) {
+        out.push(tmp);
+        tmp = [];
+      }
+      tmp.push(item);
+    }
+    if (tmp.length > 0) {
+      if (fill !== null) while (tmp.length < n) tmp.push(fill);
+      out.push(tmp);
+    }
+    return out;
+  },
+  capitalize: (v) => capitalize(pyStr(v)),
+  center: (v, a, k) => STR_METHODS["center"]!(pyStr(v), [params(a, k, ["width"], [80], "center")[0]], null),
+  count: (v) => pyLen(v),
+  default: (v, a, k) => {
+    const [dflt, boolean] = params(a, k, ["default_value", "boolean"], ["", false], "default");
+    return v instanceof Undefined || (pyBool(boolean) && !pyBool(v)) ? dflt : v;
+  },
+  dictsort: (v, a, k, env) => {
+    const [caseSensitive, by, reverse] = params(a, k, ["case_sensitive", "by", "reverse"], [false, "key", false], "dictsort");
+    if (!isDict(v)) throw new JinjaError("TypeError", "dictsort filter needs a mapping");
+    const pos = by === "key" ? 0 : by === "value" ? 1 : -1;
+    if (pos < 0) throw new JinjaError("FilterArgumentError", "You can only sort by either \"key\" or \"value\"");
+    const items = Object.keys(v).map((key) => tuple([key, v[key]]));
+    void env;
+    return sortItems(items, (it) => (pyBool(caseSensitive) ? (it as unknown[])[pos] : ignoreCase((it as unknown[])[pos])), pyBool(reverse));
+  },
+  escape: (v) => htmlEscape(pyStr(v)),
+  first: (v) => {
+    const items = pyIter(v);
+    return items.length > 0 ? items[0] : new Undefined(undefined, undefined, "No first item, sequence was empty.");
+  },
+  float: (v, a, k) => toFloat(v, params(a, k, ["default"], [new PyFloat(0)], "float")[0]),
+  format: (v, a, k) => {
+    if (a.length > 0 && k !== null) throw new JinjaError("FilterArgumentError", "can't handle positional and keyword arguments at the same time");
+    return percentFormat(pyStr(v), k !== null ? k : tuple([...a]));
+  },
+  indent: (v, a, k) => {
+    const [width, first, blank] = params(a, k, ["width", "first", "blank"], [4, false, false], "indent");
+    return indent(pyStr(v), width, first, blank);
+  },
+  int: (v, a, k) => {
+    const [dflt, base] = params(a, k, ["default", "base"], [0, 10], "int");
+    return toInt(v, dflt, Number(base));
+  },
+  items: (v) => {
+    if (v instanceof Undefined) return [];
+    if (!isDict(v)) throw new JinjaError("TypeError", `Can only get item pairs from a mapping.`);
+    return Object.keys(v).map((key) => tuple([key, v[key]]));
+  },
+  join: (v, a, k, env) => {
+    const [sep, attribute] = params(a, k, ["d", "attribute"], ["", null], "join");
+    let items = pyIter(v);
+    if (attribute !== null) items = items.map(attrGetter(attribute, env));
+    const out = items.map((x) => pyStr(x)).join(pyStr(sep));
+    budget().stringLength(out.length);
+    return out;
+  },
+  last: (v) => {
+    const items = pyIter(v);
+    return items.length > 0 ? items[items.length - 1] : new Undefined(undefined, undefined, "No last item, sequence was empty.");
+  },
+  length: (v) => pyLen(v),
+  list: (v) => pyIter(v).slice(),
+  lower: (v) => pyStr(v).toLowerCase(),
+  map: (v, a, k, env) => {
+    const items = pyIter(v);
+    if (a.length === 0 && k !== null && "attribute" in k) {
+      const getter = attrGetter(k["attribute"], env, false, "default" in k ? k["default"] : undefined);
+      return items.map(getter);
+    }
+    if (a.length === 0) throw new JinjaError("FilterArgumentError", "map requires a filter argument");
+    const name = String(a[0]);
+    const rest = a.slice(1);
+    return items.map((item) => env.filter(name, item, rest, k));
+  },
+  max: (v, a, k, env) => minMax(v, a, k, env, true, "max"),
+  min: (v, a, k, env) => minMax(v, a, k, env, false, "min"),
+  reject: (v, a, _k, env) => selectOrReject(v, a, env, false, false),
+  rejectattr: (v, a, _k, env) => selectOrReject(v, a, env, false, true),
+  replace: (v, a, k) => {
+    const [old, repl, count] = params(a, k, ["old", "new", "count"], [undefined, undefined, null], "replace");
+    return STR_METHODS["replace"]!(pyStr(v), count === null ? [pyStr(old), pyStr(repl)] : [pyStr(old), pyStr(repl), count], null);
+  },
+  reverse: (v) => {
+    if (typeof v === "string") return codePoints(v).reverse().join("");
+    return pyIter(v).slice().reverse();
+  },
+  round: (v, a, k) => {
+    const [precision, method] = params(a, k, ["precision", "method"], [0, "common"], "round");
+    const p = Number(precision);
+    const x = toNumber(v);
+    if (method === "common") {
+      if (isInt(v) || typeof v === "boolean") return p >= 0 ? v : floatValue(pyRound(x, p));
+      return floatValue(pyRound(x, p));
+    }
+    if (method !== "ceil" && method !== "floor") throw new JinjaError("FilterArgumentError", "method must be common, ceil or floor");
+    const m = 10 ** p;
+    return floatValue((method === "ceil" ? Math.ceil(x * m) : Math.floor(x * m)) / m);
+  },
+  safe: (v) => pyStr(v),
+  select: (v, a, _k, env) => selectOrReject(v, a, env, true, false),
+  selectattr: (v, a, _k, env) => selectOrReject(v, a, env, true, true),
+  sort: (v, a, k, env) => {
+    const [reverse, caseSensitive, attribute] = params(a, k, ["reverse", "case_sensitive", "attribute"], [false, false, null], "sort");
+    const get = attribute === null ? (x: unknown) => x : attrGetter(attribute, env);
+    const key = pyBool(caseSensitive) ? get : (x: unknown) => ignoreCase(get(x));
+    return sortItems(pyIter(v).slice(), key, pyBool(reverse));
+  },
+  string: (v) => pyStr(v),
+  sum: (v, a, k, env) => {
+    const [attribute, start] = params(a, k, ["attribute", "start"], [null, 0], "sum");
+    let items = pyIter(v);
+    if (attribute !== null) items = items.map(attrGetter(attribute, env));
+    let total: unknown = start;
+    for (const item of items) total = pyAdd(total, item);
+    return total;
+  },
+  title: (v) => jinjaTitle(pyStr(v)),
+  tojson: (v, a, k, env) => {
+    const [ensureAscii, indentArg, separators, sortKeys] = params(
+      a,
+      k,
+      ["ensure_ascii", "indent", "separators", "sort_keys"],
+      [false, null, null, false],
+      "tojson",
+    );
+    const ind = indentArg === null ? null : typeof indentArg === "string" ? indentArg : " ".repeat(Math.max(0, toNumber(indentArg)));
+    let itemSeparator = ind === null ? ", " : ",";
+    let keySeparator = ": ";
+    if (separators !== null) {
+      const seps = pyIter(separators);
+      itemSeparator = pyStr(seps[0]);
+      keySeparator = pyStr(seps[1]);
+    }
+    return env.json.dump(v, { indent: ind, itemSeparator, keySeparator, sortKeys: pyBool(sortKeys), ensureAscii: pyBool(ensureAscii) });
+  },
+  trim: (v, a, k) => STR_METHODS["strip"]!(pyStr(v), [params(a, k, ["chars"], [null], "trim")[0]], null),
+  truncate: (v, a, k) => {
+    const [length, killwords, end, leeway] = params(a, k, ["length", "killwords", "end", "leeway"], [255, false, "...", null], "truncate");
+    return truncate(pyStr(v), Number(length), pyBool(killwords), pyStr(end), leeway === null ? 5 : Number(leeway));
+  },
+  unique: (v, a, k, env) => {
+    const [caseSensitive, attribute] = params(a, k, ["case_sensitive", "attribute"], [false, null], "unique");
+    const get = attribute === null ? (x: unknown) => x : attrGetter(attribute, env);
+    const seen: unknown[] = [];
+    const out: unknown[] = [];
+    for (const item of pyIter(v)) {
+      const key = pyBool(caseSensitive) ? get(item) : ignoreCase(get(item));
+      if (!seen.some((s) => pyEq(s, key))) {
+        seen.push(key);
+        out.push(item);
+      }
+    }
+    return out;
+  },
+  upper: (v) => pyStr(v).toUpperCase(),
+  wordcount: (v) => (pyStr(v).match(/[\p{L}\p{N}_]+/gu) ?? []).length,
+  pprint: (v) => pyStr(v, true),
+};
+
+/** Aliases Jinja2 registers under a second name. */
+export const FILTER_ALIASES: Readonly<Record<string, string>> = { d: "default", e: "escape" };

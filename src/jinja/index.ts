@@ -1,0 +1,111 @@
+/**
+ * chatwire's Jinja runtime: Jinja2 semantics as transformers configures them, compiled to closures.
+ *
+ *   const t = compileTemplate(source);          // parsed and compiled once, cached by content
+ *   t.render({ messages, tools, bos_token }, { now, limits });
+ */
+import { ChatwireError } from "../errors.js";
+import { compileProgram, CompileError, type Stmt, callValue } from "./compile.js";
+import type { FilterEnv } from "./filters.js";
+import { FILTER_ALIASES, FILTERS } from "./filters.js";
+import { Frame, type Runtime } from "./frame.js";
+import { makeGlobals } from "./globals.js";
+import { DEFAULT_LIMITS, RenderBudget, withBudget, type RenderLimits } from "./limits.js";
+import { parseTemplate } from "./parse.js";
+import { TESTS } from "./tests.js";
+import { JsonCache } from "./tojson.js";
+import { JinjaError, type Kwargs } from "./values.js";
+
+export { PyFloat } from "./py-float.js";
+export type { RenderLimits } from "./limits.js";
+export { DEFAULT_LIMITS } from "./limits.js";
+
+export interface RenderCallOptions {
+  /** Clock for strftime_now (default: the system clock). */
+  now?: () => Date;
+  limits?: Partial<RenderLimits>;
+}
+
+export interface CompiledTemplate {
+  readonly source: string;
+  render(context: Record<string, unknown>, options?: RenderCallOptions): string;
+}
+
+function makeEnv(json: JsonCache): FilterEnv {
+  const env: FilterEnv = {
+    json,
+    filter(name: string, value: unknown, args: unknown[], kwargs: Kwargs): unknown {
+      const resolved = FILTER_ALIASES[name] ?? name;
+      const f = Object.prototype.hasOwnProperty.call(FILTERS, resolved) ? FILTERS[resolved] : undefined;
+      if (f === undefined) throw new JinjaError("TemplateRuntimeError", `No filter named '${name}' found.`);
+      return f(value, args, kwargs, env);
+    },
+    test(name: string, value: unknown, args: unknown[]): boolean {
+      const t = Object.prototype.hasOwnProperty.call(TESTS, name) ? TESTS[name] : undefined;
+      if (t === undefined) throw new JinjaError("TemplateRuntimeError", `No test named '${name}' found.`);
+      return t(value, args);
+    },
+  };
+  return env;
+}
+
+/** Map anything thrown during a render to a ChatwireError with a one-line message. */
+function renderError(e: unknown): ChatwireError {
+  if (e instanceof ChatwireError) return e;
+  if (e instanceof JinjaError) return new ChatwireError("template_error", e.message);
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new ChatwireError("limit_exceeded", "template recursion exhausted the JavaScript stack");
+  }
+  return new ChatwireError("template_error", e instanceof Error ? e.message : String(e));
+}
+
+class Compiled implements CompiledTemplate {
+  constructor(
+    readonly source: string,
+    private readonly program: Stmt,
+  ) {}
+
+  render(context: Record<string, unknown>, options: RenderCallOptions = {}): string {
+    const limits: RenderLimits = options.limits ? { ...DEFAULT_LIMITS, ...options.limits } : { ...DEFAULT_LIMITS };
+    const budget = new RenderBudget(limits);
+    const json = new JsonCache();
+    const rt: Runtime = {
+      out: [],
+      budget,
+      context,
+      globals: makeGlobals(options.now ?? (() => new Date())),
+      env: makeEnv(json),
+      json,
+    };
+    const root = new Frame(rt, null);
+    try {
+      withBudget(budget, () => this.program(root));
+    } catch (e) {
+      throw renderError(e);
+    }
+    return rt.out.join("");
+  }
+}
+
+const cache = new Map<string, Compiled>();
+const CACHE_LIMIT = 256;
+
+/** Parse and compile a chat template once; later calls with the same source reuse it. */
+export function compileTemplate(source: string): CompiledTemplate {
+  const hit = cache.get(source);
+  if (hit !== undefined) return hit;
+  let program: Stmt;
+  try {
+    program = compileProgram(parseTemplate(source));
+  } catch (e) {
+    if (e instanceof ChatwireError) throw e;
+    const message = e instanceof CompileError || e instanceof Error ? e.message : String(e);
+    throw new ChatwireError("invalid_template", message);
+  }
+  const compiled = new Compiled(source, program);
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(source, compiled);
+  return compiled;
+}
+
+export { callValue };

@@ -1,0 +1,396 @@
+/**
+ * The Python value model of the runtime. Template values are plain JS values with these meanings:
+ * null = None, boolean = bool, integral number or bigint = int, non-integral number or PyFloat = float,
+ * string = str, array = list (or tuple when registered in TUPLES), plain object = dict, plus the classes
+ * below (Undefined, Namespace, Callable, LoopInfo). Everything here follows CPython/Jinja2 behaviour.
+ */
+import { PyFloat } from "./py-float.js";
+
+/** Python-level errors raised while rendering (TypeError, UndefinedError, SecurityError...). */
+export class JinjaError extends Error {
+  constructor(
+    readonly pyType: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = pyType;
+  }
+}
+
+const MISSING: unique symbol = Symbol("missing");
+
+/** Jinja2's default Undefined: prints "", is falsy and empty, raises on attribute access, calls, math. */
+export class Undefined {
+  constructor(
+    readonly name: unknown,
+    readonly obj: unknown = MISSING,
+    readonly hint?: string,
+    readonly pyType: string = "UndefinedError",
+  ) {}
+  /** jinja2.runtime.Undefined._undefined_message */
+  message(): string {
+    if (this.hint !== undefined) return this.hint;
+    if (this.obj === MISSING) return `${pyRepr(this.name)} is undefined`;
+    if (typeof this.name !== "string") return `${objectTypeRepr(this.obj)} has no element ${pyRepr(this.name)}`;
+    return `${pyRepr(objectTypeRepr(this.obj))} has no attribute ${pyRepr(this.name)}`;
+  }
+  fail(): never {
+    throw new JinjaError(this.pyType, this.message());
+  }
+}
+
+/** Jinja2's `namespace()` object: the only thing `{% set ns.attr = ... %}` may assign to. */
+export class Namespace {
+  readonly attrs: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+}
+
+export type Kwargs = Record<string, unknown> | null;
+/** Calling convention shared by globals, macros and bound methods. */
+export type CallFn = (args: unknown[], kwargs: Kwargs) => unknown;
+
+export class Callable {
+  constructor(
+    readonly name: string,
+    readonly fn: CallFn,
+    readonly kind: "function" | "macro" | "method" = "function",
+  ) {}
+}
+
+const TUPLES = new WeakSet<unknown[]>();
+export function tuple<T extends unknown[]>(items: T): T {
+  TUPLES.add(items);
+  return items;
+}
+export function isTuple(v: unknown): v is unknown[] {
+  return Array.isArray(v) && TUPLES.has(v);
+}
+
+export function isDict(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+export function newDict(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
+}
+
+/** An own, enumerable data property of a plain object: never a prototype member or accessor. */
+export function ownValue(obj: Record<string, unknown>, key: string): unknown {
+  if (!Object.prototype.hasOwnProperty.call(obj, key)) return undefined;
+  return obj[key];
+}
+
+export function isFloat(v: unknown): boolean {
+  return v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v));
+}
+export function isInt(v: unknown): boolean {
+  return (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
+}
+/** int, float or bool (Python's bool is an int). */
+export function isNumeric(v: unknown): boolean {
+  return typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" || v instanceof PyFloat;
+}
+export function toNumber(v: unknown): number {
+  if (typeof v === "number") return v;
+  if (v instanceof PyFloat) return v.value;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "bigint") return Number(v);
+  return NaN;
+}
+/** A float result: keep integral values marked so they print as `2.0`. */
+export function floatValue(x: number): number | PyFloat {
+  return Number.isInteger(x) ? new PyFloat(x) : x;
+}
+/** An int result: a bigint outside the safe range, a number inside it. */
+export function intValue(x: bigint): number | bigint {
+  return x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x;
+}
+
+export function typeName(v: unknown): string {
+  if (v === null) return "NoneType";
+  switch (typeof v) {
+    case "boolean":
+      return "bool";
+    case "string":
+      return "str";
+    case "bigint":
+      return "int";
+    case "number":
+      return Number.isInteger(v) ? "int" : "float";
+    case "undefined":
+      return "Undefined";
+  }
+  if (v instanceof PyFloat) return "float";
+  if (Array.isArray(v)) return TUPLES.has(v) ? "tuple" : "list";
+  if (v instanceof Undefined) return "Undefined";
+  if (v instanceof Namespace) return "Namespace";
+  if (v instanceof Callable) return v.kind === "macro" ? "Macro" : v.kind === "method" ? "builtin_function_or_method" : "function";
+  if (v instanceof LoopInfo) return "LoopContext";
+  if (isDict(v)) return "dict";
+  return "object";
+}
+
+/** jinja2.utils.object_type_repr */
+export function objectTypeRepr(v: unknown): string {
+  if (v === null) return "None";
+  return `${typeName(v)} object`;
+}
+
+export function pyBool(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === 0 || v === "" || v === 0n) return false;
+  if (v === true || typeof v === "string") return true;
+  if (typeof v === "number") return !Number.isNaN(v);
+  if (Array.isArray(v)) return v.length > 0;
+  if (v instanceof Undefined) return false;
+  if (v instanceof PyFloat) return v.value !== 0;
+  if (isDict(v)) {
+    for (const _ in v) return true;
+    return false;
+  }
+  return true;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+export function hasSurrogates(s: string): boolean {
+  return SURROGATE.test(s);
+}
+/** Python's len(str): code points, so an emoji counts once. */
+export function strLength(s: string): number {
+  if (!hasSurrogates(s)) return s.length;
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+/** A string as an array of code points (Python's indexing unit). */
+export function codePoints(s: string): string[] {
+  return hasSurrogates(s) ? Array.from(s) : s.split("");
+}
+
+/** Python's str comparison: by code point, not by UTF-16 unit. */
+export function compareStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if ((x < 0xd800 || x > 0xdfff) && (y < 0xd800 || y > 0xdfff)) return x - y;
+    return (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
+  }
+  return a.length - b.length;
+}
+
+export function pyEq(a: unknown, b: unknown): boolean {
+  if (a === b) return typeof a !== "number" || !Number.isNaN(a);
+  if (typeof a === "string" || typeof b === "string") return false;
+  if (isNumeric(a) && isNumeric(b)) {
+    if (typeof a === "bigint" || typeof b === "bigint") {
+      return isInt(a) && isInt(b) ? BigInt(a as number) === BigInt(b as number) : toNumber(a) === toNumber(b);
+    }
+    return toNumber(a) === toNumber(b);
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length || TUPLES.has(a) !== TUPLES.has(b)) return false;
+    for (let i = 0; i < a.length; i++) if (!pyEq(a[i], b[i])) return false;
+    return true;
+  }
+  if (isDict(a) && isDict(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && pyEq(a[k], b[k]));
+  }
+  if (a instanceof Undefined && b instanceof Undefined) return true;
+  return false;
+}
+
+/** Python's `<` ordering: numbers, strings by code point, lists/tuples lexicographically. */
+export function pyCompare(a: unknown, b: unknown, op = "<"): number {
+  if (isNumeric(a) && isNumeric(b)) {
+    if (typeof a === "bigint" || typeof b === "bigint") {
+      if (isInt(a) && isInt(b)) {
+        const x = BigInt(a as number);
+        const y = BigInt(b as number);
+        return x < y ? -1 : x > y ? 1 : 0;
+      }
+    }
+    const x = toNumber(a);
+    const y = toNumber(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (typeof a === "string" && typeof b === "string") return compareStrings(a, b);
+  if (Array.isArray(a) && Array.isArray(b) && TUPLES.has(a) === TUPLES.has(b)) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      if (!pyEq(a[i], b[i])) return pyCompare(a[i], b[i], op);
+    }
+    return a.length - b.length;
+  }
+  if (a instanceof Undefined) a.fail();
+  if (b instanceof Undefined) b.fail();
+  throw new JinjaError("TypeError", `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+/** Python's len(). */
+export function pyLen(v: unknown): number {
+  if (typeof v === "string") return strLength(v);
+  if (Array.isArray(v)) return v.length;
+  if (isDict(v)) return Object.keys(v).length;
+  if (v instanceof Undefined) return 0;
+  throw new JinjaError("TypeError", `object of type '${typeName(v)}' has no len()`);
+}
+
+/** What `for x in v` iterates: list items, dict keys, string code points; Undefined is empty. */
+export function pyIter(v: unknown): readonly unknown[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v === "string") return codePoints(v);
+  if (isDict(v)) return Object.keys(v);
+  if (v instanceof Undefined) return [];
+  throw new JinjaError("TypeError", `'${typeName(v)}' object is not iterable`);
+}
+
+/** Python float repr: shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
+export function floatRepr(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mantissa, expText] = x.toExponential().split("e") as [string, string];
+  const exp = Number(expText);
+  const negative = mantissa.startsWith("-");
+  const digits = mantissa.replace("-", "").replace(".", "");
+  let body: string;
+  if (exp >= -4 && exp < 16) {
+    if (exp < 0) body = "0." + "0".repeat(-exp - 1) + digits;
+    else if (digits.length <= exp + 1) body = digits + "0".repeat(exp + 1 - digits.length) + ".0";
+    else body = digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
+  } else {
+    const m = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
+    body = `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  return negative ? "-" + body : body;
+}
+
+/** Python int/float str(). */
+export function numberStr(v: number | bigint | PyFloat): string {
+  if (typeof v === "bigint") return v.toString();
+  if (v instanceof PyFloat) return floatRepr(v.value);
+  if (Number.isInteger(v)) return Number.isSafeInteger(v) ? String(v) : BigInt(v).toString();
+  return floatRepr(v);
+}
+
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\\]/u;
+const NON_PRINTABLE_G = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\\]/gu;
+
+/** Python repr(str): quote choice and escapes as CPython does them. */
+export function strRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let body = s;
+  if (NON_PRINTABLE.test(s)) {
+    body = s.replace(NON_PRINTABLE_G, (ch) => {
+      if (ch === " ") return ch;
+      if (ch === "\\") return "\\\\";
+      if (ch === "\n") return "\\n";
+      if (ch === "\r") return "\\r";
+      if (ch === "\t") return "\\t";
+      const code = ch.codePointAt(0) ?? 0;
+      if (code < 0x100) return "\\x" + code.toString(16).padStart(2, "0");
+      if (code < 0x10000) return "\\u" + code.toString(16).padStart(4, "0");
+      return "\\U" + code.toString(16).padStart(8, "0");
+    });
+  }
+  if (quote === "'" && body.includes("'")) body = body.replace(/'/g, "\\'");
+  return quote + body + quote;
+}
+
+/** Python repr(). */
+export function pyRepr(v: unknown): string {
+  if (typeof v === "string") return strRepr(v);
+  return pyStr(v, true);
+}
+
+/** Python str(), which is what `{{ }}` prints. */
+export function pyStr(v: unknown, asRepr = false): string {
+  switch (typeof v) {
+    case "string":
+      return asRepr ? strRepr(v) : v;
+    case "number":
+    case "bigint":
+      return numberStr(v);
+    case "boolean":
+      return v ? "True" : "False";
+    case "undefined":
+      return "";
+  }
+  if (v === null) return "None";
+  if (v instanceof PyFloat) return floatRepr(v.value);
+  if (Array.isArray(v)) {
+    const inner = v.map((x) => pyRepr(x)).join(", ");
+    if (TUPLES.has(v)) return v.length === 1 ? `(${inner},)` : `(${inner})`;
+    return `[${inner}]`;
+  }
+  if (v instanceof Undefined) return "";
+  if (isDict(v)) {
+    const parts: string[] = [];
+    for (const k of Object.keys(v)) parts.push(`${strRepr(k)}: ${pyRepr(v[k])}`);
+    return `{${parts.join(", ")}}`;
+  }
+  if (v instanceof Namespace) return `<Namespace ${pyStr(v.attrs)}>`;
+  if (v instanceof Callable) return v.kind === "macro" ? `<Macro ${strRepr(v.name)}>` : `<built-in method ${v.name}>`;
+  if (v instanceof LoopInfo) return `<LoopContext ${v.index0 + 1}/${v.length}>`;
+  return "<object>";
+}
+
+/** The `loop` variable of a for loop. Fields are computed on access. */
+export class LoopInfo {
+  index0 = 0;
+  constructor(
+    readonly items: readonly unknown[],
+    readonly depth0: number,
+  ) {}
+  get length(): number {
+    return this.items.length;
+  }
+  /** Attribute lookup for `loop.<name>`; undefined when the name is not a loop attribute. */
+  attr(name: string): unknown {
+    const i = this.index0;
+    const n = this.items.length;
+    switch (name) {
+      case "index":
+        return i + 1;
+      case "index0":
+        return i;
+      case "revindex":
+        return n - i;
+      case "revindex0":
+        return n - i - 1;
+      case "first":
+        return i === 0;
+      case "last":
+        return i === n - 1;
+      case "length":
+        return n;
+      case "depth":
+        return this.depth0 + 1;
+      case "depth0":
+        return this.depth0;
+      case "previtem":
+        return i > 0 ? this.items[i - 1] : new Undefined(undefined, MISSING, "there is no previous item");
+      case "nextitem":
+        return i < n - 1 ? this.items[i + 1] : new Undefined(undefined, MISSING, "there is no next item");
+      case "cycle":
+        return new Callable("cycle", (args) => {
+          if (args.length === 0) throw new JinjaError("TypeError", "no items for cycling given");
+          return args[i % args.length];
+        });
+      case "changed": {
+        return new Callable("changed", (args) => {
+          const key = tuple([...args]);
+          const changed = this.lastChanged === undefined || !pyEq(this.lastChanged, key);
+          this.lastChanged = key;
+          return changed;
+        });
+      }
+    }
+    return undefined;
+  }
+  private lastChanged: unknown[] | undefined;
+}

@@ -1,0 +1,128 @@
+/**
+ * The decoder for a bare arguments value whose call name is already known (from a header the engine
+ * or `headerArgs` read: DeepSeek, Kimi, Mistral `[ARGS]`, functionary, harmony). It streams the
+ * value's bytes as they arrive. Options: the value may sit in a Markdown fence (DeepSeek R1 writes
+ * ```` ```json\n{...}\n``` ````), and a body that is not JSON at all may still be the call's input
+ * (harmony): then the whole body, trimmed, is the arguments text.
+ */
+import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
+import { JsonValueReader } from "../json-reader.js";
+import { ArgsValue, clip } from "./json-value.js";
+
+export interface JsonArgsOptions {
+  /** The value may be wrapped in a ``` fence (with an optional language tag). */
+  fence?: boolean;
+  /** A body that does not start like JSON is kept as raw text arguments instead of failing. */
+  rawText?: boolean;
+}
+
+type Phase = "lead" | "fenceLine" | "value" | "raw" | "after" | "closed";
+
+export class JsonArgsDecoder implements PayloadDecoder {
+  private phase: Phase = "lead";
+  private readonly args = new ArgsValue();
+  private readonly rawParts: string[] = [];
+  private trailing: string[] = [];
+
+  constructor(
+    private readonly opts: JsonArgsOptions,
+    private readonly selfClosing: boolean,
+  ) {
+    this.args.goLive();
+  }
+
+  push(text: string): DecoderEvent[] {
+    const out: DecoderEvent[] = [];
+    let i = 0;
+    while (i < text.length && this.phase !== "closed") {
+      const ch = text[i]!;
+      switch (this.phase) {
+        case "lead":
+          if (/\s/.test(ch)) i++;
+          else if (this.opts.fence && ch === "`") this.phase = "fenceLine";
+          else if (JsonValueReader.startsValue(ch)) this.phase = "value";
+          else if (this.opts.rawText) this.phase = "raw";
+          else {
+            this.phase = "after";
+            this.trailing = [];
+            out.push({ kind: "fail", type: "malformed", message: `expected JSON arguments, found ${clip(text.slice(i))}` });
+            if (this.selfClosing) {
+              out.push({ kind: "close", rest: text.slice(i) });
+              this.phase = "closed";
+              return out;
+            }
+            this.phase = "closed";
+            return out;
+          }
+          break;
+        case "fenceLine": {
+          const nl = text.indexOf("\n", i);
+          if (nl < 0) return out;
+          i = nl + 1;
+          this.phase = "lead";
+          break;
+        }
+        case "value": {
+          i = this.args.feed(text, i);
+          const fresh = this.args.release();
+          if (fresh !== "") out.push({ kind: "args", text: fresh });
+          if (this.args.done) {
+            this.complete(out);
+            if (this.selfClosing) {
+              out.push({ kind: "close", rest: text.slice(i) });
+              this.phase = "closed";
+              return out;
+            }
+            this.phase = "after";
+          }
+          break;
+        }
+        case "raw":
+          this.rawParts.push(text.slice(i));
+          i = text.length;
+          break;
+        case "after":
+          this.trailing.push(text.slice(i));
+          i = text.length;
+          break;
+      }
+    }
+    return out;
+  }
+
+  end(_closed: boolean): DecoderEvent[] {
+    const out: DecoderEvent[] = [];
+    if (this.phase === "value") {
+      if (this.args.reader.finish()) this.complete(out);
+      else out.push({ kind: "fail", type: "truncated", message: "the arguments were cut off before their end" });
+    } else if (this.phase === "raw") {
+      const body = this.rawParts.join("").trim();
+      out.push({ kind: "args", text: body });
+      out.push({ kind: "done", arguments: body, value: body });
+    } else if (this.phase === "lead" || this.phase === "fenceLine") {
+      out.push({ kind: "fail", type: _closed ? "malformed" : "truncated", message: "the call has no arguments" });
+    } else if (this.phase === "after") {
+      // Only whitespace and a closing fence may follow the value.
+      const rest = this.trailing.join("");
+      if (rest.replace(/`/g, "").trim() !== "") {
+        out.push({ kind: "fail", type: "malformed", message: `unexpected text after the arguments: ${clip(rest)}`, raw: rest });
+      }
+    }
+    this.phase = "closed";
+    return out;
+  }
+
+  private complete(out: DecoderEvent[]): void {
+    const { outcome, tail } = this.args.finish();
+    if (!outcome.ok) {
+      out.push({ kind: "fail", type: "malformed", message: outcome.message });
+      return;
+    }
+    if (tail !== "") out.push({ kind: "args", text: tail });
+    out.push({ kind: "done", arguments: outcome.arguments, value: outcome.value });
+  }
+}
+
+export function jsonArgs(opts: JsonArgsOptions = {}): DecoderFactory {
+  return (ctx: DecoderContext) => new JsonArgsDecoder(opts, ctx.selfClosing ?? false);
+}

@@ -1,0 +1,462 @@
+/**
+ * The decoder for JSON call objects: `{"name": "f", "arguments": {...}}`, an array of them, or (with
+ * `sequence`) several separated by whitespace or `;` (Llama 3). It reads the object's top-level keys
+ * itself, so it knows the name as soon as its string closes and streams the arguments value's bytes
+ * as they arrive. Tolerated: swapped key order (arguments buffered until the name comes), `parameters`
+ * for `arguments`, arguments as a JSON string holding the object, a missing final `}` (or `]`) at the
+ * end of the output, no arguments at all (`{}`).
+ */
+import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
+import { JsonValueReader } from "../json-reader.js";
+import { ArgsValue, clip } from "./json-value.js";
+
+export interface JsonCallsOptions {
+  /** Keys that hold the tool name (default `name`). */
+  nameKeys?: readonly string[];
+  /** Keys that hold the arguments (default `arguments`, `parameters`). */
+  argsKeys?: readonly string[];
+  /** Keys that hold the model's own call id (Mistral `id`). */
+  idKeys?: readonly string[];
+  /** Apertus: `{"f": {...}}`, the object's only key is the name and its value the arguments. */
+  nameIsKey?: boolean;
+  /** Calls may follow one another, separated by whitespace or `;` (Llama 3 JSON). */
+  sequence?: boolean;
+}
+
+const WS = /\s/;
+
+type Phase =
+  | "lead" // before the payload
+  | "item" // inside an array, expecting a call object or `]`
+  | "itemSep" // inside an array after a call, expecting `,` or `]`
+  | "object" // inside a call object
+  | "seq" // after a call in sequence mode: `;`/whitespace until the next `{`
+  | "after" // the payload is complete; only whitespace should follow
+  | "skip" // the region failed; swallow the rest
+  | "closed";
+
+type ObjectStep = "keyOrEnd" | "key" | "colon" | "value" | "afterValue";
+
+class CallObject {
+  step: ObjectStep = "keyOrEnd";
+  braceSeen = false;
+  keyReader: JsonValueReader | undefined;
+  keyText = "";
+  key = "";
+  valueReader: JsonValueReader | undefined;
+  valueText = "";
+  name: string | undefined;
+  id: string | undefined;
+  args: ArgsValue | undefined;
+  opened = false;
+  readonly raw: string[] = [];
+}
+
+export class JsonCallsDecoder implements PayloadDecoder {
+  private phase: Phase = "lead";
+  private inArray = false;
+  private obj: CallObject | undefined;
+  /** Text of the region that belongs to no call (for a region-level failure). */
+  private junk: string[] = [];
+  /** Separator text held in sequence mode until we know whether another call follows. */
+  private sep = "";
+  /** Calls completed or failed in this region. */
+  private calls = 0;
+  /** A failure reported at the end, once all the text it swallows is known. */
+  private pendingFail: Extract<DecoderEvent, { kind: "fail" }> | undefined;
+  private readonly nameKeys: readonly string[];
+  private readonly argsKeys: readonly string[];
+  private readonly idKeys: readonly string[];
+
+  constructor(
+    private readonly opts: JsonCallsOptions,
+    private readonly selfClosing: boolean,
+  ) {
+    this.nameKeys = opts.nameKeys ?? ["name"];
+    this.argsKeys = opts.argsKeys ?? ["arguments", "parameters"];
+    this.idKeys = opts.idKeys ?? [];
+  }
+
+  push(text: string): DecoderEvent[] {
+    const out: DecoderEvent[] = [];
+    let i = 0;
+    while (i < text.length && this.phase !== "closed") {
+      switch (this.phase) {
+        case "lead":
+        case "item":
+        case "itemSep":
+        case "after":
+          i = this.structural(text, i, out);
+          break;
+        case "object":
+          i = this.objectChars(text, i, out);
+          break;
+        case "seq":
+          i = this.sequenceChars(text, i, out);
+          break;
+        case "skip":
+          this.junk.push(text.slice(i));
+          i = text.length;
+          break;
+      }
+    }
+    this.releaseArgs(out);
+    return out;
+  }
+
+  end(closed: boolean): DecoderEvent[] {
+    const out: DecoderEvent[] = [];
+    switch (this.phase) {
+      case "object": {
+        const obj = this.obj!;
+        // A call cut off after its arguments completed only misses its closing brace(s): accept it.
+        const argsComplete = obj.args !== undefined && (obj.args.done || obj.args.reader.finish());
+        if (argsComplete && obj.name !== undefined && (obj.step === "afterValue" || obj.step === "value")) this.finishObject(out);
+        else this.failObject(out, "truncated", "the call was cut off before it ended");
+        break;
+      }
+      case "lead":
+      case "item":
+      case "itemSep":
+        if (this.calls === 0) {
+          out.push(closed
+            ? { kind: "fail", type: "malformed", message: "no call in the region", raw: "" }
+            : { kind: "fail", type: "truncated", message: "the output ended inside a call region", raw: "" });
+        }
+        break;
+      case "skip": {
+        const fail = this.pendingFail!;
+        fail.raw = (fail.raw ?? "") + this.junk.join("");
+        out.push(fail);
+        break;
+      }
+      case "after": {
+        const rest = this.junk.join("");
+        if (rest.trim() !== "") out.push({ kind: "fail", type: "malformed", message: `unexpected text after the calls: ${clip(rest)}`, raw: rest });
+        break;
+      }
+      case "seq":
+        if (this.selfClosing) out.push({ kind: "close", rest: this.sep });
+        break;
+      case "closed":
+        break;
+    }
+    this.phase = "closed";
+    return out;
+  }
+
+  /** Outside call objects: array brackets, separators, whitespace. */
+  private structural(text: string, i: number, out: DecoderEvent[]): number {
+    const ch = text[i]!;
+    if (WS.test(ch)) {
+      if (this.phase === "after") this.junk.push(ch);
+      return i + 1;
+    }
+    if (this.phase === "after") {
+      if (this.selfClosing) {
+        this.close(out, text.slice(i));
+        return text.length;
+      }
+      this.junk.push(text.slice(i));
+      return text.length;
+    }
+    if (this.phase === "lead" && ch === "[") {
+      this.inArray = true;
+      this.phase = "item";
+      return i + 1;
+    }
+    if ((this.phase === "lead" || this.phase === "item") && ch === "{") {
+      this.obj = new CallObject();
+      this.phase = "object";
+      return i; // the object reads its own `{`
+    }
+    if (this.inArray && ch === "]" && this.phase !== "lead") {
+      this.payloadComplete(out, text, i + 1);
+      return this.phase === "closed" ? text.length : i + 1;
+    }
+    if (this.phase === "itemSep" && ch === ",") {
+      this.phase = "item";
+      return i + 1;
+    }
+    // Anything else: not a call payload.
+    return this.failRegion(text, i, out);
+  }
+
+  /**
+   * The region's text from `i` on is not a call. In a self-closing region it is handed back to the
+   * engine as text; otherwise it is swallowed until the region ends and reported with the failure
+   * (`pending`, the call that broke, or the region itself).
+   */
+  private failRegion(text: string, i: number, out: DecoderEvent[], pending?: Extract<DecoderEvent, { kind: "fail" }>): number {
+    const fail = pending ?? { kind: "fail", type: "malformed", message: `not a JSON call: ${clip(text.slice(i))}`, raw: "" };
+    if (this.selfClosing) {
+      out.push(fail);
+      this.close(out, text.slice(i));
+      return text.length;
+    }
+    this.pendingFail = fail;
+    this.junk = [text.slice(i)];
+    this.phase = "skip";
+    return text.length;
+  }
+
+  private close(out: DecoderEvent[], rest: string): void {
+    out.push({ kind: "close", rest });
+    this.phase = "closed";
+  }
+
+  /** The top-level value (array or single object) ended at `next`. */
+  private payloadComplete(out: DecoderEvent[], text: string, next: number): void {
+    if (this.opts.sequence && !this.inArray) {
+      this.phase = "seq";
+      this.sep = "";
+      return;
+    }
+    if (this.selfClosing) {
+      this.close(out, text.slice(next));
+      return;
+    }
+    this.phase = "after";
+    this.junk = [];
+  }
+
+  private sequenceChars(text: string, i: number, out: DecoderEvent[]): number {
+    let j = i;
+    while (j < text.length && (WS.test(text[j]!) || text[j] === ";")) j++;
+    this.sep += text.slice(i, j);
+    if (j === text.length) return j;
+    if (text[j] === "{") {
+      this.sep = "";
+      this.obj = new CallObject();
+      this.phase = "object";
+      return j;
+    }
+    const rest = this.sep + text.slice(j);
+    this.sep = "";
+    if (this.selfClosing) this.close(out, rest);
+    else {
+      this.phase = "after";
+      this.junk = [rest];
+    }
+    return text.length;
+  }
+
+  /** Characters inside a call object. Returns the next index. */
+  private objectChars(text: string, start: number, out: DecoderEvent[]): number {
+    const obj = this.obj!;
+    let i = start;
+    const record = (to: number) => {
+      if (to > start) obj.raw.push(text.slice(start, to));
+    };
+    while (i < text.length) {
+      const ch = text[i]!;
+      switch (obj.step) {
+        case "keyOrEnd":
+          if (!obj.braceSeen) {
+            obj.braceSeen = true; // the object's own `{`
+            i++;
+            continue;
+          }
+          if (WS.test(ch) || ch === ",") {
+            i++;
+            continue;
+          }
+          if (ch === "}") {
+            record(i + 1);
+            this.finishObject(out);
+            this.afterObject(out, text, i + 1);
+            return this.phase === "closed" ? text.length : i + 1;
+          }
+          if (ch === '"') {
+            obj.step = "key";
+            obj.keyReader = new JsonValueReader();
+            obj.keyText = "";
+            continue;
+          }
+          record(i);
+          return this.failRegion(text, i, out, this.objectFailure("malformed", `expected a key in the call object, found ${JSON.stringify(ch)}`));
+        case "key": {
+          const end = obj.keyReader!.feed(text, i);
+          obj.keyText += text.slice(i, end);
+          i = end;
+          if (obj.keyReader!.done) {
+            obj.key = parseString(obj.keyText) ?? obj.keyText;
+            obj.step = "colon";
+          }
+          continue;
+        }
+        case "colon":
+          if (WS.test(ch)) {
+            i++;
+            continue;
+          }
+          if (ch !== ":") {
+            record(i);
+            return this.failRegion(text, i, out, this.objectFailure("malformed", `expected ':' after key ${JSON.stringify(obj.key)}`));
+          }
+          obj.step = "value";
+          obj.valueReader = undefined;
+          obj.valueText = "";
+          i++;
+          continue;
+        case "value": {
+          if (obj.args === undefined && obj.valueReader === undefined) {
+            if (WS.test(ch)) {
+              i++;
+              continue;
+            }
+            if (!JsonValueReader.startsValue(ch)) {
+              record(i);
+              return this.failRegion(text, i, out, this.objectFailure("malformed", `expected a value for key ${JSON.stringify(obj.key)}`));
+            }
+            if (this.isArgsKey(obj)) {
+              obj.args = new ArgsValue();
+              if (this.opts.nameIsKey) {
+                obj.name = obj.key;
+                this.openCall(obj, out);
+              }
+              if (obj.opened) obj.args.goLive();
+            } else obj.valueReader = new JsonValueReader();
+          }
+          if (obj.args !== undefined && !obj.args.done) {
+            i = obj.args.feed(text, i);
+            if (obj.args.done) obj.step = "afterValue";
+            continue;
+          }
+          const reader = obj.valueReader!;
+          const end = reader.feed(text, i);
+          obj.valueText += text.slice(i, end);
+          i = end;
+          if (reader.done) {
+            this.keyValue(obj, out);
+            obj.step = "afterValue";
+          }
+          continue;
+        }
+        case "afterValue":
+          if (WS.test(ch)) {
+            i++;
+            continue;
+          }
+          if (ch === ",") {
+            obj.step = "keyOrEnd";
+            i++;
+            continue;
+          }
+          if (ch === "}") {
+            record(i + 1);
+            this.finishObject(out);
+            this.afterObject(out, text, i + 1);
+            return this.phase === "closed" ? text.length : i + 1;
+          }
+          record(i);
+          return this.failRegion(text, i, out, this.objectFailure("malformed", `expected ',' or '}' in the call object, found ${JSON.stringify(ch)}`));
+      }
+    }
+    record(i);
+    return i;
+  }
+
+  private isArgsKey(obj: CallObject): boolean {
+    if (this.opts.nameIsKey) return obj.args === undefined && obj.name === undefined;
+    return obj.args === undefined && this.argsKeys.includes(obj.key);
+  }
+
+  /** A non-arguments key's value is complete. */
+  private keyValue(obj: CallObject, out: DecoderEvent[]): void {
+    const isName = this.nameKeys.includes(obj.key) && obj.name === undefined;
+    const isId = this.idKeys.includes(obj.key) && obj.id === undefined;
+    if (!isName && !isId) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(obj.valueText);
+    } catch {
+      return;
+    }
+    if (typeof value !== "string") return;
+    if (isId) obj.id = value;
+    if (isName) {
+      obj.name = value;
+      // Wait for the id when the format carries one and it has not come yet? No: the name is enough
+      // to open the call; an id written after the arguments cannot be streamed anyway.
+      this.openCall(obj, out);
+    }
+  }
+
+  private openCall(obj: CallObject, out: DecoderEvent[]): void {
+    if (obj.opened || obj.name === undefined) return;
+    obj.opened = true;
+    out.push(obj.id !== undefined ? { kind: "call", name: obj.name, id: obj.id } : { kind: "call", name: obj.name });
+    obj.args?.goLive();
+  }
+
+  private releaseArgs(out: DecoderEvent[]): void {
+    const obj = this.obj;
+    if (this.phase !== "object" || !obj?.args || !obj.opened) return;
+    const text = obj.args.release();
+    if (text !== "") out.push({ kind: "args", text });
+  }
+
+  /** The call object closed (or the output ended after its arguments): emit done or fail. */
+  private finishObject(out: DecoderEvent[]): void {
+    const obj = this.obj!;
+    this.obj = undefined;
+    this.calls++;
+    const raw = obj.raw.join("");
+    if (obj.name === undefined) {
+      out.push({ kind: "fail", type: "malformed", message: "the call object has no name", raw });
+      return;
+    }
+    if (!obj.opened) this.openCall(obj, out);
+    if (obj.args === undefined) {
+      // No arguments written: a call without parameters.
+      out.push({ kind: "args", text: "{}" });
+      out.push({ kind: "done", arguments: "{}", value: {}, raw });
+      return;
+    }
+    const pending = obj.args.release();
+    if (pending !== "") out.push({ kind: "args", text: pending });
+    const { outcome, tail } = obj.args.finish();
+    if (!outcome.ok) {
+      out.push({ kind: "fail", type: "malformed", message: outcome.message, name: obj.name, raw });
+      return;
+    }
+    if (tail !== "") out.push({ kind: "args", text: tail });
+    out.push({ kind: "done", arguments: outcome.arguments, value: outcome.value, raw });
+  }
+
+  /** The current call object cannot be completed: its failure event (not yet emitted). */
+  private objectFailure(type: "malformed" | "truncated", message: string): Extract<DecoderEvent, { kind: "fail" }> {
+    const obj = this.obj!;
+    this.obj = undefined;
+    this.calls++;
+    const event: Extract<DecoderEvent, { kind: "fail" }> = { kind: "fail", type, message, raw: obj.raw.join("") };
+    if (obj.name !== undefined) event.name = obj.name;
+    return event;
+  }
+
+  private failObject(out: DecoderEvent[], type: "malformed" | "truncated", message: string): void {
+    out.push(this.objectFailure(type, message));
+  }
+
+  private afterObject(out: DecoderEvent[], text: string, next: number): void {
+    if (this.inArray) {
+      this.phase = "itemSep";
+      return;
+    }
+    this.payloadComplete(out, text, next);
+  }
+}
+
+function parseString(text: string): string | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "string" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function jsonCalls(opts: JsonCallsOptions = {}): DecoderFactory {
+  return (ctx: DecoderContext) => new JsonCallsDecoder(opts, ctx.selfClosing ?? false);
+}

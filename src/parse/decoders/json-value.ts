@@ -1,0 +1,71 @@
+/**
+ * The arguments value of a JSON call, captured as the model wrote it. While the call's name is known
+ * (`live`), its bytes are released for streaming as they arrive; before that they are kept until the
+ * name shows up (key order may be swapped). A value written as a JSON *string* that holds the object
+ * (Granite 4, some Qwen fine-tunes) is only released when complete, decoded, so the streamed
+ * fragments always add up to the final `arguments` text.
+ */
+import { JsonValueReader } from "../json-reader.js";
+
+export type ArgsOutcome = { ok: true; arguments: string; value: unknown } | { ok: false; message: string };
+
+export class ArgsValue {
+  readonly reader = new JsonValueReader();
+  private readonly parts: string[] = [];
+  private released = 0;
+  private live = false;
+
+  get done(): boolean {
+    return this.reader.done;
+  }
+
+  /** Consumes the value's characters from `text[from]`; returns the index after the last one taken. */
+  feed(text: string, from: number): number {
+    const end = this.reader.feed(text, from);
+    if (end > from) this.parts.push(text.slice(from, end));
+    return end;
+  }
+
+  /** The name is known: buffered bytes may go out. */
+  goLive(): void {
+    this.live = true;
+  }
+
+  /** Bytes not yet released that may be streamed now (never for a string-encoded value). */
+  release(): string {
+    if (!this.live || this.reader.kind === "string" || this.released === this.parts.length) return "";
+    const out = this.parts.slice(this.released).join("");
+    this.released = this.parts.length;
+    return out;
+  }
+
+  /** The final arguments, plus what is still to be released so fragments add up to them. */
+  finish(): { outcome: ArgsOutcome; tail: string } {
+    const raw = this.parts.join("");
+    const ended = this.reader.finish();
+    if (!ended) return { outcome: { ok: false, message: "arguments cut off before their end" }, tail: "" };
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return { outcome: { ok: false, message: `arguments are not valid JSON: ${clip(raw)}` }, tail: "" };
+    }
+    if (this.reader.kind === "string") {
+      // A string holding JSON: decode it and use the inner text as the arguments.
+      const inner = value as string;
+      try {
+        const decoded: unknown = JSON.parse(inner);
+        return { outcome: { ok: true, arguments: inner, value: decoded }, tail: inner };
+      } catch {
+        return { outcome: { ok: true, arguments: raw, value }, tail: raw };
+      }
+    }
+    const tail = this.parts.slice(this.released).join("");
+    this.released = this.parts.length;
+    return { outcome: { ok: true, arguments: raw, value }, tail };
+  }
+}
+
+export function clip(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}

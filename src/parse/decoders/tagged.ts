@@ -1,0 +1,524 @@
+/**
+ * One decoder for the tagged (XML-like) families, configured by a TaggedSyntax (tagged-syntaxes.ts):
+ * Qwen3-Coder `<function=f><parameter=k>v</parameter></function>`, Seed-OSS (the same inside
+ * `<seed:tool_call>`), GLM `f<arg_key>k</arg_key><arg_value>v</arg_value>`, MiniMax `<invoke name="f">
+ * <parameter name="k">v</parameter></invoke>` and DeepSeek V3.2's DSML tags.
+ *
+ * Values are raw text typed by the tool's schema (coerce.ts). The arguments JSON is written as it can be:
+ * `{` when the call opens, `"k": ` when a parameter opens, a string value's text as it arrives (held back
+ * only where it could be the closing tag or the one trailing newline that is stripped), any other value
+ * when it is complete, `}` when the call closes.
+ *
+ * A closing tag inside a value (a code file that contains `</parameter>`) does not end it: the close tag
+ * only counts when what follows it, after whitespace, is a tag that may really come next (another
+ * parameter, the end of the call) or the end of the region. Qwen3-Coder sometimes omits `</parameter>`;
+ * then a `<parameter=` or `</function>` at the start of a line ends the value.
+ *
+ * Text that fits none of this (junk between calls, an unknown tag, a value that never closes) makes the
+ * rest of the region malformed: the decoder keeps the model's text from the start of the failed call to
+ * the end of the region and reports it in one `fail` when the region ends, so nothing is lost.
+ */
+import type { JsonSchema } from "../../types.js";
+import type { DecoderContext, DecoderEvent, PayloadDecoder } from "../decoder.js";
+import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
+import type { ValueType } from "../coerce.js";
+import { JsonStringWriter } from "./pythonic-literal.js";
+
+/** What a parameter's open tag says. */
+export interface ParamOpen {
+  /** The key; absent when the key follows as text up to `keyClose` (GLM `<arg_key>k</arg_key>`). */
+  key?: string;
+  /** Types for this value when the schema does not declare the key (DSML's `string="true|false"`). */
+  untyped?: readonly ValueType[];
+}
+
+export interface TaggedSyntax {
+  /**
+   * The call's name from a complete open tag (`<function=f>` -> `f`), or undefined when the tag is not a
+   * call's open tag. Absent: the call's name is the region's leading text, one call per region (GLM).
+   */
+  callOpen?: (tag: string) => string | undefined;
+  /** The tag that closes a call; absent: the region's end closes it (GLM). */
+  callClose?: string;
+  /** Reads a parameter's open tag, or undefined when the tag is not one. */
+  paramOpen: (tag: string) => ParamOpen | undefined;
+  /** GLM: the end of the key text, and the tag that then opens the value. */
+  keyClose?: string;
+  valueOpen?: string;
+  /** The tag that closes a value. */
+  paramClose: string;
+  /** What may follow `paramClose` (after whitespace) for it to be the real end of the value. */
+  afterParam: readonly string[];
+  /** Tags that end a value whose `paramClose` is missing, when they start a line (Qwen3-Coder). */
+  implicitEnds?: readonly string[];
+  /** Types for a key the tool's schema does not declare (or when no schema is known). */
+  untyped: readonly ValueType[];
+}
+
+export interface TaggedOptions {
+  /**
+   * The region has no end marker of its own (Qwen3.5's `<function=` written without `<tool_call>`):
+   * after the call's close tag the decoder reports `close` with the rest of the text.
+   */
+  selfClosing?: boolean;
+}
+
+/** Longest tag, key or call name read before the text is judged not to be one. */
+const MAX_TAG = 1024;
+/** How much of a value's start decides whether a union type can still be something other than a string. */
+const TYPE_PROBE = 64;
+
+type State = "between" | "name" | "call" | "key" | "valueOpen" | "value" | "failed" | "closed";
+
+interface OpenCall {
+  name: string;
+  parameters: JsonSchema | undefined;
+  parts: string[];
+  obj: Record<string, unknown>;
+  n: number;
+}
+
+interface OpenValue {
+  key: string;
+  types: readonly ValueType[];
+  /** stream: a string written as it arrives; hold: written when complete. */
+  mode: "stream" | "hold";
+  parts: string[];
+  /** The value's first characters until it is known whether they start with the newline to strip. */
+  lead: string | null;
+  /** The value's start without leading whitespace, up to TYPE_PROBE characters (for the union decision). */
+  probe: string;
+  /** The last character given to the value ("\n" at its start: a value starts a line). */
+  prev: string;
+  writer: JsonStringWriter;
+}
+
+export function taggedDecoder(syntax: TaggedSyntax, options: TaggedOptions = {}) {
+  return (ctx: DecoderContext): PayloadDecoder => new TaggedDecoder(syntax, options, ctx);
+}
+
+class TaggedDecoder implements PayloadDecoder {
+  private state: State = "between";
+  private pending = "";
+  private events: DecoderEvent[] = [];
+  private call: OpenCall | null = null;
+  private value: OpenValue | null = null;
+  private text = "";
+  private calls = 0;
+  /** The model's text of the call being read (from its first character), or of the failed rest. */
+  private raw: string[] | null = null;
+  private closing: Extract<DecoderEvent, { kind: "done" }> | null = null;
+  private failure = "";
+  private failedName: string | undefined;
+
+  constructor(
+    private readonly syntax: TaggedSyntax,
+    private readonly options: TaggedOptions,
+    private readonly ctx: DecoderContext,
+  ) {}
+
+  push(text: string): DecoderEvent[] {
+    if (this.state === "closed") return [];
+    const s = this.pending + text;
+    const i = this.run(s, false);
+    this.pending = this.isClosed() ? "" : s.slice(i);
+    return this.take();
+  }
+
+  end(closed: boolean): DecoderEvent[] {
+    if (this.state === "closed") return [];
+    const s = this.pending;
+    this.pending = "";
+    if (closed) {
+      const i = this.run(s, true);
+      if (this.raw !== null) this.raw.push(s.slice(i));
+      this.endOfRegion();
+    } else {
+      if (this.raw !== null) this.raw.push(s);
+      if (this.state === "failed") this.emitFailure("malformed", this.failure);
+      else if (this.raw !== null || this.calls === 0) this.emitFailure("truncated", "the output ended inside a tool call");
+    }
+    this.state = "closed";
+    return this.take();
+  }
+
+  /** A method, so that TypeScript does not narrow the state across the calls that change it. */
+  private isClosed(): boolean {
+    return this.state === "closed";
+  }
+
+  private take(): DecoderEvent[] {
+    const e = this.events;
+    this.events = [];
+    return e;
+  }
+
+  /** The region's end marker was seen: whatever is open must be complete now. */
+  private endOfRegion(): void {
+    switch (this.state) {
+      case "failed":
+        return this.emitFailure("malformed", this.failure);
+      case "between":
+        if (this.calls === 0) this.emitFailure("malformed", "no tool call in the region");
+        return;
+      case "name": {
+        // GLM without arguments: `<tool_call>f</tool_call>`.
+        const name = this.text.trim();
+        if (name === "") return this.emitFailure("malformed", "no tool call in the region");
+        this.openCall(name);
+        return this.closeCallNow();
+      }
+      case "call":
+        // The region closed after complete parameters without the call's own close tag: accepted.
+        return this.closeCallNow();
+      default:
+        return this.emitFailure("malformed", `the region ended inside ${this.state === "value" ? "a value" : "a tag"}`);
+    }
+  }
+
+  private closeCallNow(): void {
+    this.closeCall();
+    this.finishClosing();
+  }
+
+  private emitFailure(type: "malformed" | "truncated", message: string): void {
+    const ev: DecoderEvent = { kind: "fail", type, message };
+    const name = this.call?.name ?? this.failedName;
+    if (name !== undefined) ev.name = name;
+    if (this.raw !== null) ev.raw = this.raw.join("");
+    this.events.push(ev);
+    this.call = null;
+    this.value = null;
+    this.raw = null;
+  }
+
+  private run(s: string, final: boolean): number {
+    let i = 0;
+    while (i < s.length && this.state !== "closed") {
+      const j = this.step(s, i, final);
+      if (j < 0) break;
+      if (this.raw !== null) this.raw.push(s.slice(i, j));
+      this.finishClosing();
+      if (this.isClosed()) {
+        this.events.push({ kind: "close", rest: s.slice(j) });
+        return s.length;
+      }
+      i = j;
+    }
+    return i;
+  }
+
+  /** One step from `s[i]`: returns the next index (it may equal `i` when the state changed), -1 to wait. */
+  private step(s: string, i: number, final: boolean): number {
+    switch (this.state) {
+      case "between":
+        return this.between(s, i, final);
+      case "name":
+        return this.nameText(s, i, final);
+      case "call":
+        return this.inCall(s, i, final);
+      case "key":
+        return this.keyText(s, i, final);
+      case "valueOpen":
+        return this.valueOpen(s, i, final);
+      case "value":
+        return this.valueText(s, i, final);
+      default:
+        // failed: the rest of the region is collected into the failure's text.
+        return s.length;
+    }
+  }
+
+  private fail(message: string): void {
+    this.state = "failed";
+    this.failure = message;
+    this.failedName = this.call?.name;
+    if (this.raw === null) this.raw = [];
+  }
+
+  private between(s: string, i: number, final: boolean): number {
+    const j = skipSpace(s, i);
+    if (j > i) return j;
+    if (this.syntax.callOpen === undefined) {
+      if (this.calls > 0) return this.failAt(i, "text after the tool call");
+      this.raw = [];
+      this.text = "";
+      this.state = "name";
+      return i;
+    }
+    const tag = readTag(s, i, final);
+    if (tag === undefined) return -1;
+    this.raw = [];
+    const name = tag === null ? undefined : this.syntax.callOpen(tag);
+    if (tag === null || name === undefined || name === "") {
+      return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    }
+    this.openCall(name);
+    return i + tag.length;
+  }
+
+  private failAt(i: number, message: string): number {
+    this.fail(message);
+    return i;
+  }
+
+  /** GLM: the name runs to the first tag or line end. */
+  private nameText(s: string, i: number, final: boolean): number {
+    let k = i;
+    while (k < s.length && s[k] !== "<" && s[k] !== "\n") k++;
+    this.text += s.slice(i, k);
+    if (this.text.length > MAX_TAG) return this.failAt(k, "tool name too long");
+    if (k === s.length) return final || k > i ? k : -1;
+    const name = this.text.trim();
+    if (name === "") return this.failAt(k, "missing tool name");
+    this.openCall(name);
+    return k;
+  }
+
+  private inCall(s: string, i: number, final: boolean): number {
+    const j = skipSpace(s, i);
+    if (j > i) return j;
+    const tag = readTag(s, i, final);
+    if (tag === undefined) return -1;
+    if (tag === null) return this.failAt(i, `expected a parameter, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (tag === this.syntax.callClose) {
+      this.closeCall();
+      if (this.options.selfClosing) this.state = "closed";
+      return i + tag.length;
+    }
+    const param = this.syntax.paramOpen(tag);
+    if (param === undefined) return this.failAt(i, `unexpected tag ${JSON.stringify(tag)}`);
+    if (param.key === undefined) {
+      this.text = "";
+      this.state = "key";
+    } else {
+      this.openValue(param.key, param.untyped);
+    }
+    return i + tag.length;
+  }
+
+  /** GLM: the key text up to `</arg_key>`. */
+  private keyText(s: string, i: number, final: boolean): number {
+    const close = this.syntax.keyClose ?? "";
+    const k = s.indexOf(close, i);
+    if (k >= 0) {
+      this.text += s.slice(i, k);
+      this.state = "valueOpen";
+      return k + close.length;
+    }
+    const keep = final ? 0 : partialSuffix(s, i, [close]);
+    this.text += s.slice(i, s.length - keep);
+    if (this.text.length > MAX_TAG) return this.failAt(s.length - keep, "parameter name too long");
+    return s.length - keep > i ? s.length - keep : final ? s.length : -1;
+  }
+
+  private valueOpen(s: string, i: number, final: boolean): number {
+    const j = skipSpace(s, i);
+    if (j > i) return j;
+    const tag = readTag(s, i, final);
+    if (tag === undefined) return -1;
+    if (tag !== this.syntax.valueOpen) return this.failAt(i, `expected ${this.syntax.valueOpen}`);
+    this.openValue(this.text.trim());
+    return i + tag.length;
+  }
+
+  private openCall(name: string): void {
+    this.events.push({ kind: "call", name });
+    this.call = { name, parameters: this.ctx.toolSchema(name), parts: [], obj: {}, n: 0 };
+    this.state = "call";
+    this.emitArgs("{");
+  }
+
+  private closeCall(): void {
+    const call = this.call!;
+    this.emitArgs("}");
+    this.closing = { kind: "done", arguments: call.parts.join(""), value: call.obj };
+    this.events.push(this.closing);
+    this.calls++;
+    this.call = null;
+    this.state = "between";
+  }
+
+  /** After the step that closed a call has added its text to `raw`: the call's raw text is complete. */
+  private finishClosing(): void {
+    if (this.closing === null) return;
+    if (this.raw !== null) this.closing.raw = this.raw.join("");
+    this.closing = null;
+    this.raw = null;
+  }
+
+  private emitArgs(text: string): void {
+    if (text === "") return;
+    this.call!.parts.push(text);
+    const last = this.events[this.events.length - 1];
+    if (last?.kind === "args") last.text += text;
+    else this.events.push({ kind: "args", text });
+  }
+
+  private openValue(key: string, untyped?: readonly ValueType[]): void {
+    const call = this.call!;
+    const schema = propertySchema(call.parameters, key);
+    const types = schema !== undefined ? schemaTypes(schema, call.parameters) : (untyped ?? this.syntax.untyped);
+    const stream = types.length === 1 && types[0] === "string";
+    this.emitArgs((call.n > 0 ? ", " : "") + JSON.stringify(key) + ": " + (stream ? '"' : ""));
+    call.n++;
+    this.value = { key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", probe: "", prev: "\n", writer: new JsonStringWriter() };
+    this.state = "value";
+  }
+
+  /**
+   * Value text from `s[i]` up to its end. Text is given to the value as soon as it cannot be part of the
+   * end: held back are a `<` that may start a closing tag (with what follows it, until that is decided)
+   * and a newline right before it (the one trailing newline that is stripped).
+   */
+  private valueText(s: string, i: number, final: boolean): number {
+    const p = s.indexOf("<", i);
+    if (p < 0) {
+      const keep = final ? 0 : newlineBefore(s, s.length, i, true);
+      this.addValueText(s.slice(i, s.length - keep));
+      return s.length - keep > i ? s.length - keep : final ? s.length : -1;
+    }
+    const verdict = this.endAt(s, i, p, final);
+    if (verdict === "text") {
+      this.addValueText(s.slice(i, p + 1));
+      return p + 1;
+    }
+    const nl = newlineBefore(s, p, i, verdict === "wait");
+    if (verdict === "wait") {
+      if (p - nl > i) {
+        this.addValueText(s.slice(i, p - nl));
+        return p - nl;
+      }
+      return -1;
+    }
+    this.addValueText(s.slice(i, p - nl));
+    this.closeValue();
+    return verdict === "implicit" ? p : p + this.syntax.paramClose.length;
+  }
+
+  /** Whether the `<` at `s[p]` ends the value: its close tag, an implicit end, plain text, or wait for more. */
+  private endAt(s: string, i: number, p: number, final: boolean): "close" | "implicit" | "text" | "wait" {
+    const close = this.syntax.paramClose;
+    const atClose = tokenAt(s, p, close, final);
+    if (atClose === "full") {
+      const after = this.realNext(s, p + close.length, final);
+      if (after !== "no") return after === "yes" ? "close" : "wait";
+    } else if (atClose === "partial") {
+      return "wait";
+    }
+    const lineStart = p > i ? s[p - 1] === "\n" : this.value!.prev === "\n";
+    if (!lineStart) return "text";
+    for (const tag of this.syntax.implicitEnds ?? []) {
+      const at = tokenAt(s, p, tag, final);
+      if (at !== "no") return at === "full" ? "implicit" : "wait";
+    }
+    return "text";
+  }
+
+  /** After a close tag: is the next thing (after whitespace) a tag that may follow it, or the region end? */
+  private realNext(s: string, j: number, final: boolean): "yes" | "no" | "wait" {
+    const k = skipSpace(s, j);
+    if (k === s.length) return final ? "yes" : "wait";
+    for (const tag of this.syntax.afterParam) {
+      const at = tokenAt(s, k, tag, final);
+      if (at !== "no") return at === "full" ? "yes" : "wait";
+    }
+    return "no";
+  }
+
+  private addValueText(text: string): void {
+    const v = this.value!;
+    let t = text;
+    if (v.lead !== null) {
+      // Strip one leading newline; a lone "\r" waits for the next character.
+      const lead = v.lead + t;
+      if (lead === "" || lead === "\r") {
+        v.lead = lead;
+        return;
+      }
+      v.lead = null;
+      t = lead.startsWith("\r\n") ? lead.slice(2) : lead.startsWith("\n") ? lead.slice(1) : lead;
+    }
+    if (t === "") return;
+    v.parts.push(t);
+    v.prev = t[t.length - 1]!;
+    if (v.mode === "stream") {
+      this.emitArgs(v.writer.write(t));
+      return;
+    }
+    if (v.probe.length >= TYPE_PROBE || !v.types.includes("string")) return;
+    v.probe = (v.probe + t).trimStart().slice(0, TYPE_PROBE);
+    if (v.probe !== "" && !couldBeNonString(v.probe, v.types)) {
+      // It can only be a string now: write what came so far and stream the rest.
+      v.mode = "stream";
+      this.emitArgs('"' + v.writer.write(v.parts.join("")));
+    }
+  }
+
+  private closeValue(): void {
+    const v = this.value!;
+    if (v.lead !== null && v.lead !== "") {
+      const lead = v.lead;
+      v.lead = null;
+      v.parts.push(lead);
+      if (v.mode === "stream") this.emitArgs(v.writer.write(lead));
+    }
+    const text = v.parts.join("");
+    let value: unknown = text;
+    if (v.mode === "stream") {
+      this.emitArgs(v.writer.end() + '"');
+    } else {
+      const typed = typeRawValue(text, v.types);
+      this.emitArgs(typed.json);
+      value = typed.value;
+    }
+    this.call!.obj[v.key] = value;
+    this.value = null;
+    this.state = "call";
+  }
+}
+
+function skipSpace(s: string, i: number): number {
+  let j = i;
+  while (j < s.length && (s[j] === " " || s[j] === "\n" || s[j] === "\t" || s[j] === "\r")) j++;
+  return j;
+}
+
+/**
+ * The tag starting at `s[i]` (through its `>`); null when `s[i]` does not start a tag (or it is too long
+ * to be one), undefined when more text is needed.
+ */
+function readTag(s: string, i: number, final: boolean): string | null | undefined {
+  if (s[i] !== "<") return null;
+  const k = s.indexOf(">", i);
+  if (k >= 0 && k - i < MAX_TAG) return s.slice(i, k + 1);
+  return k < 0 && !final && s.length - i < MAX_TAG ? undefined : null;
+}
+
+/** The length of a newline (`\n`, `\r\n`, or when `partial` a `\r` that may precede `\n`) ending at `s[p]`. */
+function newlineBefore(s: string, p: number, floor: number, partial: boolean): number {
+  if (p - 1 < floor) return 0;
+  if (s[p - 1] === "\n") return p - 2 >= floor && s[p - 2] === "\r" ? 2 : 1;
+  return partial && s[p - 1] === "\r" ? 1 : 0;
+}
+
+/** Whether `token` is at `s[p]`: in full, cut off by the end of `s` (unless final), or not. */
+function tokenAt(s: string, p: number, token: string, final: boolean): "full" | "partial" | "no" {
+  if (s.startsWith(token, p)) return "full";
+  if (!final && s.length - p < token.length && token.startsWith(s.slice(p))) return "partial";
+  return "no";
+}
+
+/** The length of the longest tail of `s[from..]` that is a proper prefix of one of `tokens`. */
+function partialSuffix(s: string, from: number, tokens: readonly string[]): number {
+  let best = 0;
+  for (const t of tokens) {
+    for (let k = Math.min(t.length - 1, s.length - from); k > best; k--) {
+      if (s.endsWith(t.slice(0, k))) {
+        best = k;
+        break;
+      }
+    }
+  }
+  return best;
+}

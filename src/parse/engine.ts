@@ -1,0 +1,519 @@
+/**
+ * The parse engine: one incremental marker lexer and a small state machine, driven by a format
+ * description (src/formats/types.ts). It serves both one-shot and streaming parse: one-shot is "push
+ * everything, then end", so the two agree for every split by construction.
+ *
+ * States: content or reasoning text; a section (a group of calls); a call region, whose inner text
+ * goes to the format's payload decoder; a channel message header. Each state scans only for its own
+ * markers (marker-tables.ts). Text that may still become a marker is held back and released as soon
+ * as it cannot; nothing emitted is retracted.
+ *
+ * Calls: opened (header delta) as soon as the decoder names an accepted tool; argument fragments
+ * follow; validated when the call closes. A call that fails after it was opened is reported in the
+ * final delta's `errors` with its `index` (the client drops it). The text of every call that did not
+ * become a valid call is emitted as content (or reasoning, inside a reasoning block) when its region
+ * ends, before anything after the region, so text order is kept.
+ *
+ * Work per push is proportional to the pushed text plus a bounded held-back tail: the buffer is never
+ * re-scanned and never concatenated whole.
+ */
+import type { CallRegion, FormatDescription } from "../formats/types.js";
+import type { Delta, FinishReason, ParseIssue } from "../types.js";
+import type { DecoderEvent, PayloadDecoder } from "./decoder.js";
+import { DeltaSink } from "./deltas.js";
+import { defaultIdGenerator } from "./ids.js";
+import { tablesFor } from "./marker-tables.js";
+import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js";
+import type { CallPolicy } from "./policy.js";
+import { ContentChannel, ReasoningChannel } from "./text-channel.js";
+import { validateArguments } from "./validate.js";
+
+type Channel = "content" | "reasoning";
+
+interface Section {
+  channel: Channel;
+  /** The section's own text (markers, whitespace) while no call in it has succeeded. */
+  pending: string[];
+  valid: boolean;
+}
+
+interface CurrentCall {
+  name: string;
+  /** Set when the call was opened (streamed); undefined for a rejected name. */
+  index?: number;
+  rejected?: { type: ParseIssue["type"]; message: string };
+}
+
+interface Region {
+  region: CallRegion;
+  decoder: PayloadDecoder;
+  channel: Channel;
+  section: Section | undefined;
+  raw: string[];
+  valid: number;
+  calls: number;
+  /** Texts of failed calls, for when some call in the region succeeded. */
+  failedRaw: string[];
+  issues: ParseIssue[];
+  current: CurrentCall | undefined;
+}
+
+type State =
+  | { kind: "text"; channel: Channel }
+  | { kind: "section"; section: Section }
+  | { kind: "region"; r: Region }
+  | { kind: "header"; text: string[] };
+
+export interface EngineOptions {
+  idGenerator?: () => string;
+  promptSuffix?: string;
+}
+
+export class ParseEngine {
+  private readonly tables: FormatTables;
+  private readonly sink = new DeltaSink();
+  private readonly content: ContentChannel;
+  private readonly reasoning: ReasoningChannel;
+  private readonly nextId: () => string;
+  private state: State = { kind: "text", channel: "content" };
+  /** Text held back because it may be the start of a marker. */
+  private held = "";
+  /** Nothing but whitespace has been seen (for regions allowed only at the start). */
+  private atStart = true;
+  private nextIndex = 0;
+  private validCalls = 0;
+  private readonly issues: ParseIssue[] = [];
+  private ended = false;
+
+  constructor(
+    private readonly format: FormatDescription,
+    private readonly policy: CallPolicy,
+    options: EngineOptions = {},
+  ) {
+    this.tables = tablesFor(format);
+    this.content = new ContentChannel(this.sink);
+    this.reasoning = new ReasoningChannel(this.sink);
+    this.nextId = options.idGenerator ?? defaultIdGenerator(format.idStyle);
+    this.initialState(options.promptSuffix);
+  }
+
+  push(delta: string): Delta[] {
+    if (this.ended || delta === "") return this.sink.take();
+    this.run(this.held + delta, false);
+    return this.sink.take();
+  }
+
+  end(): Delta[] {
+    if (this.ended) return [];
+    this.ended = true;
+    this.run(this.held, true);
+    this.held = "";
+    this.finishState();
+    if (this.policy.choice.kind === "required" && this.validCalls === 0) {
+      this.issues.push({ type: "tool_choice", message: 'tool_choice is "required" but the output has no valid call', text: "" });
+    }
+    const finish: FinishReason = this.validCalls > 0 ? "tool_calls" : "stop";
+    const last: Delta = { finish_reason: finish };
+    if (this.issues.length > 0) last.errors = this.issues;
+    this.sink.push(last);
+    return this.sink.take();
+  }
+
+  // ---- the lexer loop ------------------------------------------------------------------------
+
+  private table(): MarkerTable {
+    const s = this.state;
+    switch (s.kind) {
+      case "text":
+        if (s.channel === "reasoning") return this.tables.reasoning;
+        return this.atStart ? this.tables.contentAtStart : this.tables.content;
+      case "section":
+        return this.tables.section;
+      case "region":
+        return this.tables.region(s.r.region);
+      case "header":
+        return this.tables.header;
+    }
+  }
+
+  private run(buf: string, final: boolean): void {
+    let pos = 0;
+    this.held = "";
+    while (pos < buf.length) {
+      const t = this.table();
+      const hit = t.set.scan(buf, pos, final);
+      const stop = hit.kind === "none" ? buf.length : hit.index;
+      const rest = this.text(buf.slice(pos, stop));
+      if (rest !== undefined) {
+        // A region ended inside this text; what followed its payload is read again in the new state.
+        if (rest.length <= stop && buf.startsWith(rest, stop - rest.length)) pos = stop - rest.length;
+        else {
+          buf = rest + buf.slice(stop);
+          pos = 0;
+        }
+        continue;
+      }
+      if (hit.kind === "none") return;
+      if (hit.kind === "hold") {
+        this.held = buf.slice(hit.index);
+        return;
+      }
+      pos = hit.index + hit.marker.length;
+      this.marker(hit.marker, t.actions.get(hit.marker)!);
+    }
+  }
+
+  /** Text between markers, in the current state. Returns text to re-read when a region closed itself. */
+  private text(s: string): string | undefined {
+    if (s === "") return undefined;
+    const st = this.state;
+    switch (st.kind) {
+      case "text":
+        if (st.channel === "reasoning") this.reasoning.text(s);
+        else {
+          if (this.atStart && /\S/.test(s)) this.atStart = false;
+          this.content.text(s);
+        }
+        return undefined;
+      case "section":
+        this.sectionText(st.section, s);
+        return undefined;
+      case "region":
+        return this.regionText(st.r, s, true);
+      case "header":
+        st.text.push(s);
+        return undefined;
+    }
+  }
+
+  private marker(m: string, action: MarkerAction): void {
+    const st = this.state;
+    if (st.kind === "text" && st.channel === "content") this.atStart = false;
+    switch (action.kind) {
+      case "reasoningStart":
+        this.reasoning.open();
+        this.state = { kind: "text", channel: "reasoning" };
+        return;
+      case "reasoningEnd":
+        this.reasoning.close();
+        this.content.afterReasoning();
+        this.state = { kind: "text", channel: "content" };
+        return;
+      case "bodyEnd":
+        if (st.kind === "text" && st.channel === "reasoning") {
+          this.reasoning.close();
+          this.content.afterReasoning();
+        } else this.content.boundary();
+        this.state = { kind: "text", channel: "content" };
+        return;
+      case "ignore":
+        if (st.kind === "section" && !st.section.valid) st.section.pending.push(m);
+        return;
+      case "sectionStart": {
+        const channel = st.kind === "text" ? st.channel : "content";
+        this.state = { kind: "section", section: { channel, pending: [m], valid: false } };
+        return;
+      }
+      case "sectionEnd":
+        if (st.kind === "section") this.endSection(st.section, m);
+        return;
+      case "region":
+        this.openRegion(action.region, m);
+        return;
+      case "regionEnd":
+        if (st.kind === "region") this.closeRegion(st.r, true, m);
+        return;
+      case "regionEndThenHeader":
+        if (st.kind === "region") this.closeRegion(st.r, true, "");
+        this.state = { kind: "header", text: [] };
+        return;
+      case "headerStart":
+        if (st.kind === "text" && st.channel === "reasoning") this.reasoning.close();
+        this.state = { kind: "header", text: [] };
+        return;
+      case "headerEnd":
+        if (st.kind === "header") this.routeHeader(st.text.join(""), m);
+        return;
+    }
+  }
+
+  // ---- sections ------------------------------------------------------------------------------
+
+  private sectionText(section: Section, s: string): void {
+    if (!section.valid) {
+      section.pending.push(s);
+      return;
+    }
+    // After a valid call, whitespace between calls is dropped; other text is kept.
+    if (/\S/.test(s)) this.channelText(section.channel, s);
+  }
+
+  private endSection(section: Section, m: string): void {
+    if (!section.valid) this.channelText(section.channel, section.pending.join("") + m);
+    else this.boundary(section.channel);
+    this.state = { kind: "text", channel: section.channel };
+  }
+
+  // ---- call regions --------------------------------------------------------------------------
+
+  private openRegion(region: CallRegion, marker: string): void {
+    const st = this.state;
+    const section = st.kind === "section" ? st.section : undefined;
+    const channel: Channel = section ? section.channel : st.kind === "text" ? st.channel : "content";
+    const selfClosing = region.end === undefined || region.end.length === 0;
+    const decoder = region.decoder({ toolSchema: (name) => this.policy.schema(name), selfClosing });
+    const r: Region = { region, decoder, channel, section, raw: [marker], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    this.state = { kind: "region", r };
+    const inPayload = region.startInPayload;
+    if (inPayload) {
+      const payload = inPayload === true ? marker : marker.slice(marker.length - inPayload);
+      const rest = this.regionText(r, payload, false);
+      if (rest !== undefined) this.text(rest);
+    }
+  }
+
+  /** Feeds region text to the decoder. Returns the text after the payload if the region closed. */
+  private regionText(r: Region, s: string, record: boolean): string | undefined {
+    if (record) r.raw.push(s);
+    return this.handle(r, r.decoder.push(s));
+  }
+
+  private handle(r: Region, events: DecoderEvent[]): string | undefined {
+    let rest: string | undefined;
+    for (const ev of events) {
+      switch (ev.kind) {
+        case "call":
+          this.onCall(r, ev.name, ev.id);
+          break;
+        case "args":
+          if (r.current?.index !== undefined) this.sink.args(r.current.index, ev.text);
+          break;
+        case "done":
+          this.onDone(r, ev.value, ev.raw);
+          break;
+        case "fail":
+          this.onFail(r, ev);
+          break;
+        case "close":
+          rest = ev.rest;
+          this.trimRaw(r, rest);
+          this.finishRegion(r, false);
+          break;
+      }
+    }
+    return rest;
+  }
+
+  private onCall(r: Region, name: string, id: string | undefined): void {
+    r.calls++;
+    const verdict = this.policy.accept(name);
+    if (!verdict.ok) {
+      r.current = { name, rejected: { type: verdict.type, message: verdict.message } };
+      return;
+    }
+    const index = this.nextIndex++;
+    r.current = { name, index };
+    this.sink.callStart(index, id ?? this.nextId(), name);
+  }
+
+  private onDone(r: Region, value: unknown, raw: string | undefined): void {
+    const call = r.current;
+    r.current = undefined;
+    if (call === undefined) return;
+    if (call.rejected) {
+      this.regionIssue(r, { type: call.rejected.type, message: call.rejected.message, name: call.name, text: raw ?? "" }, raw);
+      return;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      this.regionIssue(r, { type: "invalid_arguments", message: "the arguments are not a JSON object", name: call.name, text: raw ?? "", index: call.index! }, raw);
+      return;
+    }
+    const check = validateArguments(this.policy.schema(call.name), value);
+    if (!check.ok) {
+      this.regionIssue(r, { type: "invalid_arguments", message: check.message, name: call.name, text: raw ?? "", index: call.index!, details: check.details }, raw);
+      return;
+    }
+    r.valid++;
+    this.validCalls++;
+  }
+
+  private onFail(r: Region, ev: Extract<DecoderEvent, { kind: "fail" }>): void {
+    const call = r.current;
+    r.current = undefined;
+    const issue: ParseIssue = { type: call?.rejected?.type ?? ev.type, message: call?.rejected?.message ?? ev.message, text: ev.raw ?? "" };
+    const name = call?.name ?? ev.name;
+    if (name !== undefined) issue.name = name;
+    if (call?.index !== undefined) issue.index = call.index;
+    // A region that never named a call and is marked quiet is plain text, not a failed call.
+    if (call === undefined && r.calls === 0 && r.region.quietIfNotCall) {
+      if (ev.raw) r.failedRaw.push(ev.raw);
+      return;
+    }
+    this.regionIssue(r, issue, ev.raw);
+  }
+
+  private regionIssue(r: Region, issue: ParseIssue, raw: string | undefined): void {
+    r.issues.push(issue);
+    if (raw) r.failedRaw.push(raw);
+  }
+
+  /** Drops the text handed back by a self-closing decoder from the region's raw text. */
+  private trimRaw(r: Region, rest: string): void {
+    let n = rest.length;
+    while (n > 0 && r.raw.length > 0) {
+      const last = r.raw[r.raw.length - 1]!;
+      if (last.length <= n) {
+        n -= last.length;
+        r.raw.pop();
+      } else {
+        r.raw[r.raw.length - 1] = last.slice(0, last.length - n);
+        n = 0;
+      }
+    }
+  }
+
+  private closeRegion(r: Region, closed: boolean, endMarker: string): void {
+    if (endMarker !== "") r.raw.push(endMarker);
+    // A self-closing decoder cannot hand text back at the end of the output; ignore `close` here.
+    this.handle(r, r.decoder.end(closed).filter((e) => e.kind !== "close"));
+    this.finishRegion(r, closed);
+  }
+
+  /** The region is over: emit the text of what did not become a valid call, and leave the state. */
+  private finishRegion(r: Region, _closed: boolean): void {
+    if (r.current !== undefined) {
+      // The decoder ended without closing its call: treat it as cut off.
+      this.onFail(r, { kind: "fail", type: "truncated", message: "the call was cut off before it ended" });
+    }
+    const regionRaw = r.raw.join("");
+    if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = regionRaw;
+    for (const issue of r.issues) {
+      if (issue.text === "") issue.text = regionRaw;
+      this.issues.push(issue);
+    }
+    const text = r.valid === 0 ? regionRaw : r.failedRaw.join("");
+    const section = r.section;
+    if (section) {
+      this.state = { kind: "section", section };
+      if (r.valid > 0) {
+        section.valid = true;
+        section.pending = [];
+      }
+      if (text !== "") {
+        const prefix = section.valid ? "" : section.pending.join("");
+        section.pending = [];
+        if (section.valid) this.channelText(r.channel, text);
+        else section.pending.push(prefix, text);
+      }
+      return;
+    }
+    this.state = { kind: "text", channel: r.channel };
+    if (text !== "") this.channelText(r.channel, text);
+    if (r.valid > 0) this.boundary(r.channel);
+  }
+
+  // ---- channel messages (harmony, functionary v3.2) --------------------------------------------
+
+  private routeHeader(header: string, endMarker: string): void {
+    const ch = this.format.channels!;
+    const route = ch.route(header);
+    switch (route.to) {
+      case "reasoning":
+        this.reasoning.open();
+        this.state = { kind: "text", channel: "reasoning" };
+        return;
+      case "content":
+      case "drop":
+        this.state = { kind: "text", channel: "content" };
+        return;
+      case "call": {
+        const region = this.tables.channelRegion!;
+        const decoder = region.decoder({ toolSchema: (name) => this.policy.schema(name), selfClosing: false });
+        const r: Region = { region, decoder, channel: "content", section: undefined, raw: [header + endMarker], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+        this.state = { kind: "region", r };
+        this.onCall(r, route.name, undefined);
+        return;
+      }
+    }
+  }
+
+  // ---- text output -----------------------------------------------------------------------------
+
+  private channelText(channel: Channel, s: string): void {
+    if (channel === "reasoning") this.reasoning.text(s);
+    else {
+      if (/\S/.test(s)) this.atStart = false;
+      this.content.text(s);
+    }
+  }
+
+  private boundary(channel: Channel): void {
+    if (channel === "content") this.content.boundary();
+  }
+
+  /** At the end of the output: close whatever is open. */
+  private finishState(): void {
+    const st = this.state;
+    switch (st.kind) {
+      case "region":
+        this.closeRegion(st.r, false, "");
+        break;
+      case "section":
+        break;
+      case "header":
+        // A header with no message: protocol scaffolding, nothing to keep.
+        this.state = { kind: "text", channel: "content" };
+        break;
+      case "text":
+        break;
+    }
+    const after = this.state;
+    if (after.kind === "section") {
+      const s = after.section;
+      if (!s.valid) this.channelText(s.channel, s.pending.join(""));
+      this.state = { kind: "text", channel: s.channel };
+    }
+    this.reasoning.close();
+    this.content.boundary();
+  }
+
+  // ---- start state -----------------------------------------------------------------------------
+
+  /**
+   * Where the output starts, from the end of the rendered prompt: inside reasoning when the prompt
+   * opened a reasoning block it did not close (`<think>\n`), inside a message header when it ends with
+   * a header start (`<|start|>assistant`, `>>>`).
+   */
+  private initialState(suffix: string | undefined): void {
+    const ch = this.format.channels;
+    if (suffix === undefined) {
+      if (ch?.startsInHeader) this.state = { kind: "header", text: [] };
+      return;
+    }
+    const last = (markers: readonly string[] | undefined) =>
+      Math.max(-1, ...(markers ?? []).map((m) => {
+        const at = suffix.lastIndexOf(m);
+        return at < 0 ? -1 : at + m.length;
+      }));
+    const lastStart = (markers: readonly string[] | undefined) =>
+      (markers ?? []).reduce<{ at: number; end: number }>((best, m) => {
+        const at = suffix.lastIndexOf(m);
+        return at >= 0 && at > best.at ? { at, end: at + m.length } : best;
+      }, { at: -1, end: -1 });
+    const reasoningOpen = lastStart(this.format.reasoning?.flatMap((r) => r.start));
+    const reasoningClose = last(this.format.reasoning?.flatMap((r) => r.end));
+    if (ch) {
+      const header = lastStart(ch.headerStart);
+      const closed = Math.max(last(ch.headerEnd), last(ch.bodyEnd));
+      if (header.at >= 0 && header.end > closed) {
+        this.state = { kind: "header", text: [suffix.slice(header.end)] };
+        this.atStart = false;
+        return;
+      }
+    }
+    if (reasoningOpen.at >= 0 && reasoningOpen.end > reasoningClose) {
+      this.reasoning.open();
+      this.state = { kind: "text", channel: "reasoning" };
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Reads one JSON value incrementally: it tracks strings (with escapes) and bracket depth, so it knows
+ * where a value ends without parsing it. Decoders use it to stream a value's bytes as they arrive and
+ * to find where an object or array closes; JSON.parse checks the value once it is complete.
+ * Strings are skipped with a native regex search, so long string arguments cost little per character.
+ */
+const STRING_STOP = /["\\]/g;
+const SCALAR_CHAR = /[-+0-9.eEa-zA-Z]/;
+
+export type JsonValueKind = "object" | "array" | "string" | "scalar";
+
+export class JsonValueReader {
+  kind: JsonValueKind | undefined;
+  done = false;
+  private depth = 0;
+  private inString = false;
+  private escape = false;
+
+  /** True when `ch` can begin a JSON value. */
+  static startsValue(ch: string): boolean {
+    return ch === "{" || ch === "[" || ch === '"' || ch === "-" || (ch >= "0" && ch <= "9") || ch === "t" || ch === "f" || ch === "n";
+  }
+
+  /**
+   * Consumes the value's characters from `text[from]` on (the first call must start at the value's
+   * first character). Returns the index just after the last character consumed: the value's end when
+   * `done`, else `text.length`.
+   */
+  feed(text: string, from: number): number {
+    let i = from;
+    if (this.kind === undefined && i < text.length) {
+      const ch = text[i]!;
+      this.kind = ch === "{" ? "object" : ch === "[" ? "array" : ch === '"' ? "string" : "scalar";
+      if (this.kind === "string") {
+        this.inString = true;
+        i++;
+      }
+    }
+    while (i < text.length && !this.done) {
+      if (this.inString) {
+        if (this.escape) {
+          this.escape = false;
+          i++;
+          continue;
+        }
+        STRING_STOP.lastIndex = i;
+        const m = STRING_STOP.exec(text);
+        if (m === null) return text.length;
+        i = m.index + 1;
+        if (m[0] === "\\") this.escape = true;
+        else {
+          this.inString = false;
+          if (this.kind === "string") this.done = true;
+        }
+        continue;
+      }
+      const ch = text[i]!;
+      if (this.kind === "scalar") {
+        if (!SCALAR_CHAR.test(ch)) {
+          this.done = true;
+          return i;
+        }
+        i++;
+        continue;
+      }
+      if (ch === '"') this.inString = true;
+      else if (ch === "{" || ch === "[") this.depth++;
+      else if (ch === "}" || ch === "]") {
+        this.depth--;
+        if (this.depth === 0) this.done = true;
+      }
+      i++;
+    }
+    return i;
+  }
+
+  /** At the end of the input: a scalar ends there; anything else still open is truncated. */
+  finish(): boolean {
+    if (this.kind === "scalar") this.done = true;
+    return this.done;
+  }
+}

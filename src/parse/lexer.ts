@@ -1,0 +1,73 @@
+/**
+ * The marker lexer: finds the next marker of a fixed set in a text, or says where a suffix must be held
+ * back because it could still grow into a marker. The engine builds one MarkerSet per parser state
+ * (precomputed once per format), so only the markers live in the current state are looked for.
+ *
+ * Cost: a native regex scan for the markers' first characters, then a startsWith per candidate marker
+ * at each hit, so a scan is linear in the text scanned.
+ */
+export interface MarkerHit {
+  index: number;
+  marker: string;
+}
+
+export type ScanResult =
+  /** A complete marker at `index` (the longest one there, when one marker is a prefix of another). */
+  | { kind: "marker"; index: number; marker: string }
+  /** No marker is complete yet, but the text from `index` on is a prefix of one: hold it back. */
+  | { kind: "hold"; index: number }
+  /** Nothing from `from` on can be or become a marker. */
+  | { kind: "none" };
+
+function escapeClass(ch: string): string {
+  return /[\\\]^-]/.test(ch) ? `\\${ch}` : ch;
+}
+
+export class MarkerSet {
+  readonly markers: readonly string[];
+  private readonly byFirst = new Map<string, string[]>();
+  private readonly firstChars: RegExp | undefined;
+
+  constructor(markers: Iterable<string>) {
+    // Longest first, so the first complete match at a position is the longest.
+    this.markers = [...new Set(markers)].filter((m) => m.length > 0).sort((a, b) => b.length - a.length);
+    for (const m of this.markers) {
+      const first = m[0]!;
+      const list = this.byFirst.get(first) ?? [];
+      list.push(m);
+      this.byFirst.set(first, list);
+    }
+    const chars = [...this.byFirst.keys()];
+    this.firstChars = chars.length > 0 ? new RegExp(`[${chars.map(escapeClass).join("")}]`, "g") : undefined;
+  }
+
+  get empty(): boolean {
+    return this.markers.length === 0;
+  }
+
+  /**
+   * Scans `text` from `from`. `final`: no more text will come, so partial markers are not held.
+   */
+  scan(text: string, from: number, final = false): ScanResult {
+    const re = this.firstChars;
+    if (re === undefined) return { kind: "none" };
+    re.lastIndex = from;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const i = m.index;
+      const candidates = this.byFirst.get(text[i]!)!;
+      let partial = false;
+      for (const marker of candidates) {
+        if (text.startsWith(marker, i)) {
+          // A longer marker that is still only partially present wins the hold (e.g. the ignored
+          // `<|message_sep|>` vs GigaChat's `<|message_sep|>\n\nfunction call<|role_sep|>`).
+          if (partial && !final) return { kind: "hold", index: i };
+          return { kind: "marker", index: i, marker };
+        }
+        if (!final && text.length - i < marker.length && marker.startsWith(text.slice(i))) partial = true;
+      }
+      if (partial) return { kind: "hold", index: i };
+      re.lastIndex = i + 1;
+    }
+    return { kind: "none" };
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Per-state marker tables, precomputed once per format description: for each parser state, the set
+ * of markers that mean something there and what each one does. The engine only ever scans for the
+ * markers of its current state, so prose that happens to contain another state's marker is text.
+ */
+import type { CallRegion, FormatDescription } from "../formats/types.js";
+import { MarkerSet } from "./lexer.js";
+
+export type MarkerAction =
+  | { kind: "reasoningStart" }
+  | { kind: "reasoningEnd" }
+  | { kind: "region"; region: CallRegion }
+  | { kind: "sectionStart" }
+  | { kind: "sectionEnd" }
+  | { kind: "headerStart" }
+  | { kind: "headerEnd" }
+  | { kind: "bodyEnd" }
+  | { kind: "ignore" }
+  | { kind: "regionEnd" }
+  /** A channel call body ends because the next message's header starts. */
+  | { kind: "regionEndThenHeader" };
+
+export interface MarkerTable {
+  set: MarkerSet;
+  actions: Map<string, MarkerAction>;
+}
+
+export interface FormatTables {
+  content: MarkerTable;
+  /** Content while nothing but whitespace has been seen: also the regions allowed only at the start. */
+  contentAtStart: MarkerTable;
+  reasoning: MarkerTable;
+  section: MarkerTable;
+  header: MarkerTable;
+  region(region: CallRegion): MarkerTable;
+  /** The region a channel call body is read as (ends at a body end or the next header). */
+  channelRegion: CallRegion | undefined;
+}
+
+function table(entries: Array<[readonly string[] | undefined, MarkerAction]>): MarkerTable {
+  const actions = new Map<string, MarkerAction>();
+  for (const [markers, action] of entries) {
+    for (const m of markers ?? []) if (!actions.has(m)) actions.set(m, action);
+  }
+  return { set: new MarkerSet(actions.keys()), actions };
+}
+
+function regionStarts(regions: readonly CallRegion[]): Array<[readonly string[], MarkerAction]> {
+  return regions.map((region) => [region.start, { kind: "region", region }]);
+}
+
+const cache = new WeakMap<FormatDescription, FormatTables>();
+
+export function tablesFor(format: FormatDescription): FormatTables {
+  const hit = cache.get(format);
+  if (hit) return hit;
+  const reasoningStarts = format.reasoning?.flatMap((r) => r.start);
+  const reasoningEnds = format.reasoning?.flatMap((r) => r.end);
+  const sectionStarts = format.sections?.flatMap((s) => s.start);
+  const sectionEnds = format.sections?.flatMap((s) => s.end);
+  const anywhere = format.regions.filter((r) => !r.atStartOnly);
+  const atStart = format.regions.filter((r) => r.atStartOnly);
+  const ch = format.channels;
+
+  const contentEntries: Array<[readonly string[] | undefined, MarkerAction]> = [
+    [reasoningStarts, { kind: "reasoningStart" }],
+    [sectionStarts, { kind: "sectionStart" }],
+    ...regionStarts(anywhere),
+    [ch?.headerStart, { kind: "headerStart" }],
+    [ch?.bodyEnd, { kind: "bodyEnd" }],
+    [format.ignore, { kind: "ignore" }],
+  ];
+  const channelRegion: CallRegion | undefined = ch
+    ? { start: [], end: [...ch.bodyEnd, ...ch.headerStart], decoder: ch.callDecoder }
+    : undefined;
+  const regionTables = new Map<CallRegion, MarkerTable>();
+  const tables: FormatTables = {
+    content: table(contentEntries),
+    contentAtStart: table([...regionStarts(atStart), ...contentEntries]),
+    reasoning: table([
+      [reasoningEnds, { kind: "reasoningEnd" }],
+      [sectionStarts, { kind: "sectionStart" }],
+      ...regionStarts(anywhere),
+      [ch?.headerStart, { kind: "headerStart" }],
+      [ch?.bodyEnd, { kind: "bodyEnd" }],
+      [format.ignore, { kind: "ignore" }],
+    ]),
+    section: table([...regionStarts(anywhere), [sectionEnds, { kind: "sectionEnd" }], [format.ignore, { kind: "ignore" }]]),
+    header: table([[ch?.headerEnd, { kind: "headerEnd" }]]),
+    channelRegion,
+    region(region: CallRegion): MarkerTable {
+      let t = regionTables.get(region);
+      if (t === undefined) {
+        t =
+          region === channelRegion && ch
+            ? table([
+                [ch.bodyEnd, { kind: "regionEnd" }],
+                [ch.headerStart, { kind: "regionEndThenHeader" }],
+              ])
+            : table([[region.end, { kind: "regionEnd" }]]);
+        regionTables.set(region, t);
+      }
+      return t;
+    },
+  };
+  cache.set(format, tables);
+  return tables;
+}

@@ -1,0 +1,44 @@
+/**
+ * What the request allows: which tool names may be called (declared tools, narrowed by tool_choice)
+ * and the schema to validate each against. With no tools declared (or no request) any name is
+ * accepted and only object-ness of the arguments is checked.
+ */
+import { invalidRequest } from "../errors.js";
+import { normalizeToolChoice, normalizeTools } from "../request/tools.js";
+import type { ToolChoiceRule } from "../request/tools.js";
+import type { JsonSchema, ParseIssue } from "../types.js";
+
+export type Acceptance = { ok: true } | { ok: false; type: ParseIssue["type"]; message: string };
+
+export class CallPolicy {
+  readonly choice: ToolChoiceRule;
+  private readonly tools: Map<string, JsonSchema | undefined> | undefined;
+
+  constructor(request: unknown) {
+    if (request === undefined || request === null) {
+      this.choice = { kind: "auto" };
+      this.tools = undefined;
+      return;
+    }
+    if (typeof request !== "object" || Array.isArray(request)) throw invalidRequest("request", "must be an object");
+    const body = request as Record<string, unknown>;
+    const tools = normalizeTools(body.tools);
+    this.choice = normalizeToolChoice(body.tool_choice);
+    this.tools = tools && tools.length > 0 ? new Map(tools.map((t) => [t.function.name, t.function.parameters])) : undefined;
+  }
+
+  schema(name: string): JsonSchema | undefined {
+    return this.tools?.get(name);
+  }
+
+  accept(name: string): Acceptance {
+    if (this.choice.kind === "none") return { ok: false, type: "tool_choice", message: `tool_choice is "none" but the model called ${JSON.stringify(name)}` };
+    if (this.tools !== undefined && !this.tools.has(name)) {
+      return { ok: false, type: "unknown_tool", message: `the model called ${JSON.stringify(name)}, which the request does not declare` };
+    }
+    if (this.choice.kind === "function" && this.choice.name !== name) {
+      return { ok: false, type: "tool_choice", message: `tool_choice requires ${JSON.stringify(this.choice.name)} but the model called ${JSON.stringify(name)}` };
+    }
+    return { ok: true };
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * What a template can do, learnt from its source and from probe renders. Probes are real renders of a
+ * tiny conversation; their answers are cached per (template text, special tokens), so each template is
+ * probed once per process however many ChatTemplate objects or requests use it.
+ */
+import { detectFormat, detectReasoning } from "../formats/index.js";
+import type { ReasoningMarkers } from "../formats/types.js";
+
+export interface TemplateCaps {
+  /** Prints content-part arrays itself (spec rule 7 probe); otherwise text parts are joined into a string. */
+  readsContentParts: boolean;
+  /** The source mentions `developer`, so that role is kept instead of becoming `system`. */
+  knowsDeveloperRole: boolean;
+  /** The source mentions `tools`: tool definitions reach the prompt. */
+  supportsTools: boolean;
+  /** A system message's text reaches the prompt without the template raising (probe). */
+  supportsSystem: boolean;
+  /** Extra variables the template reads (`enable_thinking`, `reasoning_effort`, ...), for `variables`. */
+  variables: string[];
+  /** The reasoning markers the template uses, when it has any. */
+  reasoning?: ReasoningMarkers;
+}
+
+/** Renders messages with no tools and no generation prompt; throws what the template throws. */
+export type ProbeRender = (messages: Record<string, unknown>[]) => string;
+
+const PROBE = "CHATWIRE_PROBE";
+const KNOWN_VARIABLES = ["enable_thinking", "thinking", "reasoning_effort", "builtin_tools", "documents", "tools_in_user_message", "date_string", "custom_tools", "xml_tools", "python_tools", "keep_cots", "truncate_history_thinking"];
+
+const cache = new Map<string, boolean>();
+const CACHE_LIMIT = 1024;
+
+function cached(key: string, compute: () => boolean): boolean {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = compute();
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, value);
+  }
+  return value;
+}
+
+function rendersWithout(probe: ProbeRender, messages: Record<string, unknown>[]): string | undefined {
+  try {
+    return probe(messages);
+  } catch {
+    return undefined; // a probe that raises answers "no"
+  }
+}
+
+/** Spec rule 7: the probe text comes out, and not merely as part of a printed Python/JSON list. */
+export function probeReadsContentParts(key: string, probe: ProbeRender): boolean {
+  return cached(`parts\u0000${key}`, () => {
+    const out = rendersWithout(probe, [{ role: "user", content: [{ type: "text", text: PROBE }] }]);
+    return out !== undefined && out.includes(PROBE) && !out.includes(`'text': '${PROBE}'`) && !out.includes(`"text": "${PROBE}"`);
+  });
+}
+
+export function probeSupportsSystem(key: string, probe: ProbeRender): boolean {
+  return cached(`system\u0000${key}`, () => {
+    const out = rendersWithout(probe, [
+      { role: "system", content: PROBE },
+      { role: "user", content: "Hi" },
+    ]);
+    return out !== undefined && out.includes(PROBE);
+  });
+}
+
+/** The caps that only need the source text. */
+export function sourceCaps(source: string): Pick<TemplateCaps, "knowsDeveloperRole" | "supportsTools" | "variables" | "reasoning"> {
+  const caps: ReturnType<typeof sourceCaps> = {
+    knowsDeveloperRole: source.includes("developer"),
+    supportsTools: /\btools\b/.test(source) || detectFormat(source) !== undefined,
+    variables: KNOWN_VARIABLES.filter((name) => new RegExp(`\\b${name}\\b`).test(source)),
+  };
+  const reasoning = detectReasoning(source);
+  if (reasoning !== undefined) caps.reasoning = reasoning;
+  return caps;
+}

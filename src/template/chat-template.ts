@@ -1,0 +1,198 @@
+/**
+ * A loaded chat template: renders OpenAI-shaped requests into the model's prompt (byte-identical to
+ * transformers) and parses the model's completions back, with the template's own tool-call format.
+ */
+import { ChatwireError, invalidRequest } from "../errors.js";
+import { detectFormat } from "../formats/index.js";
+import type { FormatId } from "../formats/types.js";
+import { compileTemplate, type RenderCallOptions, type RenderLimits } from "../jinja/index.js";
+import { createStreamParser, parseCompletion, type ParseOptions } from "../parse/index.js";
+import { normalizeRequest, type Conversation } from "../request/index.js";
+import { isObject } from "../request/is-object.js";
+import type { TemplateInfo } from "../request/message-rules.js";
+import type { ParseResult, StreamParser } from "../types.js";
+import { probeReadsContentParts, probeSupportsSystem, sourceCaps, type TemplateCaps } from "./caps.js";
+import type { LoadedTemplate } from "./config.js";
+import { buildContext } from "./context.js";
+import { cutAtTag, markFinalMessage } from "./continue-final.js";
+
+export interface RenderOptions {
+  /** Append the assistant turn header so the model answers (default true; false with continueFinalMessage). */
+  addGenerationPrompt?: boolean;
+  /** Leave the final (assistant) message open for the model to continue; a string names the field to continue. */
+  continueFinalMessage?: boolean | string;
+  /** Extra template variables: `enable_thinking`, `reasoning_effort`, `builtin_tools`, `documents`, ... */
+  variables?: Record<string, unknown>;
+  /** The clock behind `strftime_now` (templates that print today's date). */
+  now?: Date | (() => Date);
+  limits?: Partial<RenderLimits>;
+}
+
+export interface TemplateParseOptions extends ParseOptions {
+  /** How the prompt was rendered (variables such as enable_thinking change where the output starts). */
+  render?: RenderOptions;
+}
+
+/** How many characters of the prompt's end the parser gets, to see a generation prompt that opened `<think>`. */
+const PROMPT_SUFFIX_LENGTH = 200;
+
+export class ChatTemplate {
+  /** The template text: the `tool_use` variant when there is one (it carries the tool syntax), else `default`. */
+  readonly source: string;
+  /** The tool-call format its completions are parsed with. */
+  readonly format: FormatId;
+  /** Every variant by name (`default`, `tool_use`, ...); most templates have only `default`. */
+  readonly variants: Readonly<Record<string, string>>;
+  readonly specialTokens: Readonly<Record<string, string>>;
+  /** Where it was loaded from: a path, `builtin:<name>` or `object`. */
+  readonly origin: string;
+  private readonly forcedVariant: string | undefined;
+  private capsValue: TemplateCaps | undefined;
+
+  constructor(loaded: LoadedTemplate, options: { templateName?: string } = {}) {
+    this.variants = Object.freeze({ ...loaded.variants });
+    this.specialTokens = Object.freeze({ ...loaded.specialTokens });
+    this.origin = loaded.origin;
+    if (options.templateName !== undefined && !(options.templateName in this.variants)) {
+      throw new ChatwireError(
+        "invalid_template",
+        `${this.origin}: no chat template named ${JSON.stringify(options.templateName)} (has ${Object.keys(this.variants).join(", ")})`,
+      );
+    }
+    this.forcedVariant = options.templateName;
+    const primary = this.forcedVariant ?? ("tool_use" in this.variants ? "tool_use" : "default" in this.variants ? "default" : undefined);
+    if (primary === undefined) {
+      throw new ChatwireError(
+        "invalid_template",
+        `${this.origin}: multiple chat templates with no default (${Object.keys(this.variants).sort().join(", ")}); choose one with templateName`,
+      );
+    }
+    this.source = this.variants[primary] as string;
+    this.format = detectFormat(this.source) ?? "json-block";
+  }
+
+  /** Capabilities of `source` (probed once per template text and cached). */
+  get caps(): TemplateCaps {
+    this.capsValue ??= this.capsOf(this.source);
+    return this.capsValue;
+  }
+
+  /** Renders a Chat Completions or Responses request body into the prompt text. */
+  render(request: unknown, options: RenderOptions = {}): string {
+    const source = this.variantFor(request);
+    const conversation = normalizeRequest(request, this.templateInfo(source));
+    return this.renderConversation(source, conversation, request, options);
+  }
+
+  /** Normalises a request for this template without rendering it (what the template will be given). */
+  normalize(request: unknown): Conversation {
+    return normalizeRequest(request, this.templateInfo(this.variantFor(request)));
+  }
+
+  /** Parses a whole completion into an assistant message with validated tool calls. */
+  parse(completion: string, request?: unknown, options: TemplateParseOptions = {}): ParseResult {
+    const { render, ...parseOptions } = options;
+    return parseCompletion(this.format, completion, request, this.withPromptSuffix(parseOptions, request, render));
+  }
+
+  /** An incremental parser for a streamed completion: push deltas, then end(). */
+  streamParser(request?: unknown, options: TemplateParseOptions = {}): StreamParser {
+    const { render, ...parseOptions } = options;
+    return createStreamParser(this.format, request, this.withPromptSuffix(parseOptions, request, render));
+  }
+
+  private withPromptSuffix(options: ParseOptions, request: unknown, render: RenderOptions | undefined): ParseOptions {
+    if (options.promptSuffix !== undefined) return options;
+    // Without a request, a one-message conversation still shows how the generation prompt ends.
+    const body = request ?? { messages: [{ role: "user", content: "" }] };
+    try {
+      const prompt = this.render(body, { ...render, addGenerationPrompt: true, continueFinalMessage: false });
+      return { ...options, promptSuffix: prompt.slice(-PROMPT_SUFFIX_LENGTH) };
+    } catch {
+      return options; // the parser then assumes the output starts outside reasoning
+    }
+  }
+
+  private renderConversation(source: string, conversation: Conversation, request: unknown, options: RenderOptions): string {
+    const continueField = options.continueFinalMessage === true ? "content" : options.continueFinalMessage || undefined;
+    if (continueField !== undefined && options.addGenerationPrompt === true) {
+      throw invalidRequest(
+        "addGenerationPrompt",
+        "continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.",
+      );
+    }
+    const finalText = continueField !== undefined ? markFinalMessage(conversation.messages, continueField, source) : undefined;
+    // vLLM-style `chat_template_kwargs` in the body; explicit options win.
+    const bodyVariables = isObject(request) && isObject(request.chat_template_kwargs) ? request.chat_template_kwargs : {};
+    const context = buildContext({
+      messages: conversation.messages,
+      tools: conversation.tools,
+      addGenerationPrompt: continueField !== undefined ? false : (options.addGenerationPrompt ?? true),
+      specialTokens: this.specialTokens,
+      variables: { ...bodyVariables, ...options.variables },
+    });
+    const renderOptions: RenderCallOptions = {};
+    const now = options.now;
+    if (now !== undefined) renderOptions.now = typeof now === "function" ? now : () => now;
+    if (options.limits !== undefined) renderOptions.limits = options.limits;
+    const rendered = this.run(source, context, renderOptions);
+    return finalText !== undefined ? cutAtTag(rendered, finalText) : rendered;
+  }
+
+  private run(source: string, context: Record<string, unknown>, options: RenderCallOptions): string {
+    try {
+      // compileTemplate caches by source text, so this compiles each template once per process.
+      return compileTemplate(source).render(context, options);
+    } catch (err) {
+      if (err instanceof ChatwireError) throw err;
+      throw new ChatwireError("template_error", err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /** transformers' choice: `tool_use` when the request has tools and the model has that variant, else `default`. */
+  private variantFor(request: unknown): string {
+    if (this.forcedVariant !== undefined) return this.source;
+    const tools = isObject(request) ? request.tools : undefined;
+    const name = Array.isArray(tools) && tools.length > 0 && "tool_use" in this.variants ? "tool_use" : "default";
+    const source = this.variants[name];
+    if (source === undefined) {
+      throw new ChatwireError(
+        "invalid_template",
+        `${this.origin}: This model has multiple chat templates with no default specified! Available template names are ${Object.keys(this.variants).sort().join(", ")}.`,
+      );
+    }
+    return source;
+  }
+
+  /** What normalisation needs; readsContentParts is probed only when a request has a content-part array. */
+  private templateInfo(source: string): TemplateInfo {
+    const key = this.probeKey(source);
+    const probe = this.probe(source);
+    return {
+      knowsDeveloperRole: source.includes("developer"),
+      get readsContentParts() {
+        return probeReadsContentParts(key, probe);
+      },
+    };
+  }
+
+  private capsOf(source: string): TemplateCaps {
+    const key = this.probeKey(source);
+    const probe = this.probe(source);
+    return {
+      ...sourceCaps(source),
+      readsContentParts: probeReadsContentParts(key, probe),
+      supportsSystem: probeSupportsSystem(key, probe),
+    };
+  }
+
+  private probeKey(source: string): string {
+    return `${JSON.stringify(this.specialTokens)}\u0000${source}`;
+  }
+
+  /** A render of raw messages (no normalisation) with no tools and no generation prompt, as the spec's probe. */
+  private probe(source: string): (messages: Record<string, unknown>[]) => string {
+    return (messages) =>
+      this.run(source, buildContext({ messages, tools: undefined, addGenerationPrompt: false, specialTokens: this.specialTokens }), {});
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The runtime alone against the render conformance fixtures: each fixture template rendered with the
+ * canonical conversation the Python oracle normalised (fixtures/render/_normalized.json), so a mismatch
+ * here is a Jinja runtime problem, not a request-normalisation one. Pairs that need the template layer
+ * (continue_final_message, rejected requests) are left to test/render-conformance.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { compileTemplate } from "../../src/jinja/index.js";
+import { readJson } from "../../src/request/read-json.js";
+import { FIXED_NOW, loadConversations, loadExpected, loadNormalized, loadTemplates } from "../../scripts/render-fixtures.mjs";
+
+process.env.TZ = "UTC";
+
+/** The first differing stretch of two prompts, short enough to read in a failure message. */
+function firstDifference(ours: string, reference: string): string {
+  let i = 0;
+  while (i < ours.length && ours[i] === reference[i]) i++;
+  const from = Math.max(0, i - 60);
+  return `at ${i}: ours ${JSON.stringify(ours.slice(from, i + 60))} vs reference ${JSON.stringify(reference.slice(from, i + 60))}`;
+}
+
+const templates = loadTemplates();
+const conversations = loadConversations(readJson);
+const normalized = loadNormalized(readJson);
+
+for (const tpl of templates) {
+  const expected = loadExpected(tpl.name);
+  describe(tpl.name, () => {
+    for (const conv of conversations) {
+      const result = expected.pairs[conv.name];
+      if (result === undefined || result.input === undefined || conv.options.continueFinalMessage) continue;
+      const input = normalized[conv.name]![result.input]!;
+      it(conv.name, () => {
+        const { documents = null, ...variables } = (conv.options.variables ?? {}) as Record<string, unknown>;
+        const context = {
+          messages: input.messages,
+          tools: input.tools,
+          documents,
+          add_generation_prompt: conv.options.addGenerationPrompt ?? true,
+          bos_token: tpl.bos_token,
+          eos_token: tpl.eos_token,
+          ...variables,
+        };
+        const render = () => compileTemplate(tpl.chat_template).render(context, { now: () => FIXED_NOW });
+        if ("prompt" in result) {
+          const ours = render();
+          if (ours !== result.prompt) expect(firstDifference(ours, result.prompt)).toBe("");
+        }
+        else if (result.kind !== "RecursionError") expect(render).toThrow(result.error);
+        else expect(render).toThrow();
+      });
+    }
+  });
+}

@@ -1,0 +1,316 @@
+import { describe, expect, it } from "vitest";
+import { ChatwireError } from "../src/errors.js";
+import { PyFloat } from "../src/jinja/py-float.js";
+import { normalizeRequest, readJson } from "../src/request/index.js";
+
+const plain = { readsContentParts: false, knowsDeveloperRole: false };
+const rich = { readsContentParts: true, knowsDeveloperRole: true };
+
+/** The ChatwireError a call throws (fails the test when it does not throw one). */
+function errorOf(fn: () => unknown): ChatwireError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ChatwireError);
+    return err as ChatwireError;
+  }
+  throw new Error("expected a ChatwireError");
+}
+
+function fieldOf(body: unknown, info = plain): string | undefined {
+  const err = errorOf(() => normalizeRequest(body, info));
+  expect(err.code).toBe("invalid_request");
+  expect(err.message.startsWith(`${err.field}: `)).toBe(true);
+  return err.field;
+}
+
+const call = (id: string, name: string, args: unknown) => ({ id, type: "function", function: { name, arguments: args } });
+
+describe("readJson", () => {
+  it("keeps integral float literals as PyFloat and everything else as JSON.parse does", () => {
+    const v = readJson('{"a": 1.0, "b": 1, "c": 2.5, "d": 1e3, "e": -0.0, "f": [true, false, null, "x\\u00e9\\n"]}') as Record<string, unknown>;
+    expect(v.a).toBeInstanceOf(PyFloat);
+    expect((v.a as PyFloat).value).toBe(1);
+    expect(v.b).toBe(1);
+    expect(v.c).toBe(2.5);
+    expect(v.d).toEqual(new PyFloat(1000));
+    expect(Object.is((v.e as PyFloat).value, -0)).toBe(true);
+    expect(v.f).toEqual([true, false, null, "xé\n"]);
+  });
+
+  it("matches JSON.parse on values without floats", () => {
+    const text = ' {"k": [1, -2, {"x": "\\"q\\" \\\\ \\/ \\t"}, [], {}], "u": "\\ud83d\\ude00 深圳"} ';
+    expect(readJson(text)).toEqual(JSON.parse(text));
+  });
+
+  it("keeps __proto__ as an own key, like JSON.parse", () => {
+    const v = readJson('{"__proto__": {"polluted": 1}}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    expect(Object.keys(v)).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each(["", "{", '{"a" 1}', "[1,]", "01", '"\\x"', '"a\nb"', "1 2", "tru", "{'a': 1}"])("rejects %j", (text) => {
+    expect(() => readJson(text)).toThrow(SyntaxError);
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
+  });
+});
+
+describe("rule 1: request shape", () => {
+  it("needs messages or input", () => {
+    expect(fieldOf({ model: "m" })).toBe("messages");
+    expect(fieldOf(null)).toBe("messages");
+    expect(fieldOf("hello")).toBe("messages");
+  });
+  it("messages must be an array of objects", () => {
+    expect(fieldOf({ messages: "hi" })).toBe("messages");
+    expect(fieldOf({ messages: [{ role: "user", content: "a" }, 3] })).toBe("messages[1]");
+  });
+  it("prefers messages when both are present", () => {
+    const c = normalizeRequest({ messages: [{ role: "user", content: "m" }], input: "i" }, plain);
+    expect(c.messages).toEqual([{ role: "user", content: "m" }]);
+  });
+});
+
+describe("rule 2: roles and copies", () => {
+  it("accepts the six roles and names a bad one", () => {
+    for (const role of ["system", "user", "assistant", "tool", "function"]) {
+      expect(normalizeRequest({ messages: [{ role, content: "x" }] }, rich).messages[0]?.role).toBe(role);
+    }
+    expect(fieldOf({ messages: [{ role: "user", content: "a" }, { role: "robot", content: "b" }] })).toBe("messages[1].role");
+    expect(fieldOf({ messages: [{ content: "no role" }] })).toBe("messages[0].role");
+  });
+  it("never mutates the caller's objects", () => {
+    const body = {
+      messages: [
+        { role: "developer", content: [{ type: "input_text", text: "d" }] },
+        { role: "assistant", content: null, tool_calls: [call("c1", "f", '{"a": 1}')] },
+        { role: "tool", tool_call_id: "c1", content: "r" },
+      ],
+    };
+    const before = structuredClone(body);
+    normalizeRequest(body, plain);
+    normalizeRequest(body, rich);
+    expect(body).toEqual(before);
+  });
+  it("keeps extra fields", () => {
+    const c = normalizeRequest({ messages: [{ role: "user", content: "x", name: "bob", extra: { a: 1 } }] }, plain);
+    expect(c.messages[0]).toEqual({ role: "user", content: "x", name: "bob", extra: { a: 1 } });
+  });
+});
+
+describe("rule 3: assistant content", () => {
+  it("null or missing becomes an empty string, only for assistants", () => {
+    const c = normalizeRequest(
+      { messages: [{ role: "user", content: null }, { role: "assistant", content: null }, { role: "assistant" }] },
+      plain,
+    );
+    expect(c.messages.map((m) => m.content)).toEqual([null, "", ""]);
+  });
+});
+
+describe("rule 4: tool call arguments", () => {
+  it("parses JSON strings, keeping floats, and leaves objects alone", () => {
+    const obj = { x: 2 };
+    const c = normalizeRequest(
+      { messages: [{ role: "assistant", content: "", tool_calls: [call("a", "f", '{"t": 1.0, "u": [1, 2.50]}'), call("b", "g", obj)] }] },
+      plain,
+    );
+    const calls = c.messages[0]?.tool_calls as { function: { arguments: unknown } }[];
+    expect(calls[0]?.function.arguments).toEqual({ t: new PyFloat(1), u: [1, 2.5] });
+    expect(calls[1]?.function.arguments).toBe(obj);
+    expect(c.warnings).toEqual([]);
+  });
+  it("keeps a string that is not JSON and warns, naming the field", () => {
+    const c = normalizeRequest({ messages: [{ role: "assistant", content: "", tool_calls: [call("a", "f", "{oops")] }] }, plain);
+    expect((c.messages[0]?.tool_calls as { function: { arguments: unknown } }[])[0]?.function.arguments).toBe("{oops");
+    expect(c.warnings).toHaveLength(1);
+    expect(c.warnings[0]).toContain("messages[0].tool_calls[0].function.arguments");
+  });
+  it("names malformed tool_calls", () => {
+    expect(fieldOf({ messages: [{ role: "assistant", content: "", tool_calls: {} }] })).toBe("messages[0].tool_calls");
+    expect(fieldOf({ messages: [{ role: "assistant", content: "", tool_calls: ["x"] }] })).toBe("messages[0].tool_calls[0]");
+  });
+});
+
+describe("rule 5: tool results", () => {
+  const assistant = { role: "assistant", content: null, tool_calls: [call("c1", "get_weather", "{}"), call("c2", "get_time", "{}")] };
+  it("gets the name of its call", () => {
+    const c = normalizeRequest(
+      {
+        messages: [
+          assistant,
+          { role: "tool", tool_call_id: "c2", content: "noon" },
+          { role: "tool", tool_call_id: "c1", content: "sun", name: "kept" },
+        ],
+      },
+      plain,
+    );
+    expect(c.messages[1]).toEqual({ role: "tool", tool_call_id: "c2", content: "noon", name: "get_time" });
+    expect(c.messages[2]?.name).toBe("kept");
+  });
+  it("an id that matches no earlier call is an error naming the field", () => {
+    expect(fieldOf({ messages: [assistant, { role: "tool", tool_call_id: "zz", content: "x" }] })).toBe("messages[1].tool_call_id");
+    // calls made later do not count
+    expect(fieldOf({ messages: [{ role: "tool", tool_call_id: "c1", content: "x" }, assistant] })).toBe("messages[0].tool_call_id");
+  });
+  it("a tool message without tool_call_id is left as is", () => {
+    const c = normalizeRequest({ messages: [{ role: "tool", content: "x" }] }, plain);
+    expect(c.messages[0]).toEqual({ role: "tool", content: "x" });
+  });
+});
+
+describe("rule 6: developer role", () => {
+  it("becomes system unless the template knows developer", () => {
+    const body = { messages: [{ role: "developer", content: "rules" }] };
+    expect(normalizeRequest(body, plain).messages[0]?.role).toBe("system");
+    expect(normalizeRequest(body, rich).messages[0]?.role).toBe("developer");
+  });
+});
+
+describe("rule 7: content parts", () => {
+  const parts = [
+    { type: "text", text: "one" },
+    { type: "input_text", text: "two" },
+    { type: "output_text", text: "three" },
+  ];
+  it("text-only arrays are joined for templates that read strings", () => {
+    expect(normalizeRequest({ messages: [{ role: "user", content: parts }] }, plain).messages[0]?.content).toBe("one\ntwo\nthree");
+  });
+  it("kept for templates that read parts, with Responses types renamed", () => {
+    const content = normalizeRequest({ messages: [{ role: "user", content: parts }] }, rich).messages[0]?.content;
+    expect(content).toEqual([
+      { type: "text", text: "one" },
+      { type: "text", text: "two" },
+      { type: "text", text: "three" },
+    ]);
+  });
+  it("arrays with a non-text part are kept even for string templates", () => {
+    const mixed = [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "u" } }];
+    expect(normalizeRequest({ messages: [{ role: "user", content: mixed }] }, plain).messages[0]?.content).toEqual(mixed);
+  });
+  it("asks the template about parts only when the request has some", () => {
+    let asked = 0;
+    const info = {
+      knowsDeveloperRole: false,
+      get readsContentParts() {
+        asked++;
+        return false;
+      },
+    };
+    normalizeRequest({ messages: [{ role: "user", content: "x" }] }, info);
+    expect(asked).toBe(0);
+    normalizeRequest({ messages: [{ role: "user", content: parts }] }, info);
+    expect(asked).toBe(1);
+  });
+  it("names a part that is not an object", () => {
+    expect(fieldOf({ messages: [{ role: "user", content: [{ type: "text", text: "a" }, "b"] }] })).toBe("messages[0].content[1]");
+  });
+});
+
+describe("rule 8: Responses input", () => {
+  it("instructions and a string input", () => {
+    const c = normalizeRequest({ instructions: "Be brief.", input: "Hi" }, plain);
+    expect(c.messages).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Hi" },
+    ]);
+  });
+  it("folds a turn of items into messages with tool calls and results", () => {
+    const c = normalizeRequest(
+      {
+        input: [
+          { role: "user", content: [{ type: "input_text", text: "Weather in Paris and Rome?" }] },
+          { type: "reasoning", summary: [{ type: "summary_text", text: "Two cities." }, { type: "summary_text", text: "Two calls." }] },
+          { type: "message", role: "assistant", content: [{ type: "output_text", text: "Checking." }] },
+          { type: "function_call", call_id: "c1", name: "get_weather", arguments: '{"city": "Paris", "t": 1.0}' },
+          { type: "function_call", call_id: "c2", name: "get_weather", arguments: '{"city": "Rome"}' },
+          { type: "function_call_output", call_id: "c1", output: "18C" },
+          { type: "function_call_output", call_id: "c2", output: [{ type: "input_text", text: "21C" }] },
+          { type: "function_call", call_id: "c3", name: "get_time", arguments: "{}" },
+        ],
+        tools: [{ type: "function", name: "get_weather", parameters: { type: "object" }, strict: true }],
+      },
+      plain,
+    );
+    expect(c.messages).toEqual([
+      { role: "user", content: "Weather in Paris and Rome?" },
+      {
+        role: "assistant",
+        content: "Checking.",
+        reasoning_content: "Two cities.\nTwo calls.",
+        tool_calls: [
+          { id: "c1", type: "function", function: { name: "get_weather", arguments: { city: "Paris", t: new PyFloat(1) } } },
+          { id: "c2", type: "function", function: { name: "get_weather", arguments: { city: "Rome" } } },
+        ],
+      },
+      { role: "tool", tool_call_id: "c1", name: "get_weather", content: "18C" },
+      { role: "tool", tool_call_id: "c2", name: "get_weather", content: "21C" },
+      { role: "assistant", content: "", tool_calls: [{ id: "c3", type: "function", function: { name: "get_time", arguments: {} } }] },
+    ]);
+    expect(c.tools).toEqual([{ type: "function", function: { name: "get_weather", parameters: { type: "object" }, strict: true } }]);
+  });
+  it("a function_call with reasoning before it starts a new assistant message carrying the reasoning", () => {
+    const c = normalizeRequest(
+      {
+        input: [
+          { role: "user", content: "x" },
+          { type: "reasoning", summary: [{ type: "summary_text", text: "think" }] },
+          { type: "function_call", call_id: "c1", name: "f", arguments: "nope" },
+        ],
+      },
+      plain,
+    );
+    expect(c.messages[1]).toEqual({
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "nope" } }],
+      reasoning_content: "think",
+    });
+    expect(c.warnings[0]).toContain("input[2].arguments");
+  });
+  it("developer items follow rule 6", () => {
+    expect(normalizeRequest({ input: [{ role: "developer", content: "d" }] }, plain).messages[0]?.role).toBe("system");
+  });
+  it("errors name the input item", () => {
+    expect(fieldOf({ input: 5 })).toBe("input");
+    expect(fieldOf({ input: ["x"] })).toBe("input[0]");
+    expect(fieldOf({ input: [{ type: "web_search_call" }] })).toBe("input[0].type");
+    expect(fieldOf({ input: [{ role: "wizard", content: "x" }] })).toBe("input[0].role");
+    expect(fieldOf({ input: [{ type: "function_call_output", call_id: "nope", output: "x" }] })).toBe("input[0].call_id");
+    expect(fieldOf({ input: [{ type: "function_call", name: "f", arguments: "{}" }] })).toBe("input[0].call_id");
+    expect(fieldOf({ input: [{ type: "function_call", call_id: "c", arguments: "{}" }] })).toBe("input[0].name");
+    expect(fieldOf({ input: "x", instructions: 3 })).toBe("instructions");
+  });
+});
+
+describe("rule 9: tools and tool_choice", () => {
+  it("keeps every field of Chat tools, floats included; empty means none", () => {
+    const tools = readJson('[{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"t": {"type": "number", "default": 1.0}}}, "x-extra": true}}]');
+    const c = normalizeRequest({ messages: [{ role: "user", content: "x" }], tools }, plain);
+    expect(c.tools).toEqual(tools);
+    expect(normalizeRequest({ messages: [], tools: [] }, plain).tools).toBeUndefined();
+    expect("tools" in normalizeRequest({ messages: [] }, plain)).toBe(false);
+  });
+  it("names bad tools", () => {
+    const m = [{ role: "user", content: "x" }];
+    expect(fieldOf({ messages: m, tools: {} })).toBe("tools");
+    expect(fieldOf({ messages: m, tools: [{ type: "function", function: { name: "ok" } }, "x"] })).toBe("tools[1]");
+    expect(fieldOf({ messages: m, tools: [{ type: "function", function: { name: "" } }] })).toBe("tools[0].function.name");
+    expect(fieldOf({ messages: m, tools: [{ type: "function", function: { name: "f" } }, { type: "function", function: { name: "g", parameters: "x" } }] })).toBe(
+      "tools[1].function.parameters",
+    );
+    expect(fieldOf({ input: "x", tools: [{ type: "function", name: "g", parameters: [] }] })).toBe("tools[0].parameters");
+  });
+  it("reads tool_choice", () => {
+    const m = [{ role: "user", content: "x" }];
+    expect(normalizeRequest({ messages: m }, plain).toolChoice).toEqual({ kind: "auto" });
+    expect(normalizeRequest({ messages: m, tool_choice: "required" }, plain).toolChoice).toEqual({ kind: "required" });
+    expect(normalizeRequest({ messages: m, tool_choice: { type: "function", function: { name: "f" } } }, plain).toolChoice).toEqual({
+      kind: "function",
+      name: "f",
+    });
+    expect(normalizeRequest({ input: "x", tool_choice: { type: "function", name: "g" } }, plain).toolChoice).toEqual({ kind: "function", name: "g" });
+    expect(fieldOf({ messages: m, tool_choice: "sometimes" })).toBe("tool_choice");
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * Streaming equals one-shot, for every split (issue 4). Every completion in fixtures/completions and
+ * every peer vector is cut at every position into two pushes, and at seeded random positions into many;
+ * the folded deltas must equal the one-shot result exactly, ids included (a deterministic id generator
+ * per run), and what a push has emitted so far must be a prefix of the final text (nothing retracted,
+ * no partial marker shown and then taken back). The per-format fixture cases also state the expected
+ * message, checked one-shot, code point by code point, and at random cuts through the fluent tester.
+ */
+import { describe, expect, it } from "vitest";
+import { expectWellFormedDeltas } from "./helpers/delta-invariants.js";
+import { caseTools, completionFiles, peerCases } from "./helpers/fixtures.js";
+import type { CompletionFile } from "./helpers/fixtures.js";
+import { codePointPieces, cutAt, cutPositions, randomPieces, seededRandom } from "./helpers/rng.js";
+import { parseOneShot, parseStreamed } from "./helpers/run-parse.js";
+import type { RunSpec } from "./helpers/run-parse.js";
+import { tester } from "./helpers/tester.js";
+import type { Delta } from "../src/types.js";
+
+const files = completionFiles();
+
+/** Joined content and reasoning of some deltas. */
+function emitted(deltas: readonly Delta[]): { content: string; reasoning: string } {
+  let content = "";
+  let reasoning = "";
+  for (const d of deltas) {
+    content += d.content ?? "";
+    reasoning += d.reasoning_content ?? "";
+  }
+  return { content, reasoning };
+}
+
+interface Sample {
+  label: string;
+  spec: RunSpec;
+  text: string;
+}
+
+function samples(): Sample[] {
+  const out: Sample[] = [];
+  for (const file of files) {
+    for (const c of file.cases) {
+      const spec: RunSpec = { format: file.format, request: { tools: caseTools(file, c), tool_choice: c.tool_choice } };
+      if (c.promptSuffix !== undefined) spec.promptSuffix = c.promptSuffix;
+      out.push({ label: `${file.format}: ${c.name}`, spec, text: c.completion });
+    }
+  }
+  for (const c of peerCases()) out.push({ label: `peer ${c.format}: ${c.id}`, spec: { format: c.format, request: { tools: c.tools } }, text: c.completion });
+  return out;
+}
+
+describe("fixture completions: the stated message, one-shot and streamed", () => {
+  for (const file of files) {
+    describe(file.format, () => {
+      file.cases.forEach((c, i) => {
+        it(c.name, () => {
+          let t = tester(file.format).tools(caseTools(file, c)).seed(1000 + i);
+          if (c.tool_choice !== undefined) t = t.toolChoice(c.tool_choice);
+          if (c.promptSuffix !== undefined) t = t.promptSuffix(c.promptSuffix);
+          t.test(c.completion).errors(c.errors ?? []).expect(c.expect);
+        });
+      });
+    });
+  }
+
+  it("covers every format id of issue 3 with at least 5 cases", () => {
+    const ids = [
+      "hermes", "qwen3-coder", "llama3-json", "pythonic", "lfm2", "tagged-pythonic", "mistral", "deepseek-r1",
+      "deepseek-v3.1", "deepseek-v3.2", "glm-4.5", "kimi-k2", "harmony", "minimax-m2", "seed-oss", "granite",
+      "command-r7b", "functionary-v3.1", "functionary-v3.2", "firefunction-v2", "phi4-mini", "nemotron-v2",
+      "apertus", "apriel", "gigachat3", "gemma4", "json-block",
+    ];
+    const counts = new Map(files.map((f) => [f.format, f.cases.length]));
+    expect(ids.filter((id) => (counts.get(id) ?? 0) < 5)).toEqual([]);
+  });
+});
+
+describe("every split equals the one-shot parse", () => {
+  for (const sample of samples()) {
+    it(sample.label, () => {
+      const oneShot = parseOneShot(sample.spec, sample.text);
+      const finalContent = oneShot.message.content ?? "";
+      const finalReasoning = oneShot.message.reasoning_content ?? "";
+      for (const cut of cutPositions(sample.text)) {
+        const label = `cut at ${cut}: ${JSON.stringify(sample.text.slice(0, cut))} | ${JSON.stringify(sample.text.slice(cut))}`;
+        const run = parseStreamed(sample.spec, cutAt(sample.text, [cut]));
+        expect(run.result, label).toEqual(oneShot);
+        // Nothing shown early is taken back: a partial marker shown as content would break this.
+        const first = emitted(run.perPush[0]!);
+        expect(finalContent.startsWith(first.content), `${label}: content so far ${JSON.stringify(first.content)}`).toBe(true);
+        expect(finalReasoning.startsWith(first.reasoning), `${label}: reasoning so far ${JSON.stringify(first.reasoning)}`).toBe(true);
+      }
+      const random = seededRandom(sample.text.length);
+      for (let r = 0; r < 8; r++) {
+        const pieces = randomPieces(sample.text, 2 + r * 3, random);
+        const run = parseStreamed(sample.spec, pieces);
+        expectWellFormedDeltas(run.deltas, `random ${JSON.stringify(pieces)}`);
+        expect(run.result, `random ${JSON.stringify(pieces)}`).toEqual(oneShot);
+      }
+    });
+  }
+});
+
+/** A character that cannot continue `marker` at its last position. */
+function breaker(marker: string): string {
+  return marker.endsWith("#") ? "~" : "#";
+}
+
+function proseSpec(file: CompletionFile): RunSpec {
+  return { format: file.format, request: { tools: file.tools } };
+}
+
+describe("partial markers", () => {
+  for (const file of files.filter((f) => f.startMarker.length > 1)) {
+    const lead = file.proseLead ?? "";
+    it(`${file.format}: a marker prefix is held back, then released as prose when it cannot be the marker`, () => {
+      const partial = file.startMarker.slice(0, -1);
+      const before = `${lead}See ${partial}`;
+      const after = `${breaker(file.startMarker)} in the text.`;
+      const parser = parseStreamed(proseSpec(file), [before, after]);
+      const [firstPush, secondPush] = parser.perPush;
+      // Hold-back: the first push shows no part of the partial marker.
+      expect(emitted(firstPush!).content).not.toContain(partial.trim());
+      // Release: once the next character rules the marker out, the text is content, before end().
+      const shown = emitted([...firstPush!, ...secondPush!]).content;
+      expect(shown).toBe(`See ${partial}${breaker(file.startMarker)} in the text.`);
+      expect(parser.result.message.content).toBe(shown);
+      expect(parser.result.errors).toEqual([]);
+    });
+
+    it(`${file.format}: prose without markers is shown as it arrives`, () => {
+      const prose = "Sure thing, the answer is 42 and that is final.";
+      const spec = proseSpec(file);
+      // The lead (a channel header) is not content; count only the prose pieces as pushed text.
+      const leadPieces = lead === "" ? [] : [lead];
+      const pieces = [...leadPieces, ...codePointPieces(prose)];
+      const run = parseStreamed(spec, pieces);
+      let pushed = "";
+      for (let i = leadPieces.length; i < pieces.length; i++) {
+        pushed += pieces[i]!;
+        const shown = emitted(run.perPush.slice(0, i + 1).flat()).content;
+        expect(pushed.startsWith(shown), `after ${JSON.stringify(pushed)}`).toBe(true);
+        // At most trailing whitespace may wait (it could separate a call from the end of the output).
+        expect(pushed.slice(shown.length), `held back after ${JSON.stringify(pushed)}`).toMatch(/^\s*$/);
+      }
+      expect(run.result.message.content).toBe(prose);
+    });
+  }
+});

@@ -3,10 +3,30 @@
  * The comparison point for the conformance suite: render every fixture pair with plain
  * @huggingface/jinja (no chatwire), given exactly the canonical conversation transformers was given
  * (fixtures/render/_normalized.json, read with JSON.parse as a plain client would), and count how many
- * prompts are byte-identical to the reference. Usage: node scripts/hf-jinja-baseline.mjs [--verbose]
+ * prompts are byte-identical to the reference. The clock is pinned like the reference's, and
+ * continue_final_message uses transformers' own trick (tag the last message, cut the prompt at the tag),
+ * so what is measured is the template engine, not missing plumbing. Usage: node scripts/hf-jinja-baseline.mjs [--verbose]
  */
 import { Template } from "@huggingface/jinja";
-import { loadConversations, loadExpected, loadNormalized, loadTemplates } from "./render-fixtures.mjs";
+import { FIXED_NOW, loadConversations, loadExpected, loadNormalized, loadTemplates } from "./render-fixtures.mjs";
+
+// @huggingface/jinja's strftime_now reads `new Date()` with local getters and cannot be overridden from
+// the render context, so this comparison script pins the process clock instead.
+process.env.TZ = "UTC";
+const RealDate = Date;
+globalThis.Date = class extends RealDate {
+  constructor(...args) {
+    super(...(args.length === 0 ? [FIXED_NOW.getTime()] : args));
+  }
+};
+
+const TAG = "CONTINUE_FINAL_MESSAGE_TAG ";
+const tagFinalMessage = (messages) => [...messages.slice(0, -1), { ...messages.at(-1), content: messages.at(-1).content + TAG }];
+function cutAtTag(prompt) {
+  const at = prompt.lastIndexOf(TAG.trim());
+  if (at < 0) throw new Error("continue_final_message: the final message does not appear in the prompt");
+  return prompt.startsWith(TAG, at) ? prompt.slice(0, at) : prompt.slice(0, at).trimEnd();
+}
 
 const verbose = process.argv.includes("--verbose");
 const conversations = loadConversations();
@@ -30,8 +50,9 @@ for (const tpl of loadTemplates()) {
     try {
       if (compiled instanceof Error) throw compiled;
       if (input === undefined) throw new Error("request rejected by normalisation");
+      const messages = conv.options.continueFinalMessage ? tagFinalMessage(input.messages) : input.messages;
       prompt = compiled.render({
-        messages: input.messages,
+        messages,
         tools: input.tools ?? undefined,
         documents: null,
         add_generation_prompt: conv.options.addGenerationPrompt ?? true,
@@ -39,6 +60,7 @@ for (const tpl of loadTemplates()) {
         eos_token: tpl.eos_token,
         ...conv.options.variables,
       });
+      if (conv.options.continueFinalMessage) prompt = cutAtTag(prompt);
     } catch (e) {
       error = e;
     }

@@ -51,3 +51,4 @@ export function loadNormalized(parseJson = JSON.parse) {
 export function renderOptions(options) {
   return { addGenerationPrompt: true, ...options, now: FIXED_NOW };
 }
+

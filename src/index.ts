@@ -3,7 +3,7 @@
  */
 export { loadTemplate, ChatTemplate } from "./template/index.js";
 export type { TemplateSource, RenderOptions, LoadOptions, TemplateCaps } from "./template/index.js";
-export { normalizeRequest } from "./request/index.js";
+export { normalizeRequest, readJson } from "./request/index.js";
 export type { Conversation } from "./request/index.js";
 export { compileTemplate, PyFloat } from "./jinja/index.js";
 export type { CompiledTemplate, RenderLimits } from "./jinja/index.js";

@@ -227,6 +227,13 @@ describe("never an exception on model output", () => {
     }
   });
 
+  it("empty output: content is \"\", no calls, finish_reason stop", () => {
+    for (const file of completionFiles()) {
+      const result = parseOneShot({ format: file.format, request: { tools: file.tools } }, "");
+      expect(result, file.format).toEqual({ message: { role: "assistant", content: "" }, finish_reason: "stop", errors: [] });
+    }
+  });
+
   it("junk, lone markers and control characters", () => {
     const junk = ["", "\u0000", "<", "</tool_call>", "<tool_call><tool_call>", "}{][", "\uffff\ud800", "[TOOL_CALLS]", "<|tool_call|>]]]", "```json\n{"];
     for (const file of completionFiles()) {

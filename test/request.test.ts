@@ -39,7 +39,7 @@ describe("readJson", () => {
   });
 
   it("matches JSON.parse on values without floats", () => {
-    const text = ' {"k": [1, -2, {"x": "\\"q\\" \\\\ \\/ \\t"}, [], {}], "u": "\\ud83d\\ude00 深圳"} ';
+    const text = ' {"k": [1, -2, {"x": "\\"q\\" \\\\ \\/ \\t"}, [], {}], "u": "\\ud83d\\ude00 深圳", "e\\\\": "\\\\", "q": "\\\\\\""} ';
     expect(readJson(text)).toEqual(JSON.parse(text));
   });
 

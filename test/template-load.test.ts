@@ -2,7 +2,7 @@
  * loadTemplate for every source kind. Files (tokenizer_config.json, model folders, .gguf) are built in a
  * temp dir by the tests themselves; the .gguf is written byte by byte (GGUF v3, metadata only).
  */
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,9 +10,7 @@ import { ChatwireError } from "../src/errors.js";
 import { listBuiltins, loadTemplate } from "../src/template/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "chatwire-load-"));
-afterAll(() => {
-  /* temp dirs are left to the OS: nothing here is large */
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Prints the variant in use and the special tokens, so a render shows what was loaded. */
 const probe = (tag: string) => `${tag}|{{ bos_token }}|{{ eos_token }}|{% if pad_token is defined %}{{ pad_token }}{% endif %}`;

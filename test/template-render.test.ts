@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ChatwireError } from "../src/errors.js";
+import { readJson } from "../src/request/index.js";
 import { loadTemplate, type RenderOptions } from "../src/template/index.js";
 
 const user = (content: unknown) => ({ messages: [{ role: "user", content }] });
@@ -160,5 +161,21 @@ describe("format", () => {
     expect((await loadTemplate("qwen3")).format).toBe("hermes");
     expect((await loadTemplate("chatml-tools")).format).toBe("hermes");
     expect((await tmpl("{{ messages[0].content }}")).format).toBe("json-block");
+  });
+});
+
+describe("built-in chatml-tools", () => {
+  it("renders a tool round trip byte-identical to transformers, and parses its own calls back", async () => {
+    const t = await loadTemplate("chatml-tools");
+    const request = readJson("{\"messages\": [{\"role\": \"system\", \"content\": \"Be brief.\"}, {\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"Weather in Paris?\"}, {\"type\": \"text\", \"text\": \"And Rome.\"}]}, {\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"arguments\": \"{\\\"city\\\": \\\"Paris\\\", \\\"n\\\": 1.0}\"}}, {\"id\": \"c2\", \"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"arguments\": \"{\\\"city\\\": \\\"Rome\\\"}\"}}]}, {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"18C\"}, {\"role\": \"tool\", \"tool_call_id\": \"c2\", \"content\": \"21C\"}], \"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"description\": \"Weather.\", \"parameters\": {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}, \"n\": {\"type\": \"number\", \"default\": 1.0}}}}}]}");
+    const expected = "<|im_start|>system\nBe brief.\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"description\": \"Weather.\", \"parameters\": {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}, \"n\": {\"type\": \"number\", \"default\": 1.0}}}}}\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n<|im_start|>user\nWeather in Paris?\nAnd Rome.<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"n\": 1.0}}\n</tool_call>\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n18C\n</tool_response>\n<tool_response>\n21C\n</tool_response><|im_end|>\n<|im_start|>assistant\n";
+    expect(t.render(request)).toBe(expected);
+    // Reconstruction: the assistant turn the template wrote parses back to the same calls.
+    const turn = expected.slice(expected.indexOf("<|im_start|>assistant\n<tool_call>") + "<|im_start|>assistant\n".length);
+    const parsed = t.parse(turn.slice(0, turn.indexOf("<|im_end|>")), request);
+    expect(parsed.message.tool_calls?.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
+      ["get_weather", { city: "Paris", n: 1 }],
+      ["get_weather", { city: "Rome" }],
+    ]);
   });
 });

@@ -6,9 +6,11 @@ import { UsageError } from "./io.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-export function parseOptions<T extends Options>(argv: string[], options: T) {
+type Values<T extends Options> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>["values"];
+
+export function parseOptions<T extends Options>(argv: string[], options: T): Values<T> {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as Values<T>;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

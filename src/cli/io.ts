@@ -5,6 +5,7 @@
  */
 import { ChatwireError } from "../errors.js";
 import { readJson } from "../request/read-json.js";
+import { readText } from "../template/node-fs.js";
 
 export interface CliIO {
   stdin: AsyncIterable<string | Uint8Array>;
@@ -32,16 +33,10 @@ export async function readJsonInput(file: string, io: CliIO): Promise<unknown> {
   if (file === "-") {
     text = await readAll(io.stdin);
   } else {
-    const { readFile } = await import("node:fs/promises");
-    try {
-      text = await readFile(file, "utf8");
-    } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      throw new ChatwireError("io_error", `${file}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
-    }
+    text = await readText(file);
   }
   try {
-    return readJson(text);
+    return readJson(text.replace(/^\uFEFF/, "")); // editors on Windows like to start files with a BOM
   } catch (err) {
     throw new ChatwireError("invalid_request", `${file === "-" ? "stdin" : file}: not valid JSON (${(err as Error).message})`);
   }

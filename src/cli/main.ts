@@ -5,6 +5,13 @@
  */
 import { run } from "./run.js";
 
+// `chatwire render ... | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  process.stderr.write(`chatwire: io_error: stdout: ${err.message}\n`);
+  process.exit(2);
+});
+
 run(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
   (code) => {
     process.exitCode = code;

@@ -8,7 +8,7 @@ import { parseOptions, parseVars, templateFrom, TEMPLATE_OPTIONS } from "./args.
 import type { RenderOptions } from "../template/index.js";
 
 export const RENDER_USAGE =
-  "chatwire render --template SRC [--request FILE|-] [--no-generation-prompt] [--continue-final-message] [--var k=JSON]... [--now ISO-DATE] [--tokens --tokenizer FILE] [--json]";
+  "chatwire render --template SRC [--request FILE|-] [--no-generation-prompt] [--continue-final-message] [--var k=JSON]... [--now ISO-DATE] [--tokens [--tokenizer FILE] [--special-from-data]] [--json]";
 
 export async function renderCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, {
@@ -21,19 +21,27 @@ export async function renderCommand(argv: string[], io: CliIO): Promise<number> 
     json: { type: "boolean" },
     tokens: { type: "boolean" },
     tokenizer: { type: "string" },
+    "special-from-data": { type: "boolean" },
   });
-  const template = await templateFrom(values);
-  const request = await readJsonInput(values.request ?? "-", io);
-  const options: RenderOptions = { variables: parseVars(values.var) };
+  // Options first, so a usage mistake is reported before any file or stdin is read.
+  const options: RenderOptions = {
+    variables: parseVars(values.var),
+    onWarning: (message) => io.stderr.write(`chatwire: warning: ${message}\n`),
+  };
   if (values["no-generation-prompt"]) options.addGenerationPrompt = false;
   if (values["continue-final-message"]) options.continueFinalMessage = true;
   if (values.now !== undefined) options.now = parseDate(values.now);
-  const prompt = template.render(request, options);
-  if (values.tokens) {
-    const { tokenIds } = await import("./tokens.js");
-    const ids = await tokenIds(prompt, values.tokenizer);
+  const template = await templateFrom(values);
+  const tokens = values.tokens ? await import("./tokens.js") : undefined;
+  const tokenizer = tokens && (await tokens.tokenizerFor(values.tokenizer, values.template as string));
+  const request = await readJsonInput(values.request ?? "-", io);
+  if (tokens && tokenizer) {
+    const { prompt, ids } = tokens.renderTokenIds(template, request, options, tokenizer, values["special-from-data"] === true);
     printJson(io, values.json ? { prompt, ids } : { ids });
-  } else if (values.json) {
+    return 0;
+  }
+  const prompt = template.render(request, options);
+  if (values.json) {
     printJson(io, { prompt });
   } else {
     io.stdout.write(prompt);

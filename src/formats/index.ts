@@ -24,6 +24,15 @@ import { llama3Json } from "./llama3-json.js";
 import { mistral } from "./mistral.js";
 import { nemotronV2 } from "./nemotron-v2.js";
 import { phi4Mini } from "./phi4-mini.js";
+import { qwen3Coder } from "./qwen3-coder.js";
+import { seedOss } from "./seed-oss.js";
+import { glm45 } from "./glm-4.5.js";
+import { minimaxM2 } from "./minimax-m2.js";
+import { deepseekV32 } from "./deepseek-v3.2.js";
+import { pythonic } from "./pythonic.js";
+import { lfm2 } from "./lfm2.js";
+import { taggedPythonic } from "./tagged-pythonic.js";
+import { gemma4 } from "./gemma4.js";
 
 export type { FormatDescription, FormatId } from "./types.js";
 export type * from "./types.js";
@@ -51,6 +60,15 @@ const FORMATS: readonly FormatDescription[] = [
   apriel,
   gigachat3,
   jsonBlock,
+  qwen3Coder,
+  seedOss,
+  glm45,
+  minimaxM2,
+  deepseekV32,
+  pythonic,
+  lfm2,
+  taggedPythonic,
+  gemma4,
 ];
 
 /**

@@ -10,9 +10,11 @@ import { budget } from "./limits.js";
 import {
   Callable,
   LoopInfo,
+  Markup,
   Namespace,
   Undefined,
   codePoints,
+  dictKeyString,
   hasSurrogates,
   isDict,
   isInt,
@@ -69,9 +71,7 @@ function pyItem(obj: unknown, key: unknown): unknown {
     return i >= 0 && i < obj.length ? obj[i] : undefined;
   }
   if (isDict(obj)) {
-    if (typeof key === "string") return ownValue(obj, key);
-    if (typeof key === "number" || typeof key === "boolean" || key === null) return ownValue(obj, String(key));
-    return undefined;
+    return ownValue(obj, dictKeyString(key));
   }
   if (typeof obj === "string") {
     if (!isInt(key) && typeof key !== "boolean") return undefined;
@@ -91,6 +91,7 @@ function pyItem(obj: unknown, key: unknown): unknown {
 /** `obj.name` in a template. */
 export function getAttr(obj: unknown, name: string): unknown {
   if (obj instanceof Undefined) obj.fail();
+  if (obj instanceof Markup) obj = obj.text;
   const attr = pyAttr(obj, name);
   if (attr !== undefined) return attr;
   const item = pyItem(obj, name);
@@ -101,6 +102,8 @@ export function getAttr(obj: unknown, name: string): unknown {
 /** `obj[key]` in a template. */
 export function getItem(obj: unknown, key: unknown): unknown {
   if (obj instanceof Undefined) obj.fail();
+  if (obj instanceof Markup) obj = obj.text;
+  if (key instanceof Markup) key = key.text;
   const item = pyItem(obj, key);
   if (item !== undefined) return item;
   if (typeof key === "string") {
@@ -118,30 +121,40 @@ function sliceIndex(v: unknown): number | null {
   return toNumber(v);
 }
 
-/** Python's slice.indices + the selection: `x[start:stop:step]` on lists, tuples and strings. */
-export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unknown): unknown {
-  if (obj instanceof Undefined) obj.fail();
-  const s = sliceIndex(step) ?? 1;
-  if (s === 0) throw new JinjaError("ValueError", "slice step cannot be zero");
-  const items: readonly unknown[] | null = typeof obj === "string" ? codePoints(obj) : Array.isArray(obj) ? obj : null;
-  if (items === null) throw new JinjaError("TypeError", `'${typeName(obj)}' object is not subscriptable`);
-  const n = items.length;
+/** Python's slice.indices(n): the first index and the bound, for a step of `step`. */
+function sliceBounds(n: number, start: number | null, stop: number | null, step: number): [number, number] {
   const clamp = (v: number | null, dflt: number, lo: number, hi: number): number => {
     if (v === null) return dflt;
     const i = v < 0 ? v + n : v;
     return i < lo ? lo : i > hi ? hi : i;
   };
+  return step > 0 ? [clamp(start, 0, 0, n), clamp(stop, n, 0, n)] : [clamp(start, n - 1, -1, n - 1), clamp(stop, -1, -1, n - 1)];
+}
+
+/** Slicing a string with no astral characters: UTF-16 indices are code point indices, no copying to arrays. */
+function sliceString(s: string, start: number | null, stop: number | null, step: number): string {
+  const [a, b] = sliceBounds(s.length, start, stop, step);
+  if (step === 1) return a < b ? s.slice(a, b) : "";
+  let out = "";
+  if (step > 0) for (let i = a; i < b; i += step) out += s[i];
+  else for (let i = a; i > b; i += step) out += s[i];
+  return out;
+}
+
+/** Python's slice.indices + the selection: `x[start:stop:step]` on lists, tuples and strings. */
+export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unknown): unknown {
+  if (obj instanceof Undefined) obj.fail();
+  if (obj instanceof Markup) obj = obj.text;
+  const s = sliceIndex(step) ?? 1;
+  if (s === 0) throw new JinjaError("ValueError", "slice step cannot be zero");
+  if (typeof obj === "string" && !hasSurrogates(obj)) return sliceString(obj, sliceIndex(start), sliceIndex(stop), s);
+  const items: readonly unknown[] | null = typeof obj === "string" ? codePoints(obj) : Array.isArray(obj) ? obj : null;
+  if (items === null) throw new JinjaError("TypeError", `'${typeName(obj)}' object is not subscriptable`);
+  const [a, b] = sliceBounds(items.length, sliceIndex(start), sliceIndex(stop), s);
   const out: unknown[] = [];
-  if (s > 0) {
-    const a = clamp(sliceIndex(start), 0, 0, n);
-    const b = clamp(sliceIndex(stop), n, 0, n);
-    if (s === 1) return typeof obj === "string" ? items.slice(a, b).join("") : isTuple(obj) ? tuple(items.slice(a, b)) : items.slice(a, b);
-    for (let i = a; i < b; i += s) out.push(items[i]);
-  } else {
-    const a = clamp(sliceIndex(start), n - 1, -1, n - 1);
-    const b = clamp(sliceIndex(stop), -1, -1, n - 1);
-    for (let i = a; i > b; i += s) out.push(items[i]);
-  }
+  if (s === 1) return typeof obj === "string" ? items.slice(a, b).join("") : isTuple(obj) ? tuple(items.slice(a, b)) : items.slice(a, b);
+  if (s > 0) for (let i = a; i < b; i += s) out.push(items[i]);
+  else for (let i = a; i > b; i += s) out.push(items[i]);
   budget().steps_(out.length >> 4);
   if (typeof obj === "string") return out.join("");
   return isTuple(obj) ? tuple(out) : out;

@@ -7,12 +7,14 @@ import { getAttr, getItem, getSlice } from "./access.js";
 import * as A from "./ast.js";
 import { FILTER_ALIASES, FILTERS } from "./filters.js";
 import { Frame } from "./frame.js";
+import { TRAILING_COMMA } from "./lexer.js";
 import { pyAdd, pyConcat, pyFloorDiv, pyIn, pyMod, pyMul, pyNeg, pyPos, pyPow, pySub, pyTrueDiv } from "./ops.js";
 import { TESTS } from "./tests.js";
 import {
   Callable,
   JinjaError,
   LoopInfo,
+  Markup,
   Namespace,
   Undefined,
   floatValue,
@@ -22,7 +24,10 @@ import {
   pyEq,
   pyIter,
   pyStr,
+  setDictItem,
   tuple,
+  typeName,
+  unwrap,
   type Kwargs,
 } from "./values.js";
 
@@ -34,6 +39,26 @@ const BREAK = 1;
 const CONTINUE = 2;
 
 export class CompileError extends Error {}
+
+/**
+ * Jinja2 "soft frames": directly inside an `if` (or inline if), an unknown filter or test is not a
+ * compile error; it fails only if that code runs ("No filter named 'x' found."). Loop, macro and block
+ * bodies start hard again. Compilation is synchronous, so a module flag tracks it.
+ */
+let soft = false;
+function withSoft<T>(value: boolean, fn: () => T): T {
+  const saved = soft;
+  soft = value;
+  try {
+    return fn();
+  } finally {
+    soft = saved;
+  }
+}
+
+function missing(kind: "filter" | "test", name: string): never {
+  throw new JinjaError("TemplateRuntimeError", `No ${kind} named '${name}' found.`);
+}
 
 const CONSTANTS: Readonly<Record<string, unknown>> = { true: true, True: true, false: false, False: false, none: null, None: null };
 
@@ -115,9 +140,7 @@ function compileStatement(node: A.Node): Stmt {
 }
 
 function compileIf(node: A.IfNode): Stmt {
-  const test = compileExpr(node.test);
-  const body = compileBody(node.body);
-  const alternate = compileBody(node.alternate);
+  const [test, body, alternate] = withSoft(true, () => [compileExpr(node.test), compileBody(node.body), compileBody(node.alternate)] as const);
   return (f) => {
     f.rt.budget.step();
     return pyBool(test(f)) ? body(f) : alternate(f);
@@ -131,7 +154,7 @@ function compileTarget(target: A.Node): (f: Frame, value: unknown) => void {
     return (f, v) => f.set(name, v);
   }
   if (target.type === "TupleLiteral") {
-    const parts = nodeOf<A.LiteralNode<A.Node[]>>(target).value.map(compileTarget);
+    const parts = tupleItems(target).map(compileTarget);
     return (f, v) => {
       const items = pyIter(v);
       if (items.length < parts.length) {
@@ -142,6 +165,13 @@ function compileTarget(target: A.Node): (f: Frame, value: unknown) => void {
     };
   }
   throw new CompileError(`cannot assign to ${target.type}`);
+}
+
+/** A tuple's items without the lexer's trailing-comma placeholder. */
+function tupleItems(node: A.Node): A.Node[] {
+  return nodeOf<A.LiteralNode<A.Node[]>>(node).value.filter(
+    (n) => !(n.type === "Identifier" && nodeOf<A.IdentifierNode>(n).value === TRAILING_COMMA),
+  );
 }
 
 function compileFor(node: A.ForNode): Stmt {
@@ -155,8 +185,8 @@ function compileFor(node: A.ForNode): Stmt {
   }
   const iterable = compileExpr(iterableNode);
   const bind = compileTarget(node.loopvar);
-  const body = compileBody(node.body);
-  const otherwise = compileBody(node.defaultBlock);
+  const body = withSoft(false, () => compileBody(node.body));
+  const otherwise = withSoft(false, () => compileBody(node.defaultBlock));
   return (f) => {
     const budget = f.rt.budget;
     budget.step();
@@ -190,7 +220,7 @@ function compileSet(node: A.SetNode): Stmt {
     node.value !== null
       ? compileExpr(node.value)
       : ((): Expr => {
-          const body = compileBody(node.body);
+          const body = withSoft(false, () => compileBody(node.body));
           return (f) => f.capture(() => void body(f));
         })();
   const assignee = node.assignee;
@@ -283,7 +313,7 @@ function makeMacro(name: string, params: Param[], body: Stmt, bodyNodes: A.Node[
 function compileMacro(node: A.MacroNode): Stmt {
   const name = node.name.value;
   const params = compileParams(node.args);
-  const body = compileBody(node.body);
+  const body = withSoft(false, () => compileBody(node.body));
   return (f) => {
     f.set(name, makeMacro(name, params, body, node.body, f));
     return NORMAL;
@@ -293,7 +323,7 @@ function compileMacro(node: A.MacroNode): Stmt {
 function compileCallBlock(node: A.CallStatementNode): Stmt {
   const call = compileCall(node.call, (f) => makeMacro("caller", callerParams, body, node.body, f));
   const callerParams = compileParams(node.callerArgs ?? []);
-  const body = compileBody(node.body);
+  const body = withSoft(false, () => compileBody(node.body));
   return (f) => {
     f.rt.budget.step();
     f.emit(pyStr(call(f)));
@@ -302,7 +332,7 @@ function compileCallBlock(node: A.CallStatementNode): Stmt {
 }
 
 function compileFilterBlock(node: A.FilterStatementNode): Stmt {
-  const body = compileBody(node.body);
+  const body = withSoft(false, () => compileBody(node.body));
   const apply = compileFilterCall(node.filter);
   return (f) => {
     const text = f.capture(() => void body(f));
@@ -341,7 +371,7 @@ function compileExpr(node: A.Node): Expr {
       return (f) => items.map((e) => e(f));
     }
     case "TupleLiteral": {
-      const items = nodeOf<A.LiteralNode<A.Node[]>>(node).value.map(compileExpr);
+      const items = tupleItems(node).map(compileExpr);
       return (f) => tuple(items.map((e) => e(f)));
     }
     case "ObjectLiteral": {
@@ -349,8 +379,7 @@ function compileExpr(node: A.Node): Expr {
       return (f) => {
         const d = newDict();
         for (const [k, v] of entries) {
-          const key = k(f);
-          d[typeof key === "string" ? key : pyStr(key)] = v(f);
+          setDictItem(d, k(f), v(f));
         }
         return d;
       };
@@ -378,15 +407,12 @@ function compileExpr(node: A.Node): Expr {
       return compileTest(nodeOf<A.TestNode>(node));
     case "Ternary": {
       const t = nodeOf<A.TernaryNode>(node);
-      const cond = compileExpr(t.condition);
-      const yes = compileExpr(t.trueExpr);
-      const no = compileExpr(t.falseExpr);
+      const [cond, yes, no] = withSoft(true, () => [compileExpr(t.condition), compileExpr(t.trueExpr), compileExpr(t.falseExpr)] as const);
       return (f) => (pyBool(cond(f)) ? yes(f) : no(f));
     }
     case "SelectExpression": {
       const s = nodeOf<A.SelectNode>(node);
-      const value = compileExpr(s.lhs);
-      const test = compileExpr(s.test);
+      const [value, test] = withSoft(true, () => [compileExpr(s.lhs), compileExpr(s.test)] as const);
       const missing = new Undefined(undefined, undefined, "the inline if-expression evaluated to false and no else section was defined.");
       return (f) => (pyBool(test(f)) ? value(f) : missing);
     }
@@ -451,7 +477,7 @@ function evalArgs(c: CompiledArgs, f: Frame): [unknown[], Kwargs] {
 export function callValue(callee: unknown, args: unknown[], kwargs: Kwargs): unknown {
   if (callee instanceof Callable) return callee.fn(args, kwargs);
   if (callee instanceof Undefined) callee.fail();
-  throw new JinjaError("TypeError", `'${pyStr(callee) === "" ? "object" : typeof callee}' object is not callable`);
+  throw new JinjaError("TypeError", `'${typeName(callee)}' object is not callable`);
 }
 
 function compileCall(node: A.CallNode, caller: Expr | null): Expr {
@@ -479,10 +505,14 @@ function compileFilterCall(filterNode: A.Node): (f: Frame, value: unknown) => un
     args = compileArgs(call.args);
   } else throw new CompileError("invalid filter");
   const resolved = FILTER_ALIASES[name] ?? name;
-  const filter = Object.prototype.hasOwnProperty.call(FILTERS, resolved) ? FILTERS[resolved]! : null;
-  if (filter === null) throw new CompileError(`No filter named '${name}'.`);
+  const known = Object.prototype.hasOwnProperty.call(FILTERS, resolved) ? FILTERS[resolved]! : null;
+  if (known === null && !soft) throw new CompileError(`No filter named '${name}'.`);
+  const filter = known ?? ((): never => missing("filter", name));
   const noArgs = args.positional.length === 0 && args.keywords.length === 0 && args.spread === null && args.kwSpread === null;
-  return (f, value) => {
+  // Only safe/escape look at Markup-ness; every other filter sees the text.
+  const keepsMarkup = resolved === "safe" || resolved === "escape";
+  return (f, input) => {
+    const value = keepsMarkup || !(input instanceof Markup) ? input : input.text;
     if (noArgs) return filter(value, [], null, f.rt.env);
     const [a, k] = evalArgs(args, f);
     return filter(value, a, k, f.rt.env);
@@ -492,10 +522,11 @@ function compileFilterCall(filterNode: A.Node): (f: Frame, value: unknown) => un
 function compileTest(node: A.TestNode): Expr {
   const operand = compileExpr(node.operand);
   const name = node.test.value;
-  const test = Object.prototype.hasOwnProperty.call(TESTS, name) ? TESTS[name]! : null;
-  if (test === null) throw new CompileError(`No test named '${name}'.`);
+  const known = Object.prototype.hasOwnProperty.call(TESTS, name) ? TESTS[name]! : null;
+  if (known === null && !soft) throw new CompileError(`No test named '${name}'.`);
+  const test = known ?? ((): never => missing("test", name));
   const negate = node.negate;
-  return (f) => test(operand(f), []) !== negate;
+  return (f) => test(unwrap(operand(f)), []) !== negate;
 }
 
 function compileBinary(node: A.BinaryNode): Expr {

@@ -28,6 +28,10 @@ import {
   tuple,
   typeName,
   codePoints,
+  dictItems,
+  escapeHtml,
+  iterator,
+  Markup,
   type Kwargs,
 } from "./values.js";
 
@@ -91,7 +95,8 @@ function selectOrReject(seq: unknown, args: unknown[], env: FilterEnv, keep: boo
     rest.length === 0
       ? (v: unknown) => pyBool(v)
       : (v: unknown) => env.test(String(rest[0]), v, rest.slice(1));
-  return pyIter(seq).filter((item) => test(getter(item)) === keep);
+  // Jinja2's _select_or_reject starts with `if value:`, so a None sequence selects nothing.
+  return iterator(pyBool(seq) ? pyIter(seq).filter((item) => test(getter(item)) === keep) : []);
 }
 
 function toInt(value: unknown, dflt: unknown, base: number): unknown {
@@ -126,23 +131,30 @@ function toFloat(value: unknown, dflt: unknown): unknown {
   return dflt;
 }
 
-/** Python's round(): correctly rounded on the binary value, exact ties go to the even neighbour. */
+/** Python's round(): correctly rounded from the exact binary value; exact ties go to the even digit. */
 function pyRound(x: number, ndigits: number): number {
-  if (!Number.isFinite(x)) return x;
+  if (!Number.isFinite(x) || Math.abs(x) >= 1e21) return x;
   if (ndigits < 0) {
     const m = 10 ** -ndigits;
     return pyRound(x / m, 0) * m;
   }
-  const y = x * 10 ** ndigits;
-  if (Math.abs(y % 1) === 0.5) {
-    const f = Math.floor(y);
-    return (f % 2 === 0 ? f : f + 1) / 10 ** ndigits;
-  }
-  return Number(x.toFixed(Math.min(ndigits, 100)));
+  const ax = Math.abs(x);
+  const exact = ax.toFixed(Math.min(100, ndigits + 40));
+  const dot = exact.indexOf(".");
+  const kept = exact.slice(0, ndigits > 0 ? dot + 1 + ndigits : dot);
+  const tail = exact.slice(dot + 1 + ndigits);
+  const r = /^50*$/.test(tail) && Number(kept[kept.length - 1]) % 2 === 0 ? Number(kept) : Number(ax.toFixed(ndigits));
+  return x < 0 || Object.is(x, -0) ? -r : r;
 }
 
-function htmlEscape(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&#34;" : "&#39;"));
+/** round(int, ndigits) stays an int; a negative ndigits rounds to tens, hundreds... half to even. */
+function roundInt(v: number, ndigits: number): number {
+  if (ndigits >= 0) return v;
+  const m = 10 ** -ndigits;
+  const q = v / m;
+  let r = Math.round(q);
+  if (Math.abs(q % 1) === 0.5 && r % 2 !== 0) r -= 1;
+  return r * m;
 }
 
 function indent(s: string, width: unknown, first: unknown, blank: unknown): string {
@@ -193,6 +205,19 @@ function minMax(value: unknown, args: unknown[], kwargs: Kwargs, env: FilterEnv,
   return best;
 }
 
+/** do_map: `map('filter', ...)` or `map(attribute='x', default=...)`; a falsy value maps to nothing. */
+function mapItems(v: unknown, a: unknown[], k: Kwargs, env: FilterEnv): unknown[] {
+  const items = pyBool(v) ? pyIter(v) : [];
+  if (a.length === 0 && k !== null && "attribute" in k) {
+    const getter = attrGetter(k["attribute"], env, false, "default" in k ? k["default"] : undefined);
+    return items.map(getter);
+  }
+  if (a.length === 0) throw new JinjaError("FilterArgumentError", "map requires a filter argument");
+  const name = String(a[0]);
+  const rest = a.slice(1);
+  return items.map((item) => env.filter(name, item, rest, k));
+}
+
 export const FILTERS: Readonly<Record<string, Filter>> = {
   abs: (v) => {
     if (typeof v === "bigint") return v < 0n ? -v : v;
@@ -216,7 +241,7 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
       if (fill !== null) while (tmp.length < n) tmp.push(fill);
       out.push(tmp);
     }
-    return out;
+    return iterator(out);
   },
   capitalize: (v) => capitalize(pyStr(v)),
   center: (v, a, k) => STR_METHODS["center"]!(pyStr(v), [params(a, k, ["width"], [80], "center")[0]], null),
@@ -230,11 +255,11 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
     if (!isDict(v)) throw new JinjaError("TypeError", "dictsort filter needs a mapping");
     const pos = by === "key" ? 0 : by === "value" ? 1 : -1;
     if (pos < 0) throw new JinjaError("FilterArgumentError", "You can only sort by either \"key\" or \"value\"");
-    const items = Object.keys(v).map((key) => tuple([key, v[key]]));
+    const items = dictItems(v);
     void env;
     return sortItems(items, (it) => (pyBool(caseSensitive) ? (it as unknown[])[pos] : ignoreCase((it as unknown[])[pos])), pyBool(reverse));
   },
-  escape: (v) => htmlEscape(pyStr(v)),
+  escape: (v) => escapeHtml(v),
   first: (v) => {
     const items = pyIter(v);
     return items.length > 0 ? items[0] : new Undefined(undefined, undefined, "No first item, sequence was empty.");
@@ -255,7 +280,7 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   items: (v) => {
     if (v instanceof Undefined) return [];
     if (!isDict(v)) throw new JinjaError("TypeError", `Can only get item pairs from a mapping.`);
-    return Object.keys(v).map((key) => tuple([key, v[key]]));
+    return iterator(dictItems(v));
   },
   join: (v, a, k, env) => {
     const [sep, attribute] = params(a, k, ["d", "attribute"], ["", null], "join");
@@ -272,17 +297,7 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   length: (v) => pyLen(v),
   list: (v) => pyIter(v).slice(),
   lower: (v) => pyStr(v).toLowerCase(),
-  map: (v, a, k, env) => {
-    const items = pyIter(v);
-    if (a.length === 0 && k !== null && "attribute" in k) {
-      const getter = attrGetter(k["attribute"], env, false, "default" in k ? k["default"] : undefined);
-      return items.map(getter);
-    }
-    if (a.length === 0) throw new JinjaError("FilterArgumentError", "map requires a filter argument");
-    const name = String(a[0]);
-    const rest = a.slice(1);
-    return items.map((item) => env.filter(name, item, rest, k));
-  },
+  map: (v, a, k, env) => iterator(mapItems(v, a, k, env)),
   max: (v, a, k, env) => minMax(v, a, k, env, true, "max"),
   min: (v, a, k, env) => minMax(v, a, k, env, false, "min"),
   reject: (v, a, _k, env) => selectOrReject(v, a, env, false, false),
@@ -293,21 +308,21 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   },
   reverse: (v) => {
     if (typeof v === "string") return codePoints(v).reverse().join("");
-    return pyIter(v).slice().reverse();
+    return iterator(pyIter(v).slice().reverse(), "list_reverseiterator");
   },
   round: (v, a, k) => {
     const [precision, method] = params(a, k, ["precision", "method"], [0, "common"], "round");
     const p = Number(precision);
     const x = toNumber(v);
     if (method === "common") {
-      if (isInt(v) || typeof v === "boolean") return p >= 0 ? v : floatValue(pyRound(x, p));
+      if (isInt(v) || typeof v === "boolean") return typeof v === "bigint" && p >= 0 ? v : roundInt(x, p);
       return floatValue(pyRound(x, p));
     }
     if (method !== "ceil" && method !== "floor") throw new JinjaError("FilterArgumentError", "method must be common, ceil or floor");
     const m = 10 ** p;
     return floatValue((method === "ceil" ? Math.ceil(x * m) : Math.floor(x * m)) / m);
   },
-  safe: (v) => pyStr(v),
+  safe: (v) => (v instanceof Markup ? v : new Markup(pyStr(v))),
   select: (v, a, _k, env) => selectOrReject(v, a, env, true, false),
   selectattr: (v, a, _k, env) => selectOrReject(v, a, env, true, true),
   sort: (v, a, k, env) => {
@@ -361,7 +376,7 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
         out.push(item);
       }
     }
-    return out;
+    return iterator(out);
   },
   upper: (v) => pyStr(v).toUpperCase(),
   wordcount: (v) => (pyStr(v).match(/[\p{L}\p{N}_]+/gu) ?? []).length,

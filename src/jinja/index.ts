@@ -19,6 +19,7 @@ import { JinjaError, type Kwargs } from "./values.js";
 export { PyFloat } from "./py-float.js";
 export type { RenderLimits } from "./limits.js";
 export { DEFAULT_LIMITS } from "./limits.js";
+export { freezeDeep } from "./tojson.js";
 
 export interface RenderCallOptions {
   /** Clock for strftime_now (default: the system clock). */

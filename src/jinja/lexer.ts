@@ -18,6 +18,15 @@ function tok(value: string, type: TokenType): Token {
   return { value, type } as Token;
 }
 
+/**
+ * `(x,)` is a one-item tuple in Jinja2, but @huggingface/jinja's parser rejects the trailing comma. We
+ * emit this placeholder name after such a comma; the compiler drops it from the tuple.
+ */
+export const TRAILING_COMMA = "__chatwire_trailing_comma__";
+
+/** Names after which `(` opens a group, not a call (`x in (1,)`, `not (a)`). */
+const KEYWORDS = new Set(["in", "not", "and", "or", "if", "else", "elif", "is", "for", "set", "return"]);
+
 /** Jinja2 operators, longest first, mapped to the token types the parser expects. */
 const OPERATORS: ReadonlyArray<readonly [string, TokenType]> = [
   ["**", "ExponentiationBinaryOperator"],
@@ -248,6 +257,7 @@ function readRaw(src: string, tagStart: number, raw: RegExpExecArray, pushText: 
 function lexTag(src: string, from: number, mode: "expression" | "statement", tokens: Token[]): number {
   tokens.push(mode === "expression" ? tok("{{", "OpenExpression") : tok("{%", "OpenStatement"));
   const balance: string[] = [];
+  const grouping: boolean[] = [];
   let pos = from;
   for (;;) {
     if (pos >= src.length) throw syntaxError(`unexpected end of template, expected '${mode === "expression" ? "}}" : "%}"}'`, from);
@@ -298,13 +308,25 @@ function lexTag(src: string, from: number, mode: "expression" | "statement", tok
     const op = OPERATORS.find(([text]) => src.startsWith(text, pos));
     if (!op) throw syntaxError(`unexpected char '${src[pos]}'`, pos);
     const [text, type] = op;
-    if (text === "(" || text === "[" || text === "{") balance.push(text === "(" ? ")" : text === "[" ? "]" : "}");
-    else if (text === ")" || text === "]" || text === "}") {
+    if (text === "(" || text === "[" || text === "{") {
+      balance.push(text === "(" ? ")" : text === "[" ? "]" : "}");
+      const prev = tokens[tokens.length - 1]!;
+      const isCall =
+        (prev.type === "Identifier" && !KEYWORDS.has(prev.value)) ||
+        prev.type === "CloseParen" ||
+        prev.type === "CloseSquareBracket" ||
+        prev.type === "StringLiteral";
+      grouping.push(text === "(" && !isCall);
+    } else if (text === ")" || text === "]" || text === "}") {
+      grouping.pop();
       const expected = balance.pop();
       if (expected === undefined) throw syntaxError(`unexpected '${text}'`, pos);
       if (expected !== text) throw syntaxError(`unexpected '${text}', expected '${expected}'`, pos);
     }
     tokens.push(tok(text, type));
     pos += text.length;
+    if (text === "," && grouping[grouping.length - 1] === true && /^\s*\)/.test(src.slice(pos, pos + 64))) {
+      tokens.push(tok(TRAILING_COMMA, "Identifier"));
+    }
   }
 }

@@ -59,7 +59,7 @@ export class RenderBudget {
   }
   enter(): void {
     if (++this.depth > this.limits.maxDepth) {
-      throw new ChatwireError("limit_exceeded", `template exceeded the recursion depth limit (${this.limits.maxDepth})`);
+      throw new ChatwireError("limit_exceeded", `maximum recursion depth exceeded (template nesting passed the limit of ${this.limits.maxDepth})`);
     }
   }
   leave(): void {

@@ -8,7 +8,11 @@ import {
   JinjaError,
   Undefined,
   codePoints,
+  dictItems,
+  dictKeyString,
+  dictKeys,
   hasSurrogates,
+  iterator,
   isDict,
   isTuple,
   ownValue,
@@ -71,9 +75,8 @@ function splitWhitespace(s: string, maxsplit: number, fromRight: boolean): strin
       while (i < cps.length && PY_SPACE_SET.has(cps[i]!)) i++;
       if (i >= cps.length) break;
       if (maxsplit >= 0 && words.length === maxsplit) {
-        let end = cps.length;
-        while (end > i && PY_SPACE_SET.has(cps[end - 1]!)) end--;
-        words.push(cps.slice(i, end).join(""));
+        // Python keeps the remainder as is, trailing whitespace included.
+        words.push(cps.slice(i).join(""));
         break;
       }
       const start = i;
@@ -87,9 +90,7 @@ function splitWhitespace(s: string, maxsplit: number, fromRight: boolean): strin
     while (i > 0 && PY_SPACE_SET.has(cps[i - 1]!)) i--;
     if (i <= 0) break;
     if (maxsplit >= 0 && words.length === maxsplit) {
-      let start = 0;
-      while (start < i && PY_SPACE_SET.has(cps[start]!)) start++;
-      words.push(cps.slice(start, i).join(""));
+      words.push(cps.slice(0, i).join(""));
       break;
     }
     const end = i;
@@ -349,12 +350,12 @@ export const LIST_METHODS: Readonly<Record<string, (l: unknown[], args: unknown[
 };
 
 export const DICT_METHODS: Readonly<Record<string, (d: Record<string, unknown>, args: unknown[], kwargs: Kwargs) => unknown>> = {
-  items: (d) => Object.keys(d).map((k) => tuple([k, d[k]])),
-  keys: (d) => Object.keys(d),
-  values: (d) => Object.keys(d).map((k) => d[k]),
+  items: (d) => iterator(dictItems(d), "dict_items"),
+  keys: (d) => iterator(dictKeys(d), "dict_keys"),
+  values: (d) => iterator(Object.keys(d).map((k) => d[k]), "dict_values"),
   get: (d, a) => {
     const key = a[0];
-    const v = typeof key === "string" || typeof key === "number" ? ownValue(d, String(key)) : undefined;
+    const v = ownValue(d, dictKeyString(key));
     return v === undefined ? (a.length > 1 ? a[1] : null) : v;
   },
   copy: (d) => Object.assign(Object.create(null) as Record<string, unknown>, d),

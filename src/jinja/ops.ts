@@ -6,7 +6,11 @@ import { budget } from "./limits.js";
 import { percentFormat } from "./pyformat.js";
 import {
   JinjaError,
+  Markup,
   Undefined,
+  escapeHtml,
+  unwrap,
+  dictKeyString,
   floatValue,
   intValue,
   isDict,
@@ -57,6 +61,15 @@ function numeric(op: string, a: unknown, b: unknown): unknown {
 }
 
 export function pyAdd(a: unknown, b: unknown): unknown {
+  if (a instanceof Markup || b instanceof Markup) {
+    // Markup.__add__ / __radd__: the other side is HTML-escaped first.
+    if ((typeof a !== "string" && !(a instanceof Markup)) || (typeof b !== "string" && !(b instanceof Markup))) {
+      return unsupported("+", a, b);
+    }
+    const text = escapeHtml(a).text + escapeHtml(b).text;
+    budget().stringLength(text.length);
+    return new Markup(text);
+  }
   if (typeof a === "string") {
     if (typeof b !== "string") {
       if (b instanceof Undefined) b.fail();
@@ -70,7 +83,8 @@ export function pyAdd(a: unknown, b: unknown): unknown {
     const out = a.concat(b);
     return isTuple(a) ? tuple(out) : out;
   }
-  if (Array.isArray(a) && Array.isArray(b)) {
+  if (Array.isArray(a)) {
+    if (b instanceof Undefined) b.fail();
     throw new JinjaError("TypeError", `can only concatenate ${typeName(a)} (not "${typeName(b)}") to ${typeName(a)}`);
   }
   return numeric("+", a, b);
@@ -119,6 +133,10 @@ export function pyFloorDiv(a: unknown, b: unknown): unknown {
 
 export function pyMod(a: unknown, b: unknown): unknown {
   if (typeof a === "string") return percentFormat(a, b);
+  if (a instanceof Markup) {
+    const escaped = isTuple(b) ? tuple(b.map((x) => escapeHtml(x))) : isDict(b) ? b : escapeHtml(b);
+    return new Markup(percentFormat(a.text, escaped));
+  }
   if (!isNumeric(a) || !isNumeric(b)) return unsupported("%", a, b);
   if (isFloat(a) || isFloat(b)) {
     const x = toNumber(a);
@@ -129,7 +147,7 @@ export function pyMod(a: unknown, b: unknown): unknown {
     return floatValue(r);
   }
   const y = big(b);
-  if (y === 0n) throw new JinjaError("ZeroDivisionError", "integer division or modulo by zero");
+  if (y === 0n) throw new JinjaError("ZeroDivisionError", "integer modulo by zero");
   let r = big(a) % y;
   if (r !== 0n && (r < 0n) !== (y < 0n)) r += y;
   return intValue(r);
@@ -178,6 +196,8 @@ export function pyPos(a: unknown): unknown {
 
 /** `needle in haystack`. */
 export function pyIn(needle: unknown, haystack: unknown): boolean {
+  needle = unwrap(needle);
+  haystack = unwrap(haystack);
   if (typeof haystack === "string") {
     if (typeof needle !== "string") {
       if (needle instanceof Undefined) needle.fail();
@@ -187,9 +207,7 @@ export function pyIn(needle: unknown, haystack: unknown): boolean {
   }
   if (Array.isArray(haystack)) return haystack.some((x) => pyEq(x, needle));
   if (isDict(haystack)) {
-    if (typeof needle === "string") return ownValue(haystack, needle) !== undefined;
-    if (typeof needle === "number" || typeof needle === "boolean") return ownValue(haystack, String(needle)) !== undefined;
-    return false;
+    return ownValue(haystack, dictKeyString(needle)) !== undefined;
   }
   if (haystack instanceof Undefined) return false;
   throw new JinjaError("TypeError", `argument of type '${typeName(haystack)}' is not iterable`);

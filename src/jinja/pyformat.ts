@@ -230,6 +230,14 @@ export function strFormat(
   getField: (obj: unknown, key: string | number, isAttr: boolean) => unknown,
 ): string {
   let auto = 0;
+  let mode: "auto" | "manual" | null = null;
+  const numbering = (m: "auto" | "manual"): void => {
+    if (mode !== null && mode !== m) {
+      // string.Formatter (which the sandbox uses) says this in both directions.
+      throw new JinjaError("ValueError", "cannot switch from manual field specification to automatic field numbering");
+    }
+    mode = m;
+  };
   const out = fmt.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (whole, field: string | undefined) => {
     if (whole === "{{") return "{";
     if (whole === "}}") return "}";
@@ -239,9 +247,11 @@ export function strFormat(
     const [, name = "", chain = "", conversion, spec = ""] = m;
     let value: unknown;
     if (name === "") {
+      numbering("auto");
       if (auto >= args.length) throw new JinjaError("IndexError", `Replacement index ${auto} out of range for positional args tuple`);
       value = args[auto++];
     } else if (/^\d+$/.test(name)) {
+      numbering("manual");
       const i = Number(name);
       if (i >= args.length) throw new JinjaError("IndexError", `Replacement index ${i} out of range for positional args tuple`);
       value = args[i];

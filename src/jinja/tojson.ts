@@ -4,8 +4,9 @@
  * tuples are arrays, non-ASCII is kept. Results for the same object and options are cached per render
  * (the immutable sandbox means a template cannot change an object between two calls).
  */
+import { ChatwireError } from "../errors.js";
 import { PyFloat } from "./py-float.js";
-import { JinjaError, Undefined, compareStrings, floatRepr, isDict, numberStr, typeName } from "./values.js";
+import { JinjaError, Markup, Undefined, dictKeys, floatRepr, isDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
 import { budget } from "./limits.js";
 
 export interface JsonOptions {
@@ -16,11 +17,27 @@ export interface JsonOptions {
   ensureAscii: boolean;
 }
 
-/** json.encoder: the characters escaped when ensure_ascii=False (JSON.stringify escapes the same set). */
+const ESCAPES = /["\\\x00-\x1f]/g;
+const SHORT: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+
+/**
+ * json.encoder with ensure_ascii=False escapes only `"`, `\\` and control characters (short forms where
+ * JSON has them). Everything else, lone surrogates included, is copied as is.
+ */
 function encodeString(s: string, ascii: boolean): string {
-  const json = JSON.stringify(s);
-  if (!ascii) return json;
-  return json.replace(/[^\x00-\x7f]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
+  let clean = true;
+  // A plain loop beats a regex test on the short strings schemas are made of.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c) {
+      clean = false;
+      break;
+    }
+  }
+  if (clean && !ascii) return '"' + s + '"';
+  let body = !clean ? s.replace(ESCAPES, (c) => SHORT[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : s;
+  if (ascii) body = body.replace(/[^\x00-\x7f]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
+  return '"' + body + '"';
 }
 
 function floatJson(x: number): string {
@@ -29,10 +46,22 @@ function floatJson(x: number): string {
   return floatRepr(x);
 }
 
-function keyString(k: string, ascii: boolean): string {
-  return encodeString(k, ascii);
+/** json.dumps turns int/float/bool/None keys into strings the way it prints them. */
+function keyString(k: unknown, ascii: boolean): string {
+  if (typeof k === "string") return encodeString(k, ascii);
+  if (k === null) return '"null"';
+  if (typeof k === "boolean") return k ? '"true"' : '"false"';
+  if (typeof k === "number" || typeof k === "bigint" || k instanceof PyFloat) return `"${dumpScalarNumber(k)}"`;
+  throw new JinjaError("TypeError", `keys must be str, int, float, bool or None, not ${typeName(k)}`);
 }
 
+function dumpScalarNumber(k: number | bigint | PyFloat): string {
+  if (typeof k === "bigint") return k.toString();
+  if (k instanceof PyFloat) return floatJson(k.value);
+  return Number.isInteger(k) ? numberStr(k) : floatJson(k);
+}
+
+/** json.dumps of one value. Built by string concatenation: V8's ropes beat collecting and joining pieces. */
 export function dumpJson(value: unknown, options: JsonOptions, depth = 0): string {
   switch (typeof value) {
     case "string":
@@ -45,47 +74,97 @@ export function dumpJson(value: unknown, options: JsonOptions, depth = 0): strin
       return value ? "true" : "false";
   }
   if (value === null) return "null";
+  if (value instanceof Markup) return encodeString(value.text, options.ensureAscii);
   if (value instanceof PyFloat) return floatJson(value.value);
   if (depth > budget().limits.maxDepth) {
-    throw new JinjaError("RecursionError", "maximum recursion depth exceeded while encoding a JSON object");
+    throw new ChatwireError("limit_exceeded", "maximum recursion depth exceeded while encoding a JSON object");
   }
-  const { indent } = options;
+  const { indent, itemSeparator } = options;
   const inner = indent === null ? "" : "\n" + indent.repeat(depth + 1);
-  const outer = indent === null ? "" : "\n" + indent.repeat(depth);
-  if (Array.isArray(value)) {
+  const between = itemSeparator + inner;
+  if (Array.isArray(value) && iteratorKind(value) === undefined) {
     if (value.length === 0) return "[]";
-    const parts = value.map((v) => dumpJson(v, options, depth + 1));
-    return "[" + inner + parts.join(options.itemSeparator + inner) + outer + "]";
+    let out = "[" + inner;
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += between;
+      out += dumpJson(value[i], options, depth + 1);
+    }
+    return out + (indent === null ? "]" : "\n" + indent.repeat(depth) + "]");
   }
   if (isDict(value)) {
-    let keys = Object.keys(value);
-    if (keys.length === 0) return "{}";
-    if (options.sortKeys) keys = keys.slice().sort(compareStrings);
-    const parts: string[] = [];
-    for (const k of keys) {
-      const v = value[k];
-      parts.push(keyString(k, options.ensureAscii) + options.keySeparator + dumpJson(v, options, depth + 1));
+    let names = Object.keys(value);
+    if (names.length === 0) return "{}";
+    let keys = dictKeys(value, names);
+    if (options.sortKeys) {
+      const idx = names.map((_, i) => i).sort((a, b) => pyCompare(keys[a], keys[b]));
+      names = idx.map((i) => names[i]!);
+      keys = idx.map((i) => keys[i]);
     }
-    return "{" + inner + parts.join(options.itemSeparator + inner) + outer + "}";
+    let out = "{" + inner;
+    for (let i = 0; i < names.length; i++) {
+      if (i > 0) out += between;
+      const k = keys[i];
+      out += (typeof k === "string" ? encodeString(k, options.ensureAscii) : keyString(k, options.ensureAscii)) + options.keySeparator;
+      out += dumpJson(value[names[i]!], options, depth + 1);
+    }
+    return out + (indent === null ? "}" : "\n" + indent.repeat(depth) + "}");
   }
   const name = value instanceof Undefined ? "Undefined" : typeName(value);
   throw new JinjaError("TypeError", `Object of type ${name} is not JSON serializable`);
 }
 
-/** Per-render cache: object identity -> options key -> JSON text. */
+const DEEP_FROZEN = new WeakSet<object>();
+
+/** True when the value and everything inside it is frozen, so it can never change again (memoised). */
+export function isDeepFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (DEEP_FROZEN.has(value)) return true;
+  if (!Object.isFrozen(value)) return false;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  for (const child of children) if (!isDeepFrozen(child)) return false;
+  DEEP_FROZEN.add(value);
+  return true;
+}
+
+/** Freeze a context value in place, deeply, so renders can share work on it (see JsonCache). */
+export function freezeDeep<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !DEEP_FROZEN.has(value)) {
+    for (const child of Array.isArray(value) ? value : Object.values(value)) freezeDeep(child);
+    Object.freeze(value);
+    DEEP_FROZEN.add(value);
+  }
+  return value;
+}
+
+/** Results for deeply frozen objects, shared by all renders: such an object can never change. */
+const SHARED = new WeakMap<object, Map<string, string>>();
+
+/**
+ * tojson results by object identity and options. Within one render any object qualifies (the immutable
+ * sandbox means a template cannot change it between two calls); across renders only deeply frozen
+ * objects do, because the caller may change anything else between renders.
+ */
 export class JsonCache {
   private readonly byObject = new WeakMap<object, Map<string, string>>();
   dump(value: unknown, options: JsonOptions): string {
-    if (value === null || typeof value !== "object" || value instanceof PyFloat) return dumpJson(value, options);
-    const key = `${options.indent ?? "-"}\u0000${options.itemSeparator}\u0000${options.keySeparator}\u0000${options.sortKeys}\u0000${options.ensureAscii}`;
-    let perObject = this.byObject.get(value);
-    if (perObject === undefined) {
-      perObject = new Map();
-      this.byObject.set(value, perObject);
+    if (value === null || typeof value !== "object" || value instanceof PyFloat || value instanceof Markup) {
+      return dumpJson(value, options);
     }
-    let text = perObject.get(key);
+    const key = `${options.indent ?? "-"}\u0000${options.itemSeparator}\u0000${options.keySeparator}\u0000${options.sortKeys}\u0000${options.ensureAscii}`;
+    const frozen = Object.isFrozen(value);
+    const table = frozen ? SHARED : this.byObject;
+    let perObject = table.get(value);
+    let text = perObject?.get(key);
     if (text === undefined) {
       text = dumpJson(value, options);
+      const store = frozen && isDeepFrozen(value) ? SHARED : this.byObject;
+      // The text is a deep rope of concatenations; V8 flattens it when sliced. Paying that once for a
+      // shared entry keeps every later render's final join cheap.
+      if (store === SHARED) text = (" " + text).slice(1);
+      if (perObject === undefined || store !== table) {
+        perObject = store.get(value);
+        if (perObject === undefined) store.set(value, (perObject = new Map()));
+      }
       perObject.set(key, text);
     }
     budget().stringLength(text.length);

@@ -1,9 +1,10 @@
 /**
  * The Python value model of the runtime. Template values are plain JS values with these meanings:
  * null = None, boolean = bool, integral number or bigint = int, non-integral number or PyFloat = float,
- * string = str, array = list (or tuple when registered in TUPLES), plain object = dict, plus the classes
+ * string = str, array = list (or tuple / generator / dict view when tagged with KIND), plain object = dict, plus the classes
  * below (Undefined, Namespace, Callable, LoopInfo). Everything here follows CPython/Jinja2 behaviour.
  */
+import { budget } from "./limits.js";
 import { PyFloat } from "./py-float.js";
 
 /** Python-level errors raised while rendering (TypeError, UndefinedError, SecurityError...). */
@@ -56,13 +57,44 @@ export class Callable {
   ) {}
 }
 
-const TUPLES = new WeakSet<unknown[]>();
+/**
+ * markupsafe.Markup: what `|safe` and `|escape` return. It matters for `+`, where Jinja2 HTML-escapes
+ * the plain-string side (`"x"|safe + '"'` gives `x&#34;`). Everywhere else it behaves as its text.
+ */
+export class Markup {
+  constructor(readonly text: string) {}
+}
+/** The plain value behind a Markup (anything else is returned as is). */
+export function unwrap(v: unknown): unknown {
+  return v instanceof Markup ? v.text : v;
+}
+/** markupsafe.escape */
+export function escapeHtml(v: unknown): Markup {
+  if (v instanceof Markup) return v;
+  const s = pyStr(v);
+  return new Markup(
+    /[&<>"']/.test(s)
+      ? s.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&#34;" : "&#39;"))
+      : s,
+  );
+}
+
+/**
+ * Arrays the runtime creates can carry a Python type other than list under this symbol: "tuple",
+ * "generator", "list_reverseiterator", "dict_items"... A symbol property is invisible to templates and
+ * to JSON, and reading it is a cheap property load (a WeakMap lookup was a hot spot in tojson).
+ */
+const KIND: unique symbol = Symbol("chatwire.kind");
+type Tagged = { [KIND]?: string };
+function arrayKind(v: unknown[]): string | undefined {
+  return (v as Tagged)[KIND];
+}
 export function tuple<T extends unknown[]>(items: T): T {
-  TUPLES.add(items);
+  (items as Tagged)[KIND] = "tuple";
   return items;
 }
 export function isTuple(v: unknown): v is unknown[] {
-  return Array.isArray(v) && TUPLES.has(v);
+  return Array.isArray(v) && arrayKind(v) === "tuple";
 }
 
 export function isDict(v: unknown): v is Record<string, unknown> {
@@ -71,14 +103,71 @@ export function isDict(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * Dict literals may have non-string keys (`{0: 0, 512: 128}`). The object stores them under a string
+ * form; this side table remembers the original key so iteration, dictsort and printing see the int.
+ */
+const KEY_VALUES: unique symbol = Symbol("chatwire.keys");
+type Keyed = { [KEY_VALUES]?: Map<string, unknown> };
+
+/** The property name a Python key is stored under (and looked up by). */
+export function dictKeyString(key: unknown): string {
+  if (typeof key === "string") return key;
+  if (typeof key === "boolean") return key ? "1" : "0";
+  if (typeof key === "number" && Number.isInteger(key)) return Number.isSafeInteger(key) ? String(key) : BigInt(key).toString();
+  if (key instanceof PyFloat && Number.isSafeInteger(key.value)) return String(key.value);
+  return pyRepr(key);
+}
+
+export function setDictItem(d: Record<string, unknown>, key: unknown, value: unknown): void {
+  const name = dictKeyString(key);
+  d[name] = value;
+  if (typeof key !== "string") {
+    let m = (d as Keyed)[KEY_VALUES];
+    if (m === undefined) (d as Keyed)[KEY_VALUES] = m = new Map();
+    m.set(name, key);
+  }
+}
+
+/** A dict's keys as Python sees them (ints stay ints), in insertion order. */
+export function dictKeys(d: Record<string, unknown>, names: string[] = Object.keys(d)): unknown[] {
+  const m = (d as Keyed)[KEY_VALUES];
+  return m === undefined ? names : names.map((k) => (m.has(k) ? m.get(k) : k));
+}
+
+/** `d.items()` / `d|items`: (key, value) tuples. */
+export function dictItems(d: Record<string, unknown>): unknown[][] {
+  const m = (d as Keyed)[KEY_VALUES];
+  return Object.keys(d).map((k) => tuple([m !== undefined && m.has(k) ? m.get(k) : k, d[k]]));
+}
+
+/**
+ * Jinja2 filters such as map, select and items return generators, which print as `<generator ...>`, are
+ * always truthy, have no len() and are not JSON serializable. We keep them as arrays, tagged here.
+ */
+export function iterator<T extends unknown[]>(items: T, kind = "generator"): T {
+  (items as Tagged)[KIND] = kind;
+  return items;
+}
+/** The iterator/view type of an array the runtime made, or undefined for lists and tuples. */
+export function iteratorKind(v: unknown): string | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const kind = arrayKind(v);
+  return kind === "tuple" ? undefined : kind;
+}
+/** dict views (`d.items()`, `d.keys()`, `d.values()`) have a len() and print their items, unlike generators. */
+function isView(kind: string | undefined): boolean {
+  return kind !== undefined && kind.startsWith("dict_");
+}
+
 export function newDict(): Record<string, unknown> {
   return Object.create(null) as Record<string, unknown>;
 }
 
-/** An own, enumerable data property of a plain object: never a prototype member or accessor. */
+/** An own data property of a plain object: never a prototype member, never a getter (which could run code). */
 export function ownValue(obj: Record<string, unknown>, key: string): unknown {
-  if (!Object.prototype.hasOwnProperty.call(obj, key)) return undefined;
-  return obj[key];
+  const d = Object.getOwnPropertyDescriptor(obj, key);
+  return d === undefined || d.get !== undefined ? undefined : d.value;
 }
 
 export function isFloat(v: unknown): boolean {
@@ -122,7 +211,8 @@ export function typeName(v: unknown): string {
       return "Undefined";
   }
   if (v instanceof PyFloat) return "float";
-  if (Array.isArray(v)) return TUPLES.has(v) ? "tuple" : "list";
+  if (v instanceof Markup) return "Markup";
+  if (Array.isArray(v)) return arrayKind(v) ?? "list";
   if (v instanceof Undefined) return "Undefined";
   if (v instanceof Namespace) return "Namespace";
   if (v instanceof Callable) return v.kind === "macro" ? "Macro" : v.kind === "method" ? "builtin_function_or_method" : "function";
@@ -141,9 +231,10 @@ export function pyBool(v: unknown): boolean {
   if (v === null || v === undefined || v === false || v === 0 || v === "" || v === 0n) return false;
   if (v === true || typeof v === "string") return true;
   if (typeof v === "number") return !Number.isNaN(v);
-  if (Array.isArray(v)) return v.length > 0;
+  if (Array.isArray(v)) return v.length > 0 || (iteratorKind(v) !== undefined && !isView(iteratorKind(v)));
   if (v instanceof Undefined) return false;
   if (v instanceof PyFloat) return v.value !== 0;
+  if (v instanceof Markup) return v.text !== "";
   if (isDict(v)) {
     for (const _ in v) return true;
     return false;
@@ -181,6 +272,8 @@ export function compareStrings(a: string, b: string): number {
 }
 
 export function pyEq(a: unknown, b: unknown): boolean {
+  if (a instanceof Markup) a = a.text;
+  if (b instanceof Markup) b = b.text;
   if (a === b) return typeof a !== "number" || !Number.isNaN(a);
   if (typeof a === "string" || typeof b === "string") return false;
   if (isNumeric(a) && isNumeric(b)) {
@@ -190,7 +283,7 @@ export function pyEq(a: unknown, b: unknown): boolean {
     return toNumber(a) === toNumber(b);
   }
   if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length || TUPLES.has(a) !== TUPLES.has(b)) return false;
+    if (a.length !== b.length || isTuple(a) !== isTuple(b)) return false;
     for (let i = 0; i < a.length; i++) if (!pyEq(a[i], b[i])) return false;
     return true;
   }
@@ -205,6 +298,8 @@ export function pyEq(a: unknown, b: unknown): boolean {
 
 /** Python's `<` ordering: numbers, strings by code point, lists/tuples lexicographically. */
 export function pyCompare(a: unknown, b: unknown, op = "<"): number {
+  if (a instanceof Markup) a = a.text;
+  if (b instanceof Markup) b = b.text;
   if (isNumeric(a) && isNumeric(b)) {
     if (typeof a === "bigint" || typeof b === "bigint") {
       if (isInt(a) && isInt(b)) {
@@ -218,7 +313,7 @@ export function pyCompare(a: unknown, b: unknown, op = "<"): number {
     return x < y ? -1 : x > y ? 1 : 0;
   }
   if (typeof a === "string" && typeof b === "string") return compareStrings(a, b);
-  if (Array.isArray(a) && Array.isArray(b) && TUPLES.has(a) === TUPLES.has(b)) {
+  if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
     const n = Math.min(a.length, b.length);
     for (let i = 0; i < n; i++) {
       if (!pyEq(a[i], b[i])) return pyCompare(a[i], b[i], op);
@@ -233,7 +328,8 @@ export function pyCompare(a: unknown, b: unknown, op = "<"): number {
 /** Python's len(). */
 export function pyLen(v: unknown): number {
   if (typeof v === "string") return strLength(v);
-  if (Array.isArray(v)) return v.length;
+  if (v instanceof Markup) return strLength(v.text);
+  if (Array.isArray(v) && (iteratorKind(v) === undefined || isView(iteratorKind(v)))) return v.length;
   if (isDict(v)) return Object.keys(v).length;
   if (v instanceof Undefined) return 0;
   throw new JinjaError("TypeError", `object of type '${typeName(v)}' has no len()`);
@@ -242,8 +338,12 @@ export function pyLen(v: unknown): number {
 /** What `for x in v` iterates: list items, dict keys, string code points; Undefined is empty. */
 export function pyIter(v: unknown): readonly unknown[] {
   if (Array.isArray(v)) return v;
-  if (typeof v === "string") return codePoints(v);
-  if (isDict(v)) return Object.keys(v);
+  if (typeof v === "string" || v instanceof Markup) {
+    const s = typeof v === "string" ? v : v.text;
+    budget().steps_(s.length); // one step per character, before materialising them
+    return codePoints(s);
+  }
+  if (isDict(v)) return dictKeys(v);
   if (v instanceof Undefined) return [];
   throw new JinjaError("TypeError", `'${typeName(v)}' object is not iterable`);
 }
@@ -322,15 +422,19 @@ export function pyStr(v: unknown, asRepr = false): string {
   }
   if (v === null) return "None";
   if (v instanceof PyFloat) return floatRepr(v.value);
+  if (v instanceof Markup) return asRepr ? `Markup(${strRepr(v.text)})` : v.text;
   if (Array.isArray(v)) {
+    const kind = iteratorKind(v);
     const inner = v.map((x) => pyRepr(x)).join(", ");
-    if (TUPLES.has(v)) return v.length === 1 ? `(${inner},)` : `(${inner})`;
+    if (isView(kind)) return `${kind}([${inner}])`;
+    if (kind !== undefined) return `<${kind} object at 0x0>`;
+    if (isTuple(v)) return v.length === 1 ? `(${inner},)` : `(${inner})`;
     return `[${inner}]`;
   }
   if (v instanceof Undefined) return "";
   if (isDict(v)) {
     const parts: string[] = [];
-    for (const k of Object.keys(v)) parts.push(`${strRepr(k)}: ${pyRepr(v[k])}`);
+    for (const [k, x] of dictItems(v)) parts.push(`${pyRepr(k)}: ${pyRepr(x)}`);
     return `{${parts.join(", ")}}`;
   }
   if (v instanceof Namespace) return `<Namespace ${pyStr(v.attrs)}>`;

@@ -21,11 +21,11 @@ import type { CallRegion, FormatDescription } from "../formats/types.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
 import type { DecoderEvent, PayloadDecoder } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";
-import { defaultIdGenerator } from "./ids.js";
+import { idsFor } from "./ids.js";
 import { tablesFor } from "./marker-tables.js";
 import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js";
 import type { CallPolicy } from "./policy.js";
-import { ContentChannel, ReasoningChannel } from "./text-channel.js";
+import { TextChannel } from "./text-channel.js";
 import { validateArguments } from "./validate.js";
 
 type Channel = "content" | "reasoning";
@@ -49,7 +49,8 @@ interface Region {
   decoder: PayloadDecoder;
   channel: Channel;
   section: Section | undefined;
-  raw: string[];
+  /** The region's text so far, markers included. */
+  raw: string;
   valid: number;
   calls: number;
   /** Texts of failed calls, for when some call in the region succeeded. */
@@ -62,7 +63,8 @@ type State =
   | { kind: "text"; channel: Channel }
   | { kind: "section"; section: Section }
   | { kind: "region"; r: Region }
-  | { kind: "header"; text: string[] };
+  /** `opener`: the model's header start marker; `fromPrompt`: header text that came from the prompt. */
+  | { kind: "header"; text: string[]; opener: string; fromPrompt: string };
 
 export interface EngineOptions {
   idGenerator?: () => string;
@@ -72,8 +74,8 @@ export interface EngineOptions {
 export class ParseEngine {
   private readonly tables: FormatTables;
   private readonly sink = new DeltaSink();
-  private readonly content: ContentChannel;
-  private readonly reasoning: ReasoningChannel;
+  private readonly content: TextChannel;
+  private readonly reasoning: TextChannel;
   private readonly nextId: () => string;
   private state: State = { kind: "text", channel: "content" };
   /** Text held back because it may be the start of a marker. */
@@ -91,9 +93,9 @@ export class ParseEngine {
     options: EngineOptions = {},
   ) {
     this.tables = tablesFor(format);
-    this.content = new ContentChannel(this.sink);
-    this.reasoning = new ReasoningChannel(this.sink);
-    this.nextId = options.idGenerator ?? defaultIdGenerator(format.idStyle);
+    this.content = new TextChannel((t) => this.sink.content(t));
+    this.reasoning = new TextChannel((t) => this.sink.reasoning(t));
+    this.nextId = idsFor(format.idStyle, options.idGenerator);
     this.initialState(options.promptSuffix);
   }
 
@@ -142,6 +144,14 @@ export class ParseEngine {
     while (pos < buf.length) {
       const t = this.table();
       const hit = t.set.scan(buf, pos, final);
+      if (t === this.tables.contentAtStart && hit.kind !== "none") {
+        // Regions allowed only at the start must begin at the first non-whitespace character.
+        const first = buf.slice(pos, hit.index).search(/\S/);
+        if (first >= 0) {
+          this.atStart = false;
+          continue;
+        }
+      }
       const stop = hit.kind === "none" ? buf.length : hit.index;
       const rest = this.text(buf.slice(pos, stop));
       if (rest !== undefined) {
@@ -191,18 +201,18 @@ export class ParseEngine {
     if (st.kind === "text" && st.channel === "content") this.atStart = false;
     switch (action.kind) {
       case "reasoningStart":
-        this.reasoning.open();
+        this.reasoning.boundary();
         this.state = { kind: "text", channel: "reasoning" };
         return;
       case "reasoningEnd":
-        this.reasoning.close();
-        this.content.afterReasoning();
+        this.reasoning.boundary();
+        this.content.boundary();
         this.state = { kind: "text", channel: "content" };
         return;
       case "bodyEnd":
         if (st.kind === "text" && st.channel === "reasoning") {
-          this.reasoning.close();
-          this.content.afterReasoning();
+          this.reasoning.boundary();
+          this.content.boundary();
         } else this.content.boundary();
         this.state = { kind: "text", channel: "content" };
         return;
@@ -225,14 +235,14 @@ export class ParseEngine {
         return;
       case "regionEndThenHeader":
         if (st.kind === "region") this.closeRegion(st.r, true, "");
-        this.state = { kind: "header", text: [] };
+        this.state = { kind: "header", text: [], opener: m, fromPrompt: "" };
         return;
       case "headerStart":
-        if (st.kind === "text" && st.channel === "reasoning") this.reasoning.close();
-        this.state = { kind: "header", text: [] };
+        if (st.kind === "text" && st.channel === "reasoning") this.reasoning.boundary();
+        this.state = { kind: "header", text: [], opener: m, fromPrompt: "" };
         return;
       case "headerEnd":
-        if (st.kind === "header") this.routeHeader(st.text.join(""), m);
+        if (st.kind === "header") this.routeHeader(st, m);
         return;
     }
   }
@@ -249,7 +259,7 @@ export class ParseEngine {
   }
 
   private endSection(section: Section, m: string): void {
-    if (!section.valid) this.channelText(section.channel, section.pending.join("") + m);
+    if (!section.valid) this.keepText(section.channel, section.pending.join("") + m);
     else this.boundary(section.channel);
     this.state = { kind: "text", channel: section.channel };
   }
@@ -262,7 +272,7 @@ export class ParseEngine {
     const channel: Channel = section ? section.channel : st.kind === "text" ? st.channel : "content";
     const selfClosing = region.end === undefined || region.end.length === 0;
     const decoder = region.decoder({ toolSchema: (name) => this.policy.schema(name), selfClosing });
-    const r: Region = { region, decoder, channel, section, raw: [marker], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const r: Region = { region, decoder, channel, section, raw: marker, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     this.state = { kind: "region", r };
     const inPayload = region.startInPayload;
     if (inPayload) {
@@ -274,7 +284,7 @@ export class ParseEngine {
 
   /** Feeds region text to the decoder. Returns the text after the payload if the region closed. */
   private regionText(r: Region, s: string, record: boolean): string | undefined {
-    if (record) r.raw.push(s);
+    if (record) r.raw += s;
     return this.handle(r, r.decoder.push(s));
   }
 
@@ -297,7 +307,7 @@ export class ParseEngine {
         case "close":
           rest = ev.rest;
           this.trimRaw(r, rest);
-          this.finishRegion(r, false);
+          this.finishRegion(r);
           break;
       }
     }
@@ -359,33 +369,23 @@ export class ParseEngine {
 
   /** Drops the text handed back by a self-closing decoder from the region's raw text. */
   private trimRaw(r: Region, rest: string): void {
-    let n = rest.length;
-    while (n > 0 && r.raw.length > 0) {
-      const last = r.raw[r.raw.length - 1]!;
-      if (last.length <= n) {
-        n -= last.length;
-        r.raw.pop();
-      } else {
-        r.raw[r.raw.length - 1] = last.slice(0, last.length - n);
-        n = 0;
-      }
-    }
+    r.raw = r.raw.slice(0, Math.max(0, r.raw.length - rest.length));
   }
 
   private closeRegion(r: Region, closed: boolean, endMarker: string): void {
-    if (endMarker !== "") r.raw.push(endMarker);
+    r.raw += endMarker;
     // A self-closing decoder cannot hand text back at the end of the output; ignore `close` here.
     this.handle(r, r.decoder.end(closed).filter((e) => e.kind !== "close"));
-    this.finishRegion(r, closed);
+    this.finishRegion(r);
   }
 
   /** The region is over: emit the text of what did not become a valid call, and leave the state. */
-  private finishRegion(r: Region, _closed: boolean): void {
+  private finishRegion(r: Region): void {
     if (r.current !== undefined) {
       // The decoder ended without closing its call: treat it as cut off.
       this.onFail(r, { kind: "fail", type: "truncated", message: "the call was cut off before it ended" });
     }
-    const regionRaw = r.raw.join("");
+    const regionRaw = r.raw;
     if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = regionRaw;
     for (const issue of r.issues) {
       if (issue.text === "") issue.text = regionRaw;
@@ -400,26 +400,27 @@ export class ParseEngine {
         section.pending = [];
       }
       if (text !== "") {
-        const prefix = section.valid ? "" : section.pending.join("");
+        // Failed text is emitted now, with the section's own text before it if no call succeeded yet.
+        const prefix = section.pending.join("");
         section.pending = [];
-        if (section.valid) this.channelText(r.channel, text);
-        else section.pending.push(prefix, text);
+        this.keepText(r.channel, prefix + text);
       }
       return;
     }
     this.state = { kind: "text", channel: r.channel };
-    if (text !== "") this.channelText(r.channel, text);
+    this.keepText(r.channel, text);
     if (r.valid > 0) this.boundary(r.channel);
   }
 
   // ---- channel messages (harmony, functionary v3.2) --------------------------------------------
 
-  private routeHeader(header: string, endMarker: string): void {
+  private routeHeader(st: Extract<State, { kind: "header" }>, endMarker: string): void {
     const ch = this.format.channels!;
-    const route = ch.route(header);
+    const written = st.text.join("");
+    const route = ch.route(st.fromPrompt + written);
     switch (route.to) {
       case "reasoning":
-        this.reasoning.open();
+        this.reasoning.boundary();
         this.state = { kind: "text", channel: "reasoning" };
         return;
       case "content":
@@ -429,7 +430,7 @@ export class ParseEngine {
       case "call": {
         const region = this.tables.channelRegion!;
         const decoder = region.decoder({ toolSchema: (name) => this.policy.schema(name), selfClosing: false });
-        const r: Region = { region, decoder, channel: "content", section: undefined, raw: [header + endMarker], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+        const r: Region = { region, decoder, channel: "content", section: undefined, raw: st.opener + written + endMarker, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
         this.state = { kind: "region", r };
         this.onCall(r, route.name, undefined);
         return;
@@ -447,6 +448,18 @@ export class ParseEngine {
     }
   }
 
+  /** Text of what did not become a call: kept exactly, whitespace included. */
+  private keepText(channel: Channel, s: string): void {
+    if (s === "") return;
+    this.atStart = false;
+    if (channel === "reasoning") this.reasoning.verbatim(s);
+    else this.content.verbatim(s);
+  }
+
+  /**
+   * A valid call is a boundary for content only: reasoning keeps its text verbatim around calls
+   * written inside it (the whitespace rule speaks of calls, output start and end).
+   */
   private boundary(channel: Channel): void {
     if (channel === "content") this.content.boundary();
   }
@@ -470,10 +483,10 @@ export class ParseEngine {
     const after = this.state;
     if (after.kind === "section") {
       const s = after.section;
-      if (!s.valid) this.channelText(s.channel, s.pending.join(""));
+      if (!s.valid) this.keepText(s.channel, s.pending.join(""));
       this.state = { kind: "text", channel: s.channel };
     }
-    this.reasoning.close();
+    this.reasoning.boundary();
     this.content.boundary();
   }
 
@@ -487,7 +500,7 @@ export class ParseEngine {
   private initialState(suffix: string | undefined): void {
     const ch = this.format.channels;
     if (suffix === undefined) {
-      if (ch?.startsInHeader) this.state = { kind: "header", text: [] };
+      if (ch?.startsInHeader) this.state = { kind: "header", text: [], opener: "", fromPrompt: "" };
       return;
     }
     const last = (markers: readonly string[] | undefined) =>
@@ -506,13 +519,13 @@ export class ParseEngine {
       const header = lastStart(ch.headerStart);
       const closed = Math.max(last(ch.headerEnd), last(ch.bodyEnd));
       if (header.at >= 0 && header.end > closed) {
-        this.state = { kind: "header", text: [suffix.slice(header.end)] };
+        this.state = { kind: "header", text: [], opener: "", fromPrompt: suffix.slice(header.end) };
         this.atStart = false;
         return;
       }
     }
     if (reasoningOpen.at >= 0 && reasoningOpen.end > reasoningClose) {
-      this.reasoning.open();
+      this.reasoning.boundary();
       this.state = { kind: "text", channel: "reasoning" };
     }
   }

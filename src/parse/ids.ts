@@ -16,6 +16,18 @@ export function randomAlphanumeric(length: number): string {
   return out;
 }
 
-export function defaultIdGenerator(style: IdStyle = "openai"): () => string {
-  return style === "mistral" ? () => randomAlphanumeric(9) : () => `call_${randomAlphanumeric(24)}`;
+function openaiId(): string {
+  return `call_${randomAlphanumeric(24)}`;
+}
+
+/**
+ * The id maker for a format. An injected generator gives OpenAI-style ids; for Mistral its output is
+ * cut to its last 9 alphanumerics, so tests stay deterministic and ids stay valid for the template.
+ */
+export function idsFor(style: IdStyle = "openai", generator: () => string = openaiId): () => string {
+  if (style !== "mistral") return generator;
+  return () => {
+    const alnum = generator().replace(/[^A-Za-z0-9]/g, "");
+    return alnum.length >= 9 ? alnum.slice(-9) : alnum.padStart(9, "0");
+  };
 }

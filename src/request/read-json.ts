@@ -22,8 +22,6 @@ export function readJson(text: string): unknown {
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-const PLAIN_STRING = /[^"\\\u0000-\u001f]*/y;
-const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
 class Reader {
   pos = 0;
@@ -60,22 +58,37 @@ class Reader {
     return this.fail(c === undefined ? "unexpected end of JSON" : `unexpected character ${JSON.stringify(c)}`);
   }
 
-  private enter(): void {
+  /** Steps into `{` or `[`; true when the container is empty (its closing bracket already read). */
+  private open(close: string): boolean {
     // Deep nesting would overflow the JS stack; JSON.parse has no such limit, so we bound it clearly.
     if (++this.depth > 10_000) this.fail("JSON nested too deeply");
     this.pos++;
     this.skipSpace();
+    if (this.text[this.pos] !== close) return false;
+    this.pos++;
+    this.depth--;
+    return true;
+  }
+
+  /** After an item: true at the closing bracket, false after a comma. */
+  private next(close: string): boolean {
+    this.skipSpace();
+    const c = this.text[this.pos];
+    if (c === close) {
+      this.pos++;
+      this.depth--;
+      return true;
+    }
+    if (c !== ",") this.fail(`expected ',' or '${close}'`);
+    this.pos++;
+    this.skipSpace();
+    return false;
   }
 
   private object(): Record<string, unknown> {
-    this.enter();
     const out: Record<string, unknown> = {};
-    if (this.text[this.pos] === "}") {
-      this.pos++;
-      this.depth--;
-      return out;
-    }
-    for (;;) {
+    if (this.open("}")) return out;
+    do {
       if (this.text[this.pos] !== '"') this.fail("expected a property name");
       const key = this.string();
       this.skipSpace();
@@ -84,69 +97,36 @@ class Reader {
       this.skipSpace();
       // defineProperty, not assignment: a "__proto__" key must be an own property, as with JSON.parse.
       Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
-      this.skipSpace();
-      const sep = this.text[this.pos++];
-      if (sep === "}") break;
-      if (sep !== ",") {
-        this.pos--;
-        this.fail("expected ',' or '}'");
-      }
-      this.skipSpace();
-    }
-    this.depth--;
+    } while (!this.next("}"));
     return out;
   }
 
   private array(): unknown[] {
-    this.enter();
     const out: unknown[] = [];
-    if (this.text[this.pos] === "]") {
-      this.pos++;
-      this.depth--;
-      return out;
-    }
-    for (;;) {
-      out.push(this.value());
-      this.skipSpace();
-      const sep = this.text[this.pos++];
-      if (sep === "]") break;
-      if (sep !== ",") {
-        this.pos--;
-        this.fail("expected ',' or ']'");
-      }
-      this.skipSpace();
-    }
-    this.depth--;
+    if (this.open("]")) return out;
+    do out.push(this.value());
+    while (!this.next("]"));
     return out;
   }
 
+  /** A string literal: find its closing quote natively, then let JSON.parse decode and validate it. */
   private string(): string {
     const t = this.text;
-    this.pos++; // opening quote
-    let out = "";
+    const start = this.pos;
+    let end = start;
     for (;;) {
-      PLAIN_STRING.lastIndex = this.pos;
-      PLAIN_STRING.exec(t);
-      out += t.slice(this.pos, PLAIN_STRING.lastIndex);
-      this.pos = PLAIN_STRING.lastIndex;
-      const c = t[this.pos];
-      if (c === '"') {
-        this.pos++;
-        return out;
-      }
-      if (c !== "\\") this.fail(c === undefined ? "unterminated string" : "control character in string");
-      const e = t[this.pos + 1];
-      if (e === "u") {
-        const hex = t.slice(this.pos + 2, this.pos + 6);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("bad \\u escape");
-        out += String.fromCharCode(parseInt(hex, 16));
-        this.pos += 6;
-      } else {
-        const ch = e === undefined ? undefined : ESCAPES[e];
-        if (ch === undefined) this.fail("bad escape");
-        out += ch;
-        this.pos += 2;
-      }
+      end = t.indexOf('"', end + 1);
+      if (end < 0) this.fail("unterminated string");
+      let slashes = 0;
+      while (t.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+      if (slashes % 2 === 0) break; // an even run of backslashes does not escape the quote
+    }
+    this.pos = end + 1;
+    try {
+      return JSON.parse(t.slice(start, end + 1)) as string;
+    } catch {
+      this.pos = start;
+      return this.fail("bad string (control character or escape)");
     }
   }
 

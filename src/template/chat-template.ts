@@ -26,6 +26,8 @@ export interface RenderOptions {
   /** The clock behind `strftime_now` (templates that print today's date). */
   now?: Date | (() => Date);
   limits?: Partial<RenderLimits>;
+  /** Told about what normalisation accepted but flagged (tool-call arguments that are not JSON, ...). */
+  onWarning?: (message: string) => void;
 }
 
 export interface TemplateParseOptions extends ParseOptions {
@@ -48,6 +50,8 @@ export class ChatTemplate {
   readonly origin: string;
   private readonly forcedVariant: string | undefined;
   private capsValue: TemplateCaps | undefined;
+  /** Per variant text: what normalisation needs, built once (renders are hot; this keeps them lean). */
+  private readonly infos = new Map<string, TemplateInfo>();
 
   constructor(loaded: LoadedTemplate, options: { templateName?: string } = {}) {
     this.variants = Object.freeze({ ...loaded.variants });
@@ -81,6 +85,7 @@ export class ChatTemplate {
   render(request: unknown, options: RenderOptions = {}): string {
     const source = this.variantFor(request);
     const conversation = normalizeRequest(request, this.templateInfo(source));
+    if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
     return this.renderConversation(source, conversation, request, options);
   }
 
@@ -103,8 +108,10 @@ export class ChatTemplate {
 
   private withPromptSuffix(options: ParseOptions, request: unknown, render: RenderOptions | undefined): ParseOptions {
     if (options.promptSuffix !== undefined) return options;
-    // Without a request, a one-message conversation still shows how the generation prompt ends.
-    const body = request ?? { messages: [{ role: "user", content: "" }] };
+    // Without messages (no request, or only `{tools}`), a one-message conversation still shows how the
+    // generation prompt ends.
+    const hasTurns = isObject(request) && (request.messages !== undefined || request.input !== undefined);
+    const body = hasTurns ? request : { ...(isObject(request) ? request : {}), messages: [{ role: "user", content: "" }] };
     try {
       const prompt = this.render(body, { ...render, addGenerationPrompt: true, continueFinalMessage: false });
       return { ...options, promptSuffix: prompt.slice(-PROMPT_SUFFIX_LENGTH) };
@@ -166,26 +173,30 @@ export class ChatTemplate {
 
   /** What normalisation needs; readsContentParts is probed only when a request has a content-part array. */
   private templateInfo(source: string): TemplateInfo {
-    const key = this.probeKey(source);
-    const probe = this.probe(source);
-    return {
-      knowsDeveloperRole: source.includes("developer"),
-      get readsContentParts() {
-        return probeReadsContentParts(key, probe);
-      },
-    };
+    let info = this.infos.get(source);
+    if (info === undefined) {
+      const key = this.probeKey(source);
+      const probe = this.probe(source);
+      info = {
+        knowsDeveloperRole: source.includes("developer"),
+        get readsContentParts() {
+          return probeReadsContentParts(key, probe);
+        },
+      };
+      this.infos.set(source, info);
+    }
+    return info;
   }
 
   private capsOf(source: string): TemplateCaps {
-    const key = this.probeKey(source);
-    const probe = this.probe(source);
     return {
       ...sourceCaps(source),
-      readsContentParts: probeReadsContentParts(key, probe),
-      supportsSystem: probeSupportsSystem(key, probe),
+      readsContentParts: this.templateInfo(source).readsContentParts,
+      supportsSystem: probeSupportsSystem(this.probeKey(source), this.probe(source)),
     };
   }
 
+  /** Probe answers depend on the template text and the special tokens it prints. */
   private probeKey(source: string): string {
     return `${JSON.stringify(this.specialTokens)}\u0000${source}`;
   }

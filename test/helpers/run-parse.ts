@@ -20,14 +20,18 @@ export interface RunSpec {
   promptSuffix?: string;
 }
 
-/** `call_` + 24 alphanumerics, counting up: valid ids that differ per call and repeat per run. */
-export function countingIds(): () => string {
+/**
+ * Ids counting up: valid ids that differ per call and repeat per run. A caller that injects a generator
+ * makes ids valid for the format, as chatwire's default does: Mistral templates take exactly 9
+ * alphanumerics, everyone else `call_` + 24.
+ */
+export function countingIds(format: string): () => string {
   let n = 0;
-  return () => `call_${String(++n).padStart(24, "0")}`;
+  return format === "mistral" ? () => String(++n).padStart(9, "0") : () => `call_${String(++n).padStart(24, "0")}`;
 }
 
 function options(spec: RunSpec): ParseOptions {
-  const opts: ParseOptions = { idGenerator: countingIds() };
+  const opts: ParseOptions = { idGenerator: countingIds(spec.format) };
   if (spec.promptSuffix !== undefined) opts.promptSuffix = spec.promptSuffix;
   return opts;
 }

@@ -1,13 +1,14 @@
 /**
  * The runtime alone against the render conformance fixtures: each fixture template rendered with the
- * canonical conversation the Python oracle normalised (fixtures/render/_normalized.json), so a mismatch
- * here is a Jinja runtime problem, not a request-normalisation one. Pairs that need the template layer
+ * conversation chatwire's request normaliser produces, bypassing the template layer (caps, polyfills,
+ * loaders), so a mismatch here is most likely a Jinja runtime problem. Pairs that need the template layer
  * (continue_final_message, rejected requests) are left to test/render-conformance.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { compileTemplate } from "../../src/jinja/index.js";
 import { readJson } from "../../src/request/read-json.js";
-import { FIXED_NOW, loadConversations, loadExpected, loadNormalized, loadTemplates } from "../../scripts/render-fixtures.mjs";
+import { normalizeRequest } from "../../src/request/index.js";
+import { FIXED_NOW, loadConversations, loadExpected, loadTemplates } from "../../scripts/render-fixtures.mjs";
 
 process.env.TZ = "UTC";
 
@@ -21,7 +22,6 @@ function firstDifference(ours: string, reference: string): string {
 
 const templates = loadTemplates();
 const conversations = loadConversations(readJson);
-const normalized = loadNormalized(readJson);
 
 for (const tpl of templates) {
   const expected = loadExpected(tpl.name);
@@ -29,8 +29,13 @@ for (const tpl of templates) {
     for (const conv of conversations) {
       const result = expected.pairs[conv.name];
       if (result === undefined || result.input === undefined || conv.options.continueFinalMessage) continue;
-      const input = normalized[conv.name]![result.input]!;
       it(conv.name, () => {
+        // Normalised by chatwire (the fixture's own copy has sorted keys, and key order shows in prompts).
+        const n = normalizeRequest(conv.request, {
+          readsContentParts: expected.caps.readsContentParts,
+          knowsDeveloperRole: tpl.chat_template.includes("developer"),
+        });
+        const input = { messages: n.messages, tools: n.tools ?? null };
         const { documents = null, ...variables } = (conv.options.variables ?? {}) as Record<string, unknown>;
         const context = {
           messages: input.messages,

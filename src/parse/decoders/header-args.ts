@@ -42,11 +42,11 @@ class HeaderArgsDecoder implements PayloadDecoder {
     this.header += text;
     const found = this.findEnd();
     if (found === undefined) {
-      if (this.header.length > MAX_HEADER) return this.fail("malformed", `no call header end in ${clip(this.header)}`);
+      if (this.header.length > MAX_HEADER) return this.fail(`no call header end in ${clip(this.header)}`);
       return [];
     }
     const parsed = this.opts.parseHeader(this.header.slice(0, found.index));
-    if (parsed === undefined) return this.fail("malformed", `not a call header: ${clip(this.header.slice(0, found.index))}`, found.index);
+    if (parsed === undefined) return this.fail(`not a call header: ${clip(this.header.slice(0, found.index))}`);
     const rest = this.header.slice(found.index + found.length);
     this.header = "";
     this.inner = new JsonArgsDecoder(this.opts, this.selfClosing);
@@ -75,11 +75,11 @@ class HeaderArgsDecoder implements PayloadDecoder {
     return best;
   }
 
-  private fail(type: "malformed" | "truncated", message: string, at?: number): DecoderEvent[] {
+  private fail(message: string): DecoderEvent[] {
     this.failed = true;
-    const out: DecoderEvent[] = [{ kind: "fail", type, message, raw: "" }];
+    const out: DecoderEvent[] = [{ kind: "fail", type: "malformed", message, raw: "" }];
     // In a region that ends with its payload, the text is handed back to be read as plain text.
-    if (this.selfClosing) out.push({ kind: "close", rest: at === undefined ? this.header : this.header });
+    if (this.selfClosing) out.push({ kind: "close", rest: this.header });
     return out;
   }
 }

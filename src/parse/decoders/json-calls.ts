@@ -48,8 +48,11 @@ class CallObject {
   name: string | undefined;
   id: string | undefined;
   args: ArgsValue | undefined;
+  /** The value being read is the arguments. */
+  inArgs = false;
   opened = false;
-  readonly raw: string[] = [];
+  /** The object's text so far (string appends are cheap ropes in V8). */
+  raw = "";
 }
 
 export class JsonCallsDecoder implements PayloadDecoder {
@@ -111,8 +114,11 @@ export class JsonCallsDecoder implements PayloadDecoder {
         const obj = this.obj!;
         // A call cut off after its arguments completed only misses its closing brace(s): accept it.
         const argsComplete = obj.args !== undefined && (obj.args.done || obj.args.reader.finish());
-        if (argsComplete && obj.name !== undefined && (obj.step === "afterValue" || obj.step === "value")) this.finishObject(out);
-        else this.failObject(out, "truncated", "the call was cut off before it ended");
+        const between = obj.step === "afterValue" || obj.step === "keyOrEnd" || (obj.step === "value" && obj.inArgs);
+        // Only at the end of the output: before an end marker a missing brace is a malformed call.
+        if (!closed && argsComplete && between && obj.name !== undefined) this.finishObject(out);
+        else if (closed) out.push(this.objectFailure("malformed", "the call object is not closed before the end of its region"));
+        else out.push(this.objectFailure("truncated", "the call was cut off before it ended"));
         break;
       }
       case "lead":
@@ -178,7 +184,11 @@ export class JsonCallsDecoder implements PayloadDecoder {
       this.phase = "item";
       return i + 1;
     }
-    // Anything else: not a call payload.
+    if (this.phase === "lead") {
+      // The marker was prose ("wrapped in <tool_call> tags"): not a call. Hand the text back.
+      this.close(out, text.slice(i));
+      return text.length;
+    }
     return this.failRegion(text, i, out);
   }
 
@@ -245,8 +255,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private objectChars(text: string, start: number, out: DecoderEvent[]): number {
     const obj = this.obj!;
     let i = start;
-    const record = (to: number) => {
-      if (to > start) obj.raw.push(text.slice(start, to));
+    const record = (to: number): void => {
+      if (to > start) obj.raw += text.slice(start, to);
     };
     while (i < text.length) {
       const ch = text[i]!;
@@ -261,12 +271,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
             i++;
             continue;
           }
-          if (ch === "}") {
-            record(i + 1);
-            this.finishObject(out);
-            this.afterObject(out, text, i + 1);
-            return this.phase === "closed" ? text.length : i + 1;
-          }
+          if (ch === "}") return this.endObject(text, start, i + 1, out);
           if (ch === '"') {
             obj.step = "key";
             obj.keyReader = new JsonValueReader();
@@ -296,11 +301,12 @@ export class JsonCallsDecoder implements PayloadDecoder {
           }
           obj.step = "value";
           obj.valueReader = undefined;
+          obj.inArgs = false;
           obj.valueText = "";
           i++;
           continue;
         case "value": {
-          if (obj.args === undefined && obj.valueReader === undefined) {
+          if (!obj.inArgs && obj.valueReader === undefined) {
             if (WS.test(ch)) {
               i++;
               continue;
@@ -310,6 +316,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
               return this.failRegion(text, i, out, this.objectFailure("malformed", `expected a value for key ${JSON.stringify(obj.key)}`));
             }
             if (this.isArgsKey(obj)) {
+              obj.inArgs = true;
               obj.args = new ArgsValue();
               if (this.opts.nameIsKey) {
                 obj.name = obj.key;
@@ -318,9 +325,9 @@ export class JsonCallsDecoder implements PayloadDecoder {
               if (obj.opened) obj.args.goLive();
             } else obj.valueReader = new JsonValueReader();
           }
-          if (obj.args !== undefined && !obj.args.done) {
-            i = obj.args.feed(text, i);
-            if (obj.args.done) obj.step = "afterValue";
+          if (obj.inArgs) {
+            i = obj.args!.feed(text, i);
+            if (obj.args!.done) obj.step = "afterValue";
             continue;
           }
           const reader = obj.valueReader!;
@@ -343,18 +350,21 @@ export class JsonCallsDecoder implements PayloadDecoder {
             i++;
             continue;
           }
-          if (ch === "}") {
-            record(i + 1);
-            this.finishObject(out);
-            this.afterObject(out, text, i + 1);
-            return this.phase === "closed" ? text.length : i + 1;
-          }
+          if (ch === "}") return this.endObject(text, start, i + 1, out);
           record(i);
           return this.failRegion(text, i, out, this.objectFailure("malformed", `expected ',' or '}' in the call object, found ${JSON.stringify(ch)}`));
       }
     }
     record(i);
     return i;
+  }
+
+  /** The object's closing brace ends just before `next`: finish the call, then go on after it. */
+  private endObject(text: string, start: number, next: number, out: DecoderEvent[]): number {
+    this.obj!.raw += text.slice(start, next);
+    this.finishObject(out);
+    this.afterObject(out, text, next);
+    return this.phase === "closed" ? text.length : next;
   }
 
   private isArgsKey(obj: CallObject): boolean {
@@ -375,16 +385,14 @@ export class JsonCallsDecoder implements PayloadDecoder {
     }
     if (typeof value !== "string") return;
     if (isId) obj.id = value;
-    if (isName) {
-      obj.name = value;
-      // Wait for the id when the format carries one and it has not come yet? No: the name is enough
-      // to open the call; an id written after the arguments cannot be streamed anyway.
-      this.openCall(obj, out);
-    }
+    if (isName) obj.name = value;
+    this.openCall(obj, out);
   }
 
-  private openCall(obj: CallObject, out: DecoderEvent[]): void {
+  private openCall(obj: CallObject, out: DecoderEvent[], final = false): void {
     if (obj.opened || obj.name === undefined) return;
+    // A format with its own ids: wait for the id (it may follow the arguments) unless the object ended.
+    if (this.idKeys.length > 0 && obj.id === undefined && !final) return;
     obj.opened = true;
     out.push(obj.id !== undefined ? { kind: "call", name: obj.name, id: obj.id } : { kind: "call", name: obj.name });
     obj.args?.goLive();
@@ -402,12 +410,12 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const obj = this.obj!;
     this.obj = undefined;
     this.calls++;
-    const raw = obj.raw.join("");
+    const raw = obj.raw;
     if (obj.name === undefined) {
       out.push({ kind: "fail", type: "malformed", message: "the call object has no name", raw });
       return;
     }
-    if (!obj.opened) this.openCall(obj, out);
+    if (!obj.opened) this.openCall(obj, out, true);
     if (obj.args === undefined) {
       // No arguments written: a call without parameters.
       out.push({ kind: "args", text: "{}" });
@@ -430,13 +438,9 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const obj = this.obj!;
     this.obj = undefined;
     this.calls++;
-    const event: Extract<DecoderEvent, { kind: "fail" }> = { kind: "fail", type, message, raw: obj.raw.join("") };
+    const event: Extract<DecoderEvent, { kind: "fail" }> = { kind: "fail", type, message, raw: obj.raw };
     if (obj.name !== undefined) event.name = obj.name;
     return event;
-  }
-
-  private failObject(out: DecoderEvent[], type: "malformed" | "truncated", message: string): void {
-    out.push(this.objectFailure(type, message));
   }
 
   private afterObject(out: DecoderEvent[], text: string, next: number): void {

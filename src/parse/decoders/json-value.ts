@@ -11,8 +11,10 @@ export type ArgsOutcome = { ok: true; arguments: string; value: unknown } | { ok
 
 export class ArgsValue {
   readonly reader = new JsonValueReader();
-  private readonly parts: string[] = [];
-  private released = 0;
+  /** The value's text so far (appending builds a rope in V8: O(1) per piece, flattened once). */
+  private text = "";
+  /** The part of `text` not yet released for streaming. */
+  private pending = "";
   private live = false;
 
   get done(): boolean {
@@ -22,7 +24,11 @@ export class ArgsValue {
   /** Consumes the value's characters from `text[from]`; returns the index after the last one taken. */
   feed(text: string, from: number): number {
     const end = this.reader.feed(text, from);
-    if (end > from) this.parts.push(text.slice(from, end));
+    if (end > from) {
+      const piece = text.slice(from, end);
+      this.text += piece;
+      this.pending += piece;
+    }
     return end;
   }
 
@@ -33,15 +39,15 @@ export class ArgsValue {
 
   /** Bytes not yet released that may be streamed now (never for a string-encoded value). */
   release(): string {
-    if (!this.live || this.reader.kind === "string" || this.released === this.parts.length) return "";
-    const out = this.parts.slice(this.released).join("");
-    this.released = this.parts.length;
+    if (!this.live || this.reader.kind === "string" || this.pending === "") return "";
+    const out = this.pending;
+    this.pending = "";
     return out;
   }
 
   /** The final arguments, plus what is still to be released so fragments add up to them. */
   finish(): { outcome: ArgsOutcome; tail: string } {
-    const raw = this.parts.join("");
+    const raw = this.text;
     const ended = this.reader.finish();
     if (!ended) return { outcome: { ok: false, message: "arguments cut off before their end" }, tail: "" };
     let value: unknown;
@@ -60,8 +66,8 @@ export class ArgsValue {
         return { outcome: { ok: true, arguments: raw, value }, tail: raw };
       }
     }
-    const tail = this.parts.slice(this.released).join("");
-    this.released = this.parts.length;
+    const tail = this.pending;
+    this.pending = "";
     return { outcome: { ok: true, arguments: raw, value }, tail };
   }
 }

@@ -24,7 +24,12 @@
  */
 
 export type LiteralDialect = "json" | "python" | "gemma";
-export type LiteralTop = "value" | "kwargs" | "gemma-args";
+/**
+ * `value`: one value, complete at the end of the input (finish()); `bracketed`: one value that starts
+ * with a bracket and is complete at its closing bracket; `kwargs` / `gemma-args`: a call's arguments
+ * after the opening `(` / `{`, complete at the closing one.
+ */
+export type LiteralTop = "value" | "bracketed" | "kwargs" | "gemma-args";
 
 type FrameKind = "root" | "list" | "tuple" | "dict" | "kwargs" | "gemma-args";
 
@@ -82,6 +87,9 @@ export function jsonStringBody(s: string): string {
   return q.slice(1, q.length - 1);
 }
 
+/** Characters JSON.stringify escapes: quote, backslash, controls, and (lone) surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /**
  * Escapes a string that arrives in pieces. A piece may end with the high half of a surrogate pair
  * (a stream cut between UTF-16 code units); JSON.stringify would escape it alone as `\ud83d`, so it is
@@ -91,6 +99,8 @@ export class JsonStringWriter {
   private high = "";
 
   write(text: string): string {
+    // Most text needs no escaping: return it as it is (no copy).
+    if (this.high === "" && !NEEDS_ESCAPE.test(text)) return text;
     let t = this.high + text;
     this.high = "";
     const last = t.charCodeAt(t.length - 1);
@@ -150,10 +160,16 @@ export class LiteralReader {
   private token: Token | null = null;
   private pending = "";
   private out: string[] = [];
+  /** Set by a string scan that consumed some text and must wait for more before going on. */
+  private stalled = false;
+
+  /** The top value ends the reading when it completes (a bracketed value: at its closing bracket). */
+  private readonly stopAtValue: boolean;
 
   constructor(dialect: LiteralDialect, top: LiteralTop) {
     this.dialect = dialect;
-    if (top === "value") {
+    this.stopAtValue = top === "bracketed";
+    if (top === "value" || top === "bracketed") {
       this.frames.push(newFrame("root", "value"));
     } else {
       this.frames.push(newFrame(top === "kwargs" ? "kwargs" : "gemma-args", "key"));
@@ -171,15 +187,19 @@ export class LiteralReader {
 
   /**
    * Reads `text`. Returns the text after the end of the top value (only for the `kwargs` and
-   * `gemma-args` tops, whose end is the closing bracket), or "" when everything was consumed or held.
+   * `gemma-args` tops, whose end is the closing bracket) or from where an error was found; "" when
+   * everything was consumed or held.
    */
   push(text: string): string {
     if (this.done || this.error !== undefined) return text;
+    const held = this.pending.length;
     const s = this.pending + text;
     this.pending = "";
     const i = this.run(s, false);
     if (this.done) return s.slice(i);
-    if (this.error === undefined) this.pending = s.slice(i);
+    // After an error: the text from where it was found (never text of an earlier push).
+    if (this.error !== undefined) return s.slice(Math.max(i, held));
+    this.pending = s.slice(i);
     return "";
   }
 
@@ -216,6 +236,10 @@ export class LiteralReader {
         if (tok.kind === "string") {
           const j = tok.closed ? this.afterString(tok, s, i, final) : this.scanString(tok, s, i, final);
           if (j < 0) return i;
+          if (this.stalled) {
+            this.stalled = false;
+            return j;
+          }
           i = j;
           continue;
         }
@@ -314,6 +338,9 @@ export class LiteralReader {
 
   private startValue(frame: Frame, s: string, i: number, final: boolean): number {
     const c = s[i]!;
+    if (this.stopAtValue && frame.kind === "root" && c !== "[" && c !== "{") {
+      return this.failAt(i, `expected '{' or '[', found '${c}'`);
+    }
     if (c === "[" || c === "{" || (c === "(" && this.dialect === "python")) {
       if (this.frames.length >= MAX_DEPTH) return this.failAt(i, "nesting too deep");
       this.beginValue(frame);
@@ -356,7 +383,10 @@ export class LiteralReader {
     }
     if (frame.items !== null) frame.items.push(v);
     else if (frame.obj !== null) frame.obj[frame.key] = v;
-    else this.value = v;
+    else {
+      this.value = v;
+      if (this.stopAtValue) this.done = true;
+    }
     frame.state = "after";
   }
 
@@ -398,7 +428,13 @@ export class LiteralReader {
     if (t !== "") this.out.push(t);
   }
 
-  /** Reads string content from `s[i]`; returns the next index, or -1 to wait for more text. */
+  /** Stops reading at `i` (text before it is consumed) until more text arrives. */
+  private stall(i: number): number {
+    this.stalled = true;
+    return i;
+  }
+
+  /** Reads string content from `s[i]`; returns the next index (with `stalled` set to wait for more text). */
   private scanString(tok: StringToken, s: string, i: number, final: boolean): number {
     if (tok.quote === GEMMA_QUOTE) {
       const end = s.indexOf(GEMMA_QUOTE, i);
@@ -418,7 +454,7 @@ export class LiteralReader {
         }
       }
       this.addText(tok, s.slice(i, s.length - keep));
-      return keep > 0 ? -1 : s.length;
+      return keep > 0 ? this.stall(s.length - keep) : s.length;
     }
     const q = tok.quote;
     while (i < s.length) {
@@ -433,14 +469,14 @@ export class LiteralReader {
       }
       if (s[i] === "\\") {
         const n = this.escape(tok, s, i, final);
-        if (n < 0) return -1;
+        if (n < 0) return this.stall(i);
         if (this.error !== undefined) return i;
         i = n;
         continue;
       }
       // A quote.
       if (tok.triple) {
-        if (i + 3 > s.length && !final) return -1;
+        if (i + 3 > s.length && !final) return this.stall(i);
         if (s[i + 1] === q && s[i + 2] === q) {
           tok.closed = true;
           return i + 3;

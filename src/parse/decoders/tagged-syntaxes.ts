@@ -33,7 +33,8 @@ export const QWEN3_CODER_SYNTAX: TaggedSyntax = {
   },
   paramClose: "</parameter>",
   afterParam: ["<parameter=", "</function>", "<function="],
-  implicitEnds: ["<parameter=", "</function>"],
+  afterParamNewline: true,
+  implicitEnds: [{ tag: "<parameter=" }, { tag: "</function>", after: ["<function="] }],
   untyped: UNTYPED_STRING,
 };
 
@@ -80,7 +81,8 @@ const DSML = "｜DSML｜";
  * DeepSeek V3.2 / V4 DSML (deepseek-ai-DeepSeek-V3.2.jinja): `<｜DSML｜invoke name="f">` and
  * `<｜DSML｜parameter name="k" string="true|false">v</｜DSML｜parameter>`. The template writes strings as
  * they are (`string="true"`) and everything else as JSON (`string="false"`), so an undeclared key is typed
- * by that attribute; a declared key is typed by its schema either way.
+ * by that attribute; a declared key is typed by its schema either way. SGLang's tests also show the
+ * arguments as one JSON object inside `<｜DSML｜invoke>`, which is read too.
  */
 export const DSML_SYNTAX: TaggedSyntax = {
   callOpen: (tag) => (tag.startsWith(`<${DSML}invoke`) ? attr(tag, "name") : undefined),
@@ -94,4 +96,5 @@ export const DSML_SYNTAX: TaggedSyntax = {
   paramClose: `</${DSML}parameter>`,
   afterParam: [`<${DSML}parameter`, `</${DSML}invoke>`],
   untyped: UNTYPED_STRING,
+  jsonBody: true,
 };

@@ -19,10 +19,10 @@
  * the end of the region and reports it in one `fail` when the region ends, so nothing is lost.
  */
 import type { JsonSchema } from "../../types.js";
-import type { DecoderContext, DecoderEvent, PayloadDecoder } from "../decoder.js";
+import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
-import { JsonStringWriter } from "./pythonic-literal.js";
+import { JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
 
 /** What a parameter's open tag says. */
 export interface ParamOpen {
@@ -30,6 +30,11 @@ export interface ParamOpen {
   key?: string;
   /** Types for this value when the schema does not declare the key (DSML's `string="true|false"`). */
   untyped?: readonly ValueType[];
+}
+
+export interface ImplicitEnd {
+  tag: string;
+  after?: readonly string[];
 }
 
 export interface TaggedSyntax {
@@ -49,18 +54,21 @@ export interface TaggedSyntax {
   paramClose: string;
   /** What may follow `paramClose` (after whitespace) for it to be the real end of the value. */
   afterParam: readonly string[];
-  /** Tags that end a value whose `paramClose` is missing, when they start a line (Qwen3-Coder). */
-  implicitEnds?: readonly string[];
+  /**
+   * The whitespace between `paramClose` and the next tag must hold a newline (Qwen3-Coder and Seed-OSS
+   * templates write one), so that `'</parameter> <parameter=x>'` on one line of code stays code.
+   */
+  afterParamNewline?: boolean;
+  /**
+   * Tags that end a value whose `paramClose` is missing, when they start a line (Qwen3-Coder). With
+   * `after`, what follows the tag (after whitespace) must be one of those or the region end; without,
+   * the tag must be complete on its line (`<parameter=name>`).
+   */
+  implicitEnds?: readonly ImplicitEnd[];
   /** Types for a key the tool's schema does not declare (or when no schema is known). */
   untyped: readonly ValueType[];
-}
-
-export interface TaggedOptions {
-  /**
-   * The region has no end marker of its own (Qwen3.5's `<function=` written without `<tool_call>`):
-   * after the call's close tag the decoder reports `close` with the rest of the text.
-   */
-  selfClosing?: boolean;
+  /** A call's arguments may be one JSON object instead of parameter tags (DSML as SGLang has seen it). */
+  jsonBody?: boolean;
 }
 
 /** Longest tag, key or call name read before the text is judged not to be one. */
@@ -68,14 +76,16 @@ const MAX_TAG = 1024;
 /** How much of a value's start decides whether a union type can still be something other than a string. */
 const TYPE_PROBE = 64;
 
-type State = "between" | "name" | "call" | "key" | "valueOpen" | "value" | "failed" | "closed";
+type State = "between" | "name" | "call" | "key" | "valueOpen" | "value" | "body" | "failed" | "closed";
 
 interface OpenCall {
   name: string;
   parameters: JsonSchema | undefined;
   parts: string[];
-  obj: Record<string, unknown>;
+  /** Parameters read so far. */
   n: number;
+  /** The arguments came as one JSON object (`jsonBody`), already written whole. */
+  body: boolean;
 }
 
 interface OpenValue {
@@ -83,6 +93,7 @@ interface OpenValue {
   types: readonly ValueType[];
   /** stream: a string written as it arrives; hold: written when complete. */
   mode: "stream" | "hold";
+  /** The text of a held value. */
   parts: string[];
   /** The value's first characters until it is known whether they start with the newline to strip. */
   lead: string | null;
@@ -93,8 +104,13 @@ interface OpenValue {
   writer: JsonStringWriter;
 }
 
-export function taggedDecoder(syntax: TaggedSyntax, options: TaggedOptions = {}) {
-  return (ctx: DecoderContext): PayloadDecoder => new TaggedDecoder(syntax, options, ctx);
+/**
+ * A decoder factory for `syntax`. In a region without end marker (`ctx.selfClosing`: Qwen3.5's
+ * `<function=` written without `<tool_call>`), the call's close tag ends the region and the decoder
+ * reports `close` with the rest of the text.
+ */
+export function taggedDecoder(syntax: TaggedSyntax): DecoderFactory {
+  return (ctx: DecoderContext): PayloadDecoder => new TaggedDecoder(syntax, ctx);
 }
 
 class TaggedDecoder implements PayloadDecoder {
@@ -103,6 +119,7 @@ class TaggedDecoder implements PayloadDecoder {
   private events: DecoderEvent[] = [];
   private call: OpenCall | null = null;
   private value: OpenValue | null = null;
+  private body: LiteralReader | null = null;
   private text = "";
   private calls = 0;
   /** The model's text of the call being read (from its first character), or of the failed rest. */
@@ -113,7 +130,6 @@ class TaggedDecoder implements PayloadDecoder {
 
   constructor(
     private readonly syntax: TaggedSyntax,
-    private readonly options: TaggedOptions,
     private readonly ctx: DecoderContext,
   ) {}
 
@@ -197,7 +213,7 @@ class TaggedDecoder implements PayloadDecoder {
     while (i < s.length && this.state !== "closed") {
       const j = this.step(s, i, final);
       if (j < 0) break;
-      if (this.raw !== null) this.raw.push(s.slice(i, j));
+      if (this.raw !== null) this.raw.push(i === 0 && j === s.length ? s : s.slice(i, j));
       this.finishClosing();
       if (this.isClosed()) {
         this.events.push({ kind: "close", rest: s.slice(j) });
@@ -223,6 +239,8 @@ class TaggedDecoder implements PayloadDecoder {
         return this.valueOpen(s, i, final);
       case "value":
         return this.valueText(s, i, final);
+      case "body":
+        return this.jsonBody(s, i);
       default:
         // failed: the rest of the region is collected into the failure's text.
         return s.length;
@@ -278,15 +296,21 @@ class TaggedDecoder implements PayloadDecoder {
   private inCall(s: string, i: number, final: boolean): number {
     const j = skipSpace(s, i);
     if (j > i) return j;
+    const call = this.call!;
+    if (s[i] === "{" && this.syntax.jsonBody && call.n === 0 && !call.body) {
+      this.body = new LiteralReader("json", "bracketed");
+      this.state = "body";
+      return i;
+    }
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
     if (tag === null) return this.failAt(i, `expected a parameter, found ${JSON.stringify(s.slice(i, i + 40))}`);
     if (tag === this.syntax.callClose) {
       this.closeCall();
-      if (this.options.selfClosing) this.state = "closed";
+      if (this.ctx.selfClosing) this.state = "closed";
       return i + tag.length;
     }
-    const param = this.syntax.paramOpen(tag);
+    const param = call.body ? undefined : this.syntax.paramOpen(tag);
     if (param === undefined) return this.failAt(i, `unexpected tag ${JSON.stringify(tag)}`);
     if (param.key === undefined) {
       this.text = "";
@@ -322,17 +346,32 @@ class TaggedDecoder implements PayloadDecoder {
     return i + tag.length;
   }
 
+  /** DSML: the arguments as one JSON object, written as it is read. */
+  private jsonBody(s: string, i: number): number {
+    const reader = this.body!;
+    const rest = reader.push(s.slice(i));
+    this.emitArgs(reader.take());
+    const j = s.length - rest.length;
+    if (reader.error !== undefined) return this.failAt(j, `arguments: ${reader.error}`);
+    if (!reader.done) return j;
+    this.call!.body = true;
+    this.body = null;
+    this.state = "call";
+    return j;
+  }
+
   private openCall(name: string): void {
     this.events.push({ kind: "call", name });
-    this.call = { name, parameters: this.ctx.toolSchema(name), parts: [], obj: {}, n: 0 };
+    this.call = { name, parameters: this.ctx.toolSchema(name), parts: [], n: 0, body: false };
     this.state = "call";
-    this.emitArgs("{");
   }
 
   private closeCall(): void {
     const call = this.call!;
-    this.emitArgs("}");
-    this.closing = { kind: "done", arguments: call.parts.join(""), value: call.obj };
+    if (!call.body) this.emitArgs(call.n === 0 ? "{}" : "}");
+    // The value is the arguments text parsed: one source of truth, and no second copy of long values.
+    const args = call.parts.join("");
+    this.closing = { kind: "done", arguments: args, value: JSON.parse(args) as unknown };
     this.events.push(this.closing);
     this.calls++;
     this.call = null;
@@ -360,7 +399,8 @@ class TaggedDecoder implements PayloadDecoder {
     const schema = propertySchema(call.parameters, key);
     const types = schema !== undefined ? schemaTypes(schema, call.parameters) : (untyped ?? this.syntax.untyped);
     const stream = types.length === 1 && types[0] === "string";
-    this.emitArgs((call.n > 0 ? ", " : "") + JSON.stringify(key) + ": " + (stream ? '"' : ""));
+    // `{` is written with the first key, so that a JSON body can still replace the parameters.
+    this.emitArgs((call.n > 0 ? ", " : "{") + JSON.stringify(key) + ": " + (stream ? '"' : ""));
     call.n++;
     this.value = { key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", probe: "", prev: "\n", writer: new JsonStringWriter() };
     this.state = "value";
@@ -372,16 +412,18 @@ class TaggedDecoder implements PayloadDecoder {
    * and a newline right before it (the one trailing newline that is stripped).
    */
   private valueText(s: string, i: number, final: boolean): number {
-    const p = s.indexOf("<", i);
+    // Skip every `<` that is plain text (HTML, code), so that the text goes out in one piece.
+    let p = s.indexOf("<", i);
+    let verdict: ReturnType<TaggedDecoder["endAt"]> = "text";
+    while (p >= 0) {
+      verdict = this.endAt(s, i, p, final);
+      if (verdict !== "text") break;
+      p = s.indexOf("<", p + 1);
+    }
     if (p < 0) {
       const keep = final ? 0 : newlineBefore(s, s.length, i, true);
       this.addValueText(s.slice(i, s.length - keep));
       return s.length - keep > i ? s.length - keep : final ? s.length : -1;
-    }
-    const verdict = this.endAt(s, i, p, final);
-    if (verdict === "text") {
-      this.addValueText(s.slice(i, p + 1));
-      return p + 1;
     }
     const nl = newlineBefore(s, p, i, verdict === "wait");
     if (verdict === "wait") {
@@ -408,18 +450,22 @@ class TaggedDecoder implements PayloadDecoder {
     }
     const lineStart = p > i ? s[p - 1] === "\n" : this.value!.prev === "\n";
     if (!lineStart) return "text";
-    for (const tag of this.syntax.implicitEnds ?? []) {
-      const at = tokenAt(s, p, tag, final);
-      if (at !== "no") return at === "full" ? "implicit" : "wait";
+    for (const end of this.syntax.implicitEnds ?? []) {
+      const at = tokenAt(s, p, end.tag, final);
+      if (at === "partial") return "wait";
+      if (at === "no") continue;
+      const next = end.after ? this.realNext(s, p + end.tag.length, final, end.after) : completeOnLine(s, p + end.tag.length, final);
+      if (next !== "no") return next === "yes" ? "implicit" : "wait";
     }
     return "text";
   }
 
   /** After a close tag: is the next thing (after whitespace) a tag that may follow it, or the region end? */
-  private realNext(s: string, j: number, final: boolean): "yes" | "no" | "wait" {
+  private realNext(s: string, j: number, final: boolean, after = this.syntax.afterParam): "yes" | "no" | "wait" {
     const k = skipSpace(s, j);
     if (k === s.length) return final ? "yes" : "wait";
-    for (const tag of this.syntax.afterParam) {
+    if (after === this.syntax.afterParam && this.syntax.afterParamNewline && !hasNewline(s, j, k)) return "no";
+    for (const tag of after) {
       const at = tokenAt(s, k, tag, final);
       if (at !== "no") return at === "full" ? "yes" : "wait";
     }
@@ -440,12 +486,12 @@ class TaggedDecoder implements PayloadDecoder {
       t = lead.startsWith("\r\n") ? lead.slice(2) : lead.startsWith("\n") ? lead.slice(1) : lead;
     }
     if (t === "") return;
-    v.parts.push(t);
     v.prev = t[t.length - 1]!;
     if (v.mode === "stream") {
       this.emitArgs(v.writer.write(t));
       return;
     }
+    v.parts.push(t);
     if (v.probe.length >= TYPE_PROBE || !v.types.includes("string")) return;
     v.probe = (v.probe + t).trimStart().slice(0, TYPE_PROBE);
     if (v.probe !== "" && !couldBeNonString(v.probe, v.types)) {
@@ -460,22 +506,29 @@ class TaggedDecoder implements PayloadDecoder {
     if (v.lead !== null && v.lead !== "") {
       const lead = v.lead;
       v.lead = null;
-      v.parts.push(lead);
       if (v.mode === "stream") this.emitArgs(v.writer.write(lead));
+      else v.parts.push(lead);
     }
-    const text = v.parts.join("");
-    let value: unknown = text;
-    if (v.mode === "stream") {
-      this.emitArgs(v.writer.end() + '"');
-    } else {
-      const typed = typeRawValue(text, v.types);
-      this.emitArgs(typed.json);
-      value = typed.value;
-    }
-    this.call!.obj[v.key] = value;
+    if (v.mode === "stream") this.emitArgs(v.writer.end() + '"');
+    else this.emitArgs(typeRawValue(v.parts.join(""), v.types).json);
     this.value = null;
     this.state = "call";
   }
+}
+
+/** Whether an open tag whose prefix ended at `s[j]` closes with `>` before the line (or a `<`) ends. */
+function completeOnLine(s: string, j: number, final: boolean): "yes" | "no" | "wait" {
+  for (let i = j; i < s.length && i - j < MAX_TAG; i++) {
+    const c = s[i]!;
+    if (c === ">") return i > j ? "yes" : "no";
+    if (c === "\n" || c === "<") return "no";
+  }
+  return final || s.length - j >= MAX_TAG ? "no" : "wait";
+}
+
+function hasNewline(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (s[i] === "\n") return true;
+  return false;
 }
 
 function skipSpace(s: string, i: number): number {

@@ -1,0 +1,177 @@
+/**
+ * Render benchmark (issue 5), against the built package (dist/index.js; `npm run bench` builds first):
+ * chatwire vs plain @huggingface/jinja vs Python transformers, side by side in one run.
+ *
+ * 1. The 21-tool agent request on the Qwen3 template: the issue's headline (>= 20x hf, >= 5x Python).
+ * 2. Every corpus template with the agent request and with a 400-message conversation.
+ * 3. Linearity: chatwire on Qwen3 at 100 / 200 / 400 messages.
+ *
+ * What is timed: chatwire `t.render(request)` (request normalisation included: it is the whole public
+ * call); @huggingface/jinja `template.render(context)` and transformers `render_jinja_template(...)`
+ * given the already-normalised conversation (they have no normaliser). Each figure is the lower quartile of as
+ * many renders as fit in the time budget, after a warm-up render that compiles and fills caches.
+ * Python runs once, in one child process, for all its timings; it is skipped with a note when
+ * `.ref/bin/python` (with transformers) is not there.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Template } from "@huggingface/jinja";
+import { FIXED_NOW, loadTemplates } from "../scripts/render-fixtures.mjs";
+import { AGENT_REQUEST_TEXT, longConversation, toJsonText } from "./workload.mjs";
+
+const QWEN3 = "Qwen-Qwen3-0.6B";
+const PYTHON = fileURLToPath(new URL("../.ref/bin/python", import.meta.url));
+
+const sha1 = (s) => createHash("sha1").update(s, "utf8").digest("hex");
+
+/**
+ * The lower quartile, not the median: on a shared machine (CI, several test runs at once) the slow half
+ * of the samples measures the neighbours; the fast quarter is what the code costs. Python uses the same.
+ */
+function lowerQuartile(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 4)];
+}
+
+/** ms per call of `fn` (lower quartile): at least 8 calls, then more until `budgetMs` is spent (at most 2000). */
+export function measure(fn, budgetMs) {
+  fn();
+  const times = [];
+  const start = performance.now();
+  while (times.length < 8 || (performance.now() - start < budgetMs && times.length < 2000)) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  return lowerQuartile(times);
+}
+
+function runPython(job) {
+  if (!existsSync(PYTHON)) return { note: "Python skipped: .ref/bin/python not found" };
+  const script = fileURLToPath(new URL("./python-render.py", import.meta.url));
+  const r = spawnSync(PYTHON, [script], { input: JSON.stringify(job), encoding: "utf8", maxBuffer: 64 << 20 });
+  if (r.status !== 0) return { note: `Python skipped: ${(r.stderr || r.error?.message || "failed").trim().split("\n").at(-1)}` };
+  return { results: JSON.parse(r.stdout) };
+}
+
+/** The three engines on one (template, request) pair. Each entry is `{ms, sha1?}` or `{error}`. */
+function timeNode(lib, compiled, tpl, text, budgetMs) {
+  const out = {};
+  const request = lib.readJson(text);
+  try {
+    const opts = { now: FIXED_NOW };
+    const prompt = compiled.chatwire.render(request, opts);
+    out.chatwire = { ms: measure(() => compiled.chatwire.render(request, opts), budgetMs), sha1: sha1(prompt), bytes: Buffer.byteLength(prompt) };
+  } catch (e) {
+    out.chatwire = { error: e.message };
+  }
+  try {
+    const info = { readsContentParts: false, knowsDeveloperRole: tpl.chat_template.includes("developer") };
+    const conv = lib.normalizeRequest(JSON.parse(text), info);
+    const context = { messages: conv.messages, tools: conv.tools, documents: null, add_generation_prompt: true, bos_token: tpl.bos_token, eos_token: tpl.eos_token };
+    if (compiled.hf instanceof Error) throw compiled.hf;
+    compiled.hf.render(context);
+    out.hf = { ms: measure(() => compiled.hf.render(context), budgetMs) };
+  } catch (e) {
+    out.hf = { error: e.message };
+  }
+  return out;
+}
+
+const fmt = (x) => (x === undefined ? "-" : x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0));
+const ratio = (a, b) => (a?.ms !== undefined && b?.ms !== undefined ? b.ms / a.ms : undefined);
+const fmtRatio = (r) => (r === undefined ? "-" : `${r.toFixed(1)}x`);
+const geomean = (xs) => (xs.length ? Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length) : undefined);
+
+function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
+  console.log(line(header));
+  for (const r of rows) console.log(line(r));
+}
+
+export async function runRenderBench({ budgetMs = 150 } = {}) {
+  process.env.TZ = "UTC"; // strftime_now reads the pinned clock in local time, as Python's naive datetime does
+  const lib = await import(new URL("../dist/index.js", import.meta.url).href);
+  const templates = loadTemplates();
+  const tools = lib.readJson(AGENT_REQUEST_TEXT).tools;
+  const requests = { agent: AGENT_REQUEST_TEXT };
+  for (const n of [100, 200, 400]) requests[`long${n}`] = toJsonText(longConversation(n, tools), lib.PyFloat);
+  const pairs = [];
+  for (const t of templates) pairs.push([t.name, "agent"], [t.name, "long400"]);
+  pairs.push([QWEN3, "long100"], [QWEN3, "long200"]);
+
+  const python = runPython({ templates, requests, pairs, budget_ms: budgetMs });
+  const results = new Map();
+  for (const tpl of templates) {
+    const compiled = { chatwire: await lib.loadTemplate({ chat_template: tpl.chat_template, bos_token: tpl.bos_token, eos_token: tpl.eos_token }) };
+    try {
+      compiled.hf = new Template(tpl.chat_template);
+    } catch (e) {
+      compiled.hf = e;
+    }
+    for (const [tname, rname] of pairs) {
+      if (tname !== tpl.name) continue;
+      const r = timeNode(lib, compiled, tpl, requests[rname], budgetMs);
+      r.python = python.results?.[`${tname}\t${rname}`];
+      results.set(`${tname}\t${rname}`, r);
+    }
+  }
+  const get = (t, r) => results.get(`${t}\t${r}`);
+
+  console.log("\n== chatwire render benchmark ==");
+  if (python.note) console.log(python.note);
+  const head = get(QWEN3, "agent");
+  const hfX = ratio(head.chatwire, head.hf);
+  const pyX = ratio(head.chatwire, head.python);
+  console.log(`\n21-tool agent request, ${QWEN3} (${head.chatwire.bytes} bytes of prompt), ms per render:`);
+  table(
+    ["engine", "ms", "vs chatwire", "target"],
+    [
+      ["chatwire", fmt(head.chatwire.ms), "1.0x", ""],
+      ["@huggingface/jinja", fmt(head.hf.ms), fmtRatio(hfX), `>= 20x ${hfX >= 20 ? "ok" : "MISSED"}`],
+      ["transformers (Python)", fmt(head.python?.ms), fmtRatio(pyX), pyX === undefined ? "not measured" : `>= 5x ${pyX >= 5 ? "ok" : "MISSED"}`],
+    ],
+  );
+
+  for (const [rname, title] of [["agent", "21-tool agent request"], ["long400", "400-message conversation"]]) {
+    console.log(`\nEvery corpus template, ${title} (ms per render; ratios = other engine's time / chatwire's):`);
+    const rows = [];
+    const hfRatios = [];
+    const pyRatios = [];
+    let same = 0;
+    let compared = 0;
+    for (const t of templates) {
+      const r = get(t.name, rname);
+      const h = ratio(r.chatwire, r.hf);
+      const p = ratio(r.chatwire, r.python);
+      if (h !== undefined) hfRatios.push(h);
+      if (p !== undefined) pyRatios.push(p);
+      if (r.chatwire.sha1 && r.python?.sha1) {
+        compared++;
+        if (r.chatwire.sha1 === r.python.sha1) same++;
+      }
+      const note = r.chatwire.error ? `chatwire: ${r.chatwire.error.slice(0, 60)}` : r.python?.sha1 && r.python.sha1 !== r.chatwire.sha1 ? "prompt differs from transformers" : "";
+      rows.push([t.name, fmt(r.chatwire.ms), fmt(r.hf.ms), fmtRatio(h), fmt(r.python?.ms), fmtRatio(p), note]);
+    }
+    table(["template", "chatwire", "hf/jinja", "hf/cw", "python", "py/cw", ""], rows);
+    console.log(
+      `geometric mean: ${fmtRatio(geomean(hfRatios))} vs @huggingface/jinja over ${hfRatios.length} templates, ` +
+        `${fmtRatio(geomean(pyRatios))} vs transformers over ${pyRatios.length}; ` +
+        `prompts identical to transformers: ${same}/${compared}`,
+    );
+  }
+
+  console.log(`\nLinearity, ${QWEN3}, chatwire ms per render by conversation length:`);
+  const lin = [100, 200, 400].map((n) => ({ n, ...get(QWEN3, `long${n}`) }));
+  table(
+    ["messages", "chatwire", "us/message", "hf/jinja", "python"],
+    lin.map((r) => [r.n, fmt(r.chatwire.ms), fmt((1000 * r.chatwire.ms) / r.n), fmt(r.hf.ms), fmt(r.python?.ms)]),
+  );
+  const growth = lin[2].chatwire.ms / lin[0].chatwire.ms;
+  console.log(`400 vs 100 messages: ${growth.toFixed(2)}x the time for 4x the messages (linear: about 4x)`);
+  return { headline: { hfRatio: hfX, pythonRatio: pyX }, linearity: growth };
+}

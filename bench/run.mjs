@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench` (builds first, then runs this): the render benchmark (bench/render-compare.mjs) and,
+ * when it exists, the parse benchmark (bench/parse.mjs). Set BENCH_BUDGET_MS to change how long each
+ * figure is sampled (default 150 ms).
+ */
+import { existsSync } from "node:fs";
+import { runRenderBench } from "./render-compare.mjs";
+
+const budgetMs = Number(process.env.BENCH_BUDGET_MS ?? 150);
+await runRenderBench({ budgetMs });
+
+const parseBench = new URL("./parse.mjs", import.meta.url);
+if (existsSync(parseBench)) {
+  const { runParseBench } = await import(parseBench.href);
+  await runParseBench();
+} else {
+  console.log("\n(bench/parse.mjs not present: parse benchmark skipped)");
+}

@@ -1,0 +1,8 @@
+/**
+ * DeepSeek's special tokens, with the spellings distills and quantised variants also produce:
+ * `<｜tool▁calls▁begin｜>` (U+FF5C, U+2581), `<｜tool_calls_begin｜>`, `<｜tool calls begin｜>`.
+ */
+export function deepseekMarkers(words: string): string[] {
+  const parts = words.split(" ");
+  return [`<｜${parts.join("▁")}｜>`, `<｜${parts.join("_")}｜>`, `<｜${parts.join(" ")}｜>`].filter((v, i, a) => a.indexOf(v) === i);
+}

@@ -1,0 +1,16 @@
+/**
+ * Hermes 2 Pro / 3, Qwen2.5, QwQ, Qwen3, Granite 4, Reka, Exaone, MiMo:
+ * `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>` once per call. Qwen3 thinks in
+ * `<think>...</think>` first and sometimes calls inside it; the last call may lack `</tool_call>`.
+ */
+import { jsonCalls } from "../parse/decoders/json-calls.js";
+import type { FormatDescription } from "./types.js";
+
+export const hermes: FormatDescription = {
+  id: "hermes",
+  description: "Hermes / Qwen2.5 / Qwen3 / Granite 4: JSON objects in <tool_call> tags",
+  detect: { anyOf: [["<tool_call>"]] },
+  reasoning: [{ start: ["<think>"], end: ["</think>"] }],
+  regions: [{ start: ["<tool_call>"], end: ["</tool_call>"], decoder: jsonCalls() }],
+  ignore: ["<|im_end|>"],
+};

@@ -1,0 +1,17 @@
+/**
+ * Liquid LFM2 / LFM2.5 (LFM2-8B-A1B.jinja, LFM2.5-8B-A1B.jinja, LFM2.5-Instruct.jinja):
+ * `<|tool_call_start|>[f(a=1, b="x")]<|tool_call_end|>`, Python calls; the models also write JSON call
+ * objects there (`[{"name": "f", "arguments": {...}}]`). LFM2.5 thinks in `<think>...</think>`.
+ */
+import { jsonCalls } from "../parse/decoders/json-calls.js";
+import { pythonicOrJsonCalls } from "../parse/decoders/pythonic.js";
+import type { FormatDescription } from "./types.js";
+
+export const lfm2: FormatDescription = {
+  id: "lfm2",
+  description: "Liquid LFM2 / LFM2.5: <|tool_call_start|>[f(a=1)]<|tool_call_end|>",
+  detect: { anyOf: [["List of tools: "], ["<|tool_call_start|>"]] },
+  reasoning: [{ start: ["<think>"], end: ["</think>"] }],
+  regions: [{ start: ["<|tool_call_start|>"], end: ["<|tool_call_end|>"], decoder: pythonicOrJsonCalls(jsonCalls()) }],
+  ignore: ["<|im_end|>"],
+};

@@ -1,0 +1,19 @@
+/**
+ * Llama 3.2 / Llama 4 pythonic tool calling (vLLM's llama3.2/llama4 pythonic templates), ToolACE:
+ * `[get_weather(city='SF', unit="c"), f2()]`, a Python list of calls with literal keyword arguments,
+ * optionally inside `<|python_start|>...<|python_end|>` (Llama 4). A bare list has no end marker: it
+ * ends with its `]`. A `[` that does not start a call (`[1]`, `[see the docs]`) is prose.
+ */
+import { pythonicCalls } from "../parse/decoders/pythonic.js";
+import type { FormatDescription } from "./types.js";
+
+export const pythonic: FormatDescription = {
+  id: "pythonic",
+  description: "Llama 3.2 / Llama 4 pythonic: [f(a=1, b=\"x\"), g()]",
+  detect: { anyOf: [["[func_name1("], ["<|python_start|>"]] },
+  regions: [
+    { start: ["<|python_start|>"], end: ["<|python_end|>"], decoder: pythonicCalls },
+    { start: ["["], startInPayload: true, quietIfNotCall: true, decoder: pythonicCalls },
+  ],
+  ignore: ["<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>"],
+};

@@ -1,0 +1,310 @@
+/**
+ * Decoders for calls written as code: Python calls with keyword arguments, `[f(a=1, b="x"), g()]`
+ * (Llama 3.2/4 pythonic, LFM2, tagged-pythonic), and Gemma 4's `call:f{city:<|"|>London<|"|>,n:3}`.
+ * One call-list machine reads names and separators; the arguments are read by LiteralReader
+ * (pythonic-literal.ts), which writes their JSON as it reads, so string arguments stream.
+ *
+ * Values are literals with their own types (`3` is a number, `'3'` a string), so they are not retyped
+ * by the schema; ajv checks them against it afterwards.
+ *
+ * A call's `raw` text is its own (`f(a=1)`); the list's brackets and commas belong to no call. Text that
+ * is not a call: before any call is named it fails the region (prose such as `[1]` or `[see docs]`, which
+ * the engine keeps as plain content when the region is marked quiet); inside a call it fails that call.
+ * In a region without end marker (a bare `[...]`) the failure also ends the region there, and the rest of
+ * the text is handed back to the engine; in a region with an end marker the rest of the region is kept
+ * as the failed call's text.
+ */
+import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
+import { LiteralReader } from "./pythonic-literal.js";
+import type { LiteralDialect, LiteralTop } from "./pythonic-literal.js";
+
+export interface CallListSyntax {
+  /** Written before each call's name (Gemma 4: `call:`). */
+  namePrefix: string;
+  /** The character after the name that opens the arguments: `(` (Python) or `{` (Gemma). */
+  argsOpen: string;
+  dialect: LiteralDialect;
+  /** Calls may sit in a Python list, `[f(), g()]`. */
+  list: boolean;
+}
+
+export const PYTHON_CALLS: CallListSyntax = { namePrefix: "", argsOpen: "(", dialect: "python", list: true };
+
+const NAME_START = /[A-Za-z_]/;
+const NAME_CHAR = /[A-Za-z0-9_.\-]/;
+const MAX_NAME = 256;
+
+type State = "start" | "item" | "prefix" | "name" | "args" | "after" | "end" | "failed" | "closed";
+
+export function callListDecoder(syntax: CallListSyntax): DecoderFactory {
+  return (ctx: DecoderContext) => new CallListDecoder(syntax, ctx.selfClosing === true);
+}
+
+/** Python calls, `[f(a=1), g()]` or a bare `f(a=1)`. */
+export const pythonicCalls: DecoderFactory = callListDecoder(PYTHON_CALLS);
+
+/**
+ * LFM2 writes Python calls, `[f(a=1)]`, but sometimes JSON call objects, `[{"name": "f", "arguments":
+ * {...}}]` or a bare object; the first item's first character tells them apart. Leading text is held
+ * until it does, then everything goes to the chosen decoder.
+ */
+export function pythonicOrJsonCalls(json: DecoderFactory): DecoderFactory {
+  return (ctx: DecoderContext) => new FirstItemDispatch(ctx, json);
+}
+
+class FirstItemDispatch implements PayloadDecoder {
+  private lead = "";
+  private inner: PayloadDecoder | undefined;
+
+  constructor(
+    private readonly ctx: DecoderContext,
+    private readonly json: DecoderFactory,
+  ) {}
+
+  push(text: string): DecoderEvent[] {
+    if (this.inner) return this.inner.push(text);
+    const all = this.lead + text;
+    let i = skipSpace(all, 0);
+    if (all[i] === "[") i = skipSpace(all, i + 1);
+    if (i >= all.length) {
+      this.lead = all;
+      return [];
+    }
+    this.lead = "";
+    this.inner = (all[i] === "{" ? this.json : pythonicCalls)(this.ctx);
+    return this.inner.push(all);
+  }
+
+  end(closed: boolean): DecoderEvent[] {
+    if (!this.inner) this.inner = pythonicCalls(this.ctx);
+    const out = this.lead === "" ? [] : this.inner.push(this.lead);
+    return [...out, ...this.inner.end(closed)];
+  }
+}
+
+class CallListDecoder implements PayloadDecoder {
+  private state: State = "start";
+  private pending = "";
+  private events: DecoderEvent[] = [];
+  private bracketed = false;
+  private calls = 0;
+  private name = "";
+  private reader: LiteralReader | null = null;
+  private argParts: string[] = [];
+  /** The current call's text from its name on; after a failure, also the rest of the region. */
+  private raw: string[] = [];
+  private failure = "";
+  private readonly top: LiteralTop;
+
+  constructor(
+    private readonly syntax: CallListSyntax,
+    private readonly selfClosing: boolean,
+  ) {
+    this.top = syntax.dialect === "gemma" ? "gemma-args" : "kwargs";
+  }
+
+  push(text: string): DecoderEvent[] {
+    if (this.isClosed()) return [];
+    const s = this.pending + text;
+    const i = this.run(s, false);
+    this.pending = this.isClosed() ? "" : s.slice(i);
+    return this.take();
+  }
+
+  end(closed: boolean): DecoderEvent[] {
+    if (this.isClosed()) return [];
+    const s = this.pending;
+    this.pending = "";
+    const i = closed ? this.run(s, true) : 0;
+    if (!this.isClosed()) {
+      if (this.state === "failed" || this.reader !== null || this.state === "name" || this.state === "prefix") {
+        this.raw.push(s.slice(i));
+        if (this.state === "failed") this.emitFailure("malformed", this.failure);
+        else this.emitFailure(closed ? "malformed" : "truncated", closed ? "the call is not complete" : "the output ended inside a tool call");
+      } else if (this.calls === 0) {
+        this.emitFailure(closed ? "malformed" : "truncated", "no tool call in the region");
+      }
+      // Otherwise every call is complete; a missing `]` before the end is no loss.
+    }
+    this.state = "closed";
+    return this.take();
+  }
+
+  private isClosed(): boolean {
+    return this.state === "closed";
+  }
+
+  private take(): DecoderEvent[] {
+    const e = this.events;
+    this.events = [];
+    return e;
+  }
+
+  private run(s: string, final: boolean): number {
+    let i = 0;
+    while (i < s.length && !this.isClosed()) {
+      const wasFailed = this.state === "failed";
+      const j = this.step(s, i, final);
+      if (j < 0) break;
+      if (wasFailed) this.raw.push(s.slice(i, j));
+      else if (this.state === "failed" && this.selfClosing) {
+        // No end marker to wait for: report now and hand the rest back to the engine.
+        this.emitFailure("malformed", this.failure);
+        return this.closeRegion(s, j);
+      }
+      i = j;
+    }
+    return i;
+  }
+
+  private step(s: string, i: number, final: boolean): number {
+    switch (this.state) {
+      case "start": {
+        const j = skipSpace(s, i);
+        if (j > i) return j;
+        this.state = "item";
+        if (this.syntax.list && s[i] === "[") {
+          this.bracketed = true;
+          return i + 1;
+        }
+        return i;
+      }
+      case "item":
+        return this.item(s, i);
+      case "prefix":
+        return this.prefix(s, i, final);
+      case "name":
+        return this.nameChars(s, i, final);
+      case "args":
+        return this.args(s, i);
+      case "after":
+        return this.after(s, i, final);
+      case "end": {
+        const j = skipSpace(s, i);
+        return j > i ? j : this.failAt(i, `unexpected text after the calls: ${JSON.stringify(s.slice(i, i + 40))}`);
+      }
+      default:
+        // failed: the rest of the region is the failure's text.
+        return s.length;
+    }
+  }
+
+  private failAt(i: number, message: string): number {
+    this.failure = message;
+    this.state = "failed";
+    return i;
+  }
+
+  private emitFailure(type: "malformed" | "truncated", message: string): void {
+    const ev: DecoderEvent = { kind: "fail", type, message };
+    if (this.reader !== null) ev.name = this.name;
+    const raw = this.raw.join("");
+    if (raw !== "") ev.raw = raw;
+    this.events.push(ev);
+    this.reader = null;
+    this.raw = [];
+  }
+
+  private item(s: string, i: number): number {
+    const j = skipSpace(s, i);
+    if (j > i) return j;
+    if (this.bracketed && s[i] === "]") {
+      // `[]` is no call; `[f(), ]` is a trailing comma.
+      if (this.calls === 0) return this.failAt(i, "an empty list is not a call");
+      this.state = "end";
+      return i + 1;
+    }
+    this.raw = [];
+    this.name = "";
+    this.state = this.syntax.namePrefix === "" ? "name" : "prefix";
+    return i;
+  }
+
+  private prefix(s: string, i: number, final: boolean): number {
+    const p = this.syntax.namePrefix;
+    const have = s.slice(i, i + p.length);
+    if (have === p) {
+      this.raw.push(p);
+      this.state = "name";
+      return i + p.length;
+    }
+    if (!final && p.startsWith(have)) return -1;
+    return this.failAt(i, `expected ${JSON.stringify(p)}`);
+  }
+
+  private nameChars(s: string, i: number, final: boolean): number {
+    let j = i;
+    while (j < s.length && NAME_CHAR.test(s[j]!)) j++;
+    this.name += s.slice(i, j);
+    this.raw.push(s.slice(i, j));
+    if (this.name.length > MAX_NAME) return this.failAt(j, "tool name too long");
+    if (j === s.length) return final ? this.failAt(j, "the call is not complete") : j > i ? j : -1;
+    if (s[j] !== this.syntax.argsOpen || this.name === "" || !NAME_START.test(this.name[0]!)) {
+      return this.failAt(j, `not a call: ${JSON.stringify(this.name + s[j])}`);
+    }
+    this.raw.push(s[j]!);
+    this.events.push({ kind: "call", name: this.name });
+    this.reader = new LiteralReader(this.syntax.dialect, this.top);
+    this.argParts = [];
+    this.state = "args";
+    return j + 1;
+  }
+
+  private args(s: string, i: number): number {
+    const reader = this.reader!;
+    const rest = reader.push(s.slice(i));
+    const j = s.length - rest.length;
+    this.raw.push(s.slice(i, j));
+    const text = reader.take();
+    if (text !== "") {
+      this.argParts.push(text);
+      this.events.push({ kind: "args", text });
+    }
+    if (reader.error !== undefined) return this.failAt(j, reader.error);
+    if (!reader.done) return j;
+    this.events.push({ kind: "done", arguments: this.argParts.join(""), value: reader.value, raw: this.raw.join("") });
+    this.calls++;
+    this.reader = null;
+    this.raw = [];
+    this.state = "after";
+    return !this.syntax.list && this.selfClosing ? this.closeRegion(s, j) : j;
+  }
+
+  private after(s: string, i: number, final: boolean): number {
+    const j = skipSpace(s, i);
+    if (j > i) return j;
+    const c = s[i]!;
+    if (c === "," && this.syntax.list) {
+      this.state = "item";
+      return i + 1;
+    }
+    if (this.bracketed && c === "]") {
+      if (this.selfClosing) return this.closeRegion(s, i + 1);
+      this.state = "end";
+      return i + 1;
+    }
+    if (this.syntax.namePrefix !== "") {
+      const at = s.slice(i, i + this.syntax.namePrefix.length);
+      if (at === this.syntax.namePrefix) {
+        this.state = "item";
+        return i;
+      }
+      if (!final && this.syntax.namePrefix.startsWith(at)) return -1;
+    }
+    if (this.selfClosing && !this.bracketed) return this.closeRegion(s, i);
+    return this.failAt(i, `unexpected text after a call: ${JSON.stringify(s.slice(i, i + 40))}`);
+  }
+
+  /** Ends a region that has no end marker: the text from `s[j]` goes back to the engine. */
+  private closeRegion(s: string, j: number): number {
+    this.events.push({ kind: "close", rest: s.slice(j) });
+    this.state = "closed";
+    return s.length;
+  }
+}
+
+function skipSpace(s: string, i: number): number {
+  let j = i;
+  while (j < s.length && (s[j] === " " || s[j] === "\n" || s[j] === "\t" || s[j] === "\r")) j++;
+  return j;
+}

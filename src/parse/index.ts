@@ -1,0 +1,46 @@
+/**
+ * The parse API. One engine serves both paths: `createStreamParser` returns it; `parseCompletion`
+ * pushes the whole text, ends, and folds the deltas with `foldDeltas`, the same function a streaming
+ * client would use, so a one-shot parse equals a reassembled stream by construction.
+ */
+import { getFormat } from "../formats/index.js";
+import type { FormatDescription, FormatId } from "../formats/types.js";
+import type { Delta, ParseResult, StreamParser } from "../types.js";
+import { ParseEngine } from "./engine.js";
+import { foldDeltas } from "./fold.js";
+import { CallPolicy } from "./policy.js";
+
+export interface ParseOptions {
+  /** Makes call ids for calls the model gave none (default: crypto random, in the format's style). */
+  idGenerator?: () => string;
+  /**
+   * The end of the rendered prompt. If it opened a reasoning block (`<think>\n`) the output starts in
+   * reasoning; harmony and functionary prompts end inside a message header.
+   */
+  promptSuffix?: string;
+}
+
+function resolve(format: FormatId | FormatDescription): FormatDescription {
+  return typeof format === "string" ? getFormat(format) : format;
+}
+
+/**
+ * A streaming parser for one completion. `request` (a Chat Completions or Responses body, or just
+ * `{tools, tool_choice}`) decides which calls are accepted and how they are validated.
+ * Throws ChatwireError for an unknown format id or a malformed request; never for model output.
+ */
+export function createStreamParser(format: FormatId | FormatDescription, request?: unknown, options: ParseOptions = {}): StreamParser {
+  const engine = new ParseEngine(resolve(format), new CallPolicy(request), options);
+  return {
+    push: (delta: string): Delta[] => engine.push(delta),
+    end: (): Delta[] => engine.end(),
+  };
+}
+
+/** Parses a whole completion into an assistant message, its finish reason, and the issues found. */
+export function parseCompletion(format: FormatId | FormatDescription, completion: string, request?: unknown, options: ParseOptions = {}): ParseResult {
+  const parser = createStreamParser(format, request, options);
+  return foldDeltas([...parser.push(completion), ...parser.end()]);
+}
+
+export { foldDeltas };

@@ -1,0 +1,127 @@
+/**
+ * Untrusted templates: huge loops, deep recursion, giant strings and prototype probing are stopped with a
+ * ChatwireError (limit_exceeded / template_error), and the process keeps working afterwards.
+ */
+import { describe, expect, it } from "vitest";
+import { ChatwireError } from "../../src/errors.js";
+import { compileTemplate } from "../../src/jinja/index.js";
+
+function failure(template: string, context: Record<string, unknown> = {}, limits = {}): ChatwireError {
+  try {
+    compileTemplate(template).render(context, { limits });
+  } catch (e) {
+    expect(e).toBeInstanceOf(ChatwireError);
+    return e as ChatwireError;
+  }
+  throw new Error("expected the render to fail");
+}
+
+describe("render limits", () => {
+  it("stops a loop that would run for ever with the default step budget", () => {
+    const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}");
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toMatch(/step limit \(50000000 steps\)/);
+  }, 30_000);
+
+  it("honours a per-render step limit", () => {
+    const t = "{% for i in range(1000) %}{{ i }}{% endfor %}";
+    expect(failure(t, {}, { maxSteps: 500 }).code).toBe("limit_exceeded");
+    expect(compileTemplate(t).render({}, { limits: { maxSteps: 5000 } })).toHaveLength(2890);
+  });
+
+  it("refuses range() beyond the sandbox's 100000 items", () => {
+    const e = failure("{{ range(10 ** 12)|length }}");
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toContain("range()");
+  });
+
+  it("stops unbounded macro recursion at the depth limit", () => {
+    const e = failure("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}");
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toContain("maximum recursion depth exceeded");
+    expect(failure("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", {}, { maxDepth: 10 }).message).toContain("10");
+  });
+
+  it("allows recursion within the limit", () => {
+    const t = "{% macro f(n) %}{% if n > 0 %}{{ n }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(150) }}";
+    expect(compileTemplate(t).render({})).toMatch(/^150149/);
+  });
+
+  it("refuses to build giant strings and lists", () => {
+    expect(failure("{{ 'a' * 10 ** 9 }}").code).toBe("limit_exceeded");
+    expect(failure("{{ [1] * 10 ** 9 }}").code).toBe("limit_exceeded");
+    expect(failure("{{ 2 ** (10 ** 12) }}").code).toBe("limit_exceeded");
+    const doubling = "{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}";
+    expect(failure(doubling).code).toBe("limit_exceeded");
+  });
+
+  it("caps the output size", () => {
+    const e = failure("{% for i in range(100) %}{{ s }}{% endfor %}", { s: "x".repeat(1000) }, { maxOutputBytes: 50_000 });
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toContain("50000");
+  });
+
+  it("handles a 100 MB string in the context without copying it needlessly", () => {
+    const big = "y".repeat(100 * 1024 * 1024);
+    const t = compileTemplate("{{ big|length }} {{ big[:3] }} {{ big[-2:] }} {{ 'z' in big }} {{ big.startswith('yy') }}");
+    expect(t.render({ big })).toBe("104857600 yyy yy False True");
+    // Printing it is more than the default 64 MB output allows.
+    expect(failure("{{ big }}", { big }).code).toBe("limit_exceeded");
+    // Iterating its characters costs one step each, so it stops before building a 100M-item array.
+    expect(failure("{% for c in big %}{% endfor %}", { big }).code).toBe("limit_exceeded");
+  });
+
+  it("stops JSON of absurdly deep data", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 1000; i++) deep = [deep];
+    expect(failure("{{ x|tojson }}", { x: deep }).code).toBe("limit_exceeded");
+  });
+
+  it("keeps working after a limit was hit", () => {
+    failure("{{ 'a' * 10 ** 9 }}");
+    expect(compileTemplate("{{ 1 + 1 }}").render({})).toBe("2");
+  });
+});
+
+describe("sandbox", () => {
+  it("sees no JS prototypes or internals", () => {
+    const t = compileTemplate(
+      "[{{ x.constructor }}][{{ x.__proto__ }}][{{ x['constructor'] }}][{{ x.hasOwnProperty }}][{{ ''.constructor }}]" +
+        "[{{ [].constructor }}][{{ x.toString }}][{{ x.valueOf }}][{{ range.constructor }}][{{ x.__class__ }}][{{ (1).constructor }}]",
+    );
+    expect(t.render({ x: { a: 1 } })).toBe("[][][][][][][][][][][]");
+  });
+
+  it("cannot call through prototype members", () => {
+    expect(failure("{{ x.constructor('return 1')() }}", { x: {} }).code).toBe("template_error");
+    expect(failure("{{ ''.constructor.constructor('return process')() }}").code).toBe("template_error");
+  });
+
+  it("does not call JS functions found in the context", () => {
+    const e = failure("{{ f() }}", { f: () => "pwned" });
+    expect(e.code).toBe("template_error");
+  });
+
+  it("reads own data properties only, never getters", () => {
+    let called = false;
+    const x = Object.create({ inherited: "no" }) as Record<string, unknown>;
+    Object.defineProperty(x, "g", { enumerable: true, get: () => ((called = true), "got") });
+    expect(compileTemplate("[{{ x.inherited }}]").render({ x })).toBe("[]");
+    const y: Record<string, unknown> = { plain: 1 };
+    Object.defineProperty(y, "g", { enumerable: true, get: () => ((called = true), "got") });
+    expect(compileTemplate("[{{ y.g }}][{{ y['g'] }}][{{ y.plain }}]").render({ y })).toBe("[][][1]");
+    expect(called).toBe(false);
+  });
+
+  it("refuses mutating methods with Jinja2's SecurityError message", () => {
+    expect(failure("{{ x.append(1) }}", { x: [] }).message).toBe("access to attribute 'append' of 'list' object is unsafe.");
+    expect(failure("{{ x.update({}) }}", { x: {} }).message).toBe("access to attribute 'update' of 'dict' object is unsafe.");
+  });
+
+  it("leaves context objects untouched", () => {
+    const ctx = { messages: [{ role: "user", content: "hi" }] };
+    const before = JSON.stringify(ctx);
+    compileTemplate("{% set m = messages[0] %}{% set x = m.items()|list %}{{ messages|tojson }}").render(ctx);
+    expect(JSON.stringify(ctx)).toBe(before);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Render -> token ids end to end: chatwire renders the protected request (renderTokens) and must give the
+ * ids Python computed by rendering with transformers and tokenising with the Rust library.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { readJson } from "../src/request/index.js";
+import { loadTemplate } from "../src/template/index.js";
+import { renderTokens, type TokenizerJson } from "../src/tokens/index.js";
+import { loadConversations, loadTemplates, renderOptions } from "../scripts/render-fixtures.mjs";
+
+process.env.TZ = "UTC";
+
+const read = (p: string) => readFileSync(new URL(`../fixtures/tokenizer/${p}`, import.meta.url), "utf8");
+const tokenizerJson = JSON.parse(read("tokenizer.json")) as TokenizerJson;
+const cases = JSON.parse(read("expected.json")) as { template: string; conversation: string; ids: number[]; idsAll: number[] }[];
+const templates = new Map(loadTemplates().map((t) => [t.name, t]));
+const conversations = new Map(loadConversations(readJson).map((c) => [c.name, c]));
+
+describe("renderTokens", () => {
+  for (const c of cases) {
+    it(`${c.template} x ${c.conversation}`, async () => {
+      const tpl = templates.get(c.template)!;
+      const conv = conversations.get(c.conversation)!;
+      const t = await loadTemplate({ chat_template: tpl.chat_template, bos_token: tpl.bos_token, eos_token: tpl.eos_token });
+      const options = renderOptions(conv.options);
+      expect(renderTokens(t, conv.request, tokenizerJson, options)).toEqual(c.ids);
+      expect(renderTokens(t, conv.request, tokenizerJson, options, { specialTokens: "all" })).toEqual(c.idsAll);
+    });
+  }
+});

@@ -1,6 +1,7 @@
 """
-Trains the small, real byte-level BPE tokenizer the token-id tests use (no model can be downloaded in
-this project's environment), and writes fixtures/tokenizer/tokenizer.json. Run from the repository root:
+Trains the small, real tokenizers the token-id tests use: a byte-level BPE (GPT-2 / Llama 3 / Qwen style)
+and a Metaspace BPE (SentencePiece style, fixtures/tokenizer/tokenizer-metaspace.json) (no model can be downloaded in
+this project's environment), and writes them to fixtures/tokenizer/. Run from the repository root:
 
     .ref/bin/python scripts/gen-tokenizer.py
 
@@ -37,6 +38,30 @@ def corpus():
             yield f.read()
 
 
+def write(tok, name):
+    data = json.loads(tok.to_str())
+    with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    print(f"vocab {tok.get_vocab_size()} -> fixtures/tokenizer/{name}")
+
+
+def metaspace():
+    """A SentencePiece-style tokenizer (Mistral, Llama 2): Metaspace with prepend_scheme "first", whose
+    output depends on where a text section sits in the prompt; plus added tokens with lstrip / rstrip."""
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="first")
+    tok.decoder = decoders.Metaspace(replacement="\u2581", prepend_scheme="first")
+    trainer = trainers.BpeTrainer(vocab_size=2500, min_frequency=2, show_progress=False, special_tokens=["<unk>"])
+    tok.train_from_iterator(corpus(), trainer=trainer)
+    tok.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in ["<s>", "</s>", "[INST]", "[/INST]", "[TOOL_CALLS]",
+                            "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]", "[/TOOL_RESULTS]"]])
+    tok.add_special_tokens([AddedToken("<|end|>", normalized=False, special=True, rstrip=True),
+                            AddedToken("<|assistant|>", normalized=False, special=True, lstrip=True),
+                            AddedToken("<|user|>", normalized=False, special=True)])
+    return tok
+
+
 def main():
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
@@ -51,11 +76,8 @@ def main():
     tok.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in SPECIAL])
     tok.add_tokens([AddedToken(t, normalized=False, special=False) for t in NON_SPECIAL])
     os.makedirs(OUT, exist_ok=True)
-    data = json.loads(tok.to_str())
-    with open(os.path.join(OUT, "tokenizer.json"), "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False, indent=1)
-        f.write("\n")
-    print(f"vocab {tok.get_vocab_size()} ({len(SPECIAL)} special, {len(NON_SPECIAL)} other added) -> fixtures/tokenizer/tokenizer.json")
+    write(tok, "tokenizer.json")
+    write(metaspace(), "tokenizer-metaspace.json")
 
 
 if __name__ == "__main__":

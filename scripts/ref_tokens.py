@@ -10,6 +10,7 @@ from tokenizers import Tokenizer
 ESC = "\ue000"
 BASE = 0xE100
 SPAN = 1024
+SENTINEL = "\ue4ff\ue4fe\ue4ff"
 PLACEHOLDER = re.compile("\ue000([\ue100-\ue4ff])([\ue100-\ue4ff])")
 
 
@@ -19,8 +20,13 @@ class RefTokenizer:
             data = json.load(f)
         self.full = Tokenizer.from_str(json.dumps(data))
         self.plain = Tokenizer.from_str(json.dumps({**data, "added_tokens": []}))
+        # Text that follows other sections is encoded after a sentinel added token, so position-dependent
+        # pre-tokenizers (Metaspace prepend_scheme "first") see it where it really is: not at offset 0.
+        sentinel = {"id": 10**6, "content": SENTINEL, "single_word": False, "lstrip": False, "rstrip": False,
+                    "normalized": False, "special": True}
+        self.after = Tokenizer.from_str(json.dumps({**data, "added_tokens": [sentinel]}))
         added = sorted(data.get("added_tokens", []), key=lambda t: t["id"])
-        self.control_ids = {t["content"]: t["id"] for t in added}
+        self.controls = {t["content"]: t for t in added}
         self.texts = [ESC] + [t["content"] for t in added]
         self.index = {t: i for i, t in reversed(list(enumerate(self.texts)))}
         alternatives = sorted({t for t in self.texts if t}, key=len, reverse=True)
@@ -50,15 +56,25 @@ class RefTokenizer:
     def tokenize(self, prompt, special_tokens="template"):
         if special_tokens == "all":
             return self.full.encode(self.restore(prompt), add_special_tokens=False).ids
-        ids = []
+        sections = []  # str for text, dict for a control token
         last = 0
         for m in self.pattern.finditer(prompt):
-            if m.group(0) not in self.control_ids:
-                continue
-            ids += self._plain(prompt[last : m.start()])
-            ids.append(self.control_ids[m.group(0)])
-            last = m.end()
-        return ids + self._plain(prompt[last:])
-
-    def _plain(self, text):
-        return self.plain.encode(self.restore(text), add_special_tokens=False).ids if text else []
+            if m.group(0) in self.controls:
+                sections += [prompt[last : m.start()], self.controls[m.group(0)]]
+                last = m.end()
+        sections.append(prompt[last:])
+        for i, sec in enumerate(sections):
+            if isinstance(sec, dict):
+                if sec.get("lstrip") and i > 0 and isinstance(sections[i - 1], str):
+                    sections[i - 1] = sections[i - 1].rstrip()
+                if sec.get("rstrip") and i + 1 < len(sections) and isinstance(sections[i + 1], str):
+                    sections[i + 1] = sections[i + 1].lstrip()
+        ids = []
+        for i, sec in enumerate(sections):
+            if isinstance(sec, dict):
+                ids.append(sec["id"])
+            elif sec and i == 0:
+                ids += self.plain.encode(self.restore(sec), add_special_tokens=False).ids
+            elif sec:
+                ids += self.after.encode(SENTINEL + self.restore(sec), add_special_tokens=False).ids[1:]
+        return ids

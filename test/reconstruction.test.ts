@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadTemplate } from "../src/template/index.js";
 import type { ChatTemplate } from "../src/template/index.js";
+import { canonicalJson, parsedOrText } from "./helpers/canonical-json.js";
 import { FIXTURES } from "./helpers/fixtures.js";
 
 const TEMPLATES = join(FIXTURES, "templates");
@@ -141,15 +142,6 @@ function assistantTurn(t: ChatTemplate, file: string, calls: typeof PARALLEL): T
   return { text: full.slice(common), request, promptSuffix: full.slice(Math.max(0, common - 200), common) };
 }
 
-/** JSON text with object keys sorted: argument key order is the template's choice, not a difference. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
-
 function roundTrip(t: ChatTemplate, file: string, calls: typeof PARALLEL): string[] {
   const problems: string[] = [];
   let turn: Turn;
@@ -164,17 +156,9 @@ function roundTrip(t: ChatTemplate, file: string, calls: typeof PARALLEL): strin
     turn.promptSuffix === undefined
       ? t.parse(turn.text, turn.request, { render: { variables } })
       : t.parse(turn.text, turn.request, { promptSuffix: turn.promptSuffix });
-  const got = (result.message.tool_calls ?? []).map((c) => {
-    let args: unknown = c.function.arguments;
-    try {
-      args = JSON.parse(c.function.arguments);
-    } catch {
-      // stays text, and then differs
-    }
-    return { name: c.function.name, arguments: args };
-  });
+  const got = (result.message.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: parsedOrText(c.function.arguments) }));
   const want = calls.map((c) => ({ name: c.name, arguments: c.arguments }));
-  if (canonical(got) !== canonical(want)) {
+  if (canonicalJson(got) !== canonicalJson(want)) {
     problems.push(`turn ${JSON.stringify(turn.text)} parsed to ${JSON.stringify(got)}; errors ${JSON.stringify(result.errors.map((e) => e.message))}`);
   }
   return problems;

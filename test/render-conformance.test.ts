@@ -1,6 +1,6 @@
 /**
  * Render conformance: every (fixture template, fixture conversation) pair goes through chatwire's public
- * path, loadTemplate({chat_template, bos_token, eos_token}) then t.render(request, options), and must give
+ * API (src/index.ts), loadTemplate({chat_template, bos_token, eos_token}) then t.render(request, options), and must give
  * the bytes transformers gave (fixtures/render, made by scripts/gen-render-fixtures.py), or raise where
  * transformers raised, with the template's own message.
  *
@@ -10,9 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { ChatwireError } from "../src/errors.js";
-import { normalizeRequest, readJson } from "../src/request/index.js";
-import { loadTemplate } from "../src/template/index.js";
+import { ChatwireError, loadTemplate, normalizeRequest, readJson } from "../src/index.js";
 import {
   loadConversations,
   loadExpected,

@@ -1,56 +1,26 @@
 /**
- * Streaming equals one-shot, for every split (issue 4). Every completion in fixtures/completions and
- * every peer vector is cut at every position into two pushes, and at seeded random positions into many;
- * the folded deltas must equal the one-shot result exactly, ids included (a deterministic id generator
- * per run), and what a push has emitted so far must be a prefix of the final text (nothing retracted,
- * no partial marker shown and then taken back). The per-format fixture cases also state the expected
- * message, checked one-shot, code point by code point, and at random cuts through the fluent tester.
+ * Streaming equals one-shot, for every split (issue 4). Every completion in fixtures/completions (through
+ * the fluent tester, which also checks the stated message) and every peer vector is fed one code point at
+ * a time, cut at every position into two pushes, and cut at seeded random positions into many; the
+ * folded deltas must equal the one-shot result exactly, ids included (a deterministic id generator per
+ * run), and what a push has shown so far must be a prefix of the final text (nothing taken back, so no
+ * partial marker was ever shown). Then the hold-back rules themselves: a marker prefix waits, and is
+ * released as soon as it cannot be a marker; prose without markers is shown as it arrives.
  */
 import { describe, expect, it } from "vitest";
-import { expectWellFormedDeltas } from "./helpers/delta-invariants.js";
 import { idPattern } from "./helpers/expect-message.js";
 import { caseTools, completionFiles, peerCases } from "./helpers/fixtures.js";
 import type { CompletionFile } from "./helpers/fixtures.js";
-import { codePointPieces, cutAt, cutPositions, randomPieces, seededRandom } from "./helpers/rng.js";
+import { codePointPieces } from "./helpers/rng.js";
 import { parseOneShot, parseStreamed } from "./helpers/run-parse.js";
 import type { RunSpec } from "./helpers/run-parse.js";
+import { emitted, expectPiecesEqualOneShot, expectRandomSplitsEqualOneShot, expectTwoPushSplitsEqualOneShot } from "./helpers/split-checks.js";
 import { tester } from "./helpers/tester.js";
 import { getFormat } from "../src/formats/index.js";
 import { parseCompletion } from "../src/parse/index.js";
 import type { FormatId } from "../src/formats/index.js";
-import type { Delta } from "../src/types.js";
 
 const files = completionFiles();
-
-/** Joined content and reasoning of some deltas. */
-function emitted(deltas: readonly Delta[]): { content: string; reasoning: string } {
-  let content = "";
-  let reasoning = "";
-  for (const d of deltas) {
-    content += d.content ?? "";
-    reasoning += d.reasoning_content ?? "";
-  }
-  return { content, reasoning };
-}
-
-interface Sample {
-  label: string;
-  spec: RunSpec;
-  text: string;
-}
-
-function samples(): Sample[] {
-  const out: Sample[] = [];
-  for (const file of files) {
-    for (const c of file.cases) {
-      const spec: RunSpec = { format: file.format, request: { tools: caseTools(file, c), tool_choice: c.tool_choice } };
-      if (c.promptSuffix !== undefined) spec.promptSuffix = c.promptSuffix;
-      out.push({ label: `${file.format}: ${c.name}`, spec, text: c.completion });
-    }
-  }
-  for (const c of peerCases()) out.push({ label: `peer ${c.format}: ${c.id}`, spec: { format: c.format, request: { tools: c.tools } }, text: c.completion });
-  return out;
-}
 
 describe("fixture completions: the stated message, one-shot and streamed", () => {
   for (const file of files) {
@@ -96,28 +66,15 @@ describe("fixture completions: the stated message, one-shot and streamed", () =>
   });
 });
 
-describe("every split equals the one-shot parse", () => {
-  for (const sample of samples()) {
-    it(sample.label, () => {
-      const oneShot = parseOneShot(sample.spec, sample.text);
-      const finalContent = oneShot.message.content ?? "";
-      const finalReasoning = oneShot.message.reasoning_content ?? "";
-      for (const cut of cutPositions(sample.text)) {
-        const label = `cut at ${cut}: ${JSON.stringify(sample.text.slice(0, cut))} | ${JSON.stringify(sample.text.slice(cut))}`;
-        const run = parseStreamed(sample.spec, cutAt(sample.text, [cut]));
-        expect(run.result, label).toEqual(oneShot);
-        // Nothing shown early is taken back: a partial marker shown as content would break this.
-        const first = emitted(run.perPush[0]!);
-        expect(finalContent.startsWith(first.content), `${label}: content so far ${JSON.stringify(first.content)}`).toBe(true);
-        expect(finalReasoning.startsWith(first.reasoning), `${label}: reasoning so far ${JSON.stringify(first.reasoning)}`).toBe(true);
-      }
-      const random = seededRandom(sample.text.length);
-      for (let r = 0; r < 8; r++) {
-        const pieces = randomPieces(sample.text, 2 + r * 3, random);
-        const run = parseStreamed(sample.spec, pieces);
-        expectWellFormedDeltas(run.deltas, `random ${JSON.stringify(pieces)}`);
-        expect(run.result, `random ${JSON.stringify(pieces)}`).toEqual(oneShot);
-      }
+// The fixture completions get every split through the tester above; the peer vectors get it here.
+describe("peer vectors: every split equals the one-shot parse", () => {
+  for (const c of peerCases()) {
+    it(`${c.format}: ${c.id}`, () => {
+      const spec: RunSpec = { format: c.format, request: { tools: c.tools } };
+      const oneShot = parseOneShot(spec, c.completion);
+      expectPiecesEqualOneShot(spec, codePointPieces(c.completion), oneShot, "code point by code point");
+      expectTwoPushSplitsEqualOneShot(spec, c.completion, oneShot);
+      expectRandomSplitsEqualOneShot(spec, c.completion, oneShot, c.completion.length, 8);
     });
   }
 });

@@ -4,22 +4,24 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { readJson } from "../src/request/index.js";
-import { loadTemplate } from "../src/template/index.js";
+import { loadTemplate, readJson } from "../src/index.js";
 import { renderTokens, type TokenizerJson } from "../src/tokens/index.js";
 import { loadConversations, loadTemplates, renderOptions } from "../scripts/render-fixtures.mjs";
 
 process.env.TZ = "UTC";
 
 const read = (p: string) => readFileSync(new URL(`../fixtures/tokenizer/${p}`, import.meta.url), "utf8");
-const tokenizerJson = JSON.parse(read("tokenizer.json")) as TokenizerJson;
-const cases = JSON.parse(read("expected.json")) as { template: string; conversation: string; ids: number[]; idsAll: number[] }[];
+const tokenizers = new Map(
+  ["tokenizer.json", "tokenizer-metaspace.json"].map((f) => [f, JSON.parse(read(f)) as TokenizerJson] as const),
+);
+const cases = JSON.parse(read("expected.json")) as { tokenizer: string; template: string; conversation: string; ids: number[]; idsAll: number[] }[];
 const templates = new Map(loadTemplates().map((t) => [t.name, t]));
 const conversations = new Map(loadConversations(readJson).map((c) => [c.name, c]));
 
 describe("renderTokens", () => {
   for (const c of cases) {
-    it(`${c.template} x ${c.conversation}`, async () => {
+    it(`${c.tokenizer}: ${c.template} x ${c.conversation}`, async () => {
+      const tokenizerJson = tokenizers.get(c.tokenizer)!;
       const tpl = templates.get(c.template)!;
       const conv = conversations.get(c.conversation)!;
       const t = await loadTemplate({ chat_template: tpl.chat_template, bos_token: tpl.bos_token, eos_token: tpl.eos_token });

@@ -8,8 +8,11 @@ import { PyFloat } from "../src/jinja/py-float.js";
 import { protectRequest, restorePrompt, tokenize, type TokenizerJson } from "../src/tokens/index.js";
 
 const read = (p: string) => readFileSync(new URL(`../fixtures/tokenizer/${p}`, import.meta.url), "utf8");
-const tokenizerJson = JSON.parse(read("tokenizer.json")) as TokenizerJson;
+const tokenizers = new Map(
+  ["tokenizer.json", "tokenizer-metaspace.json"].map((f) => [f, JSON.parse(read(f)) as TokenizerJson] as const),
+);
 const cases = JSON.parse(read("expected.json")) as {
+  tokenizer: string;
   template: string;
   conversation: string;
   escapedPrompt: string;
@@ -17,15 +20,20 @@ const cases = JSON.parse(read("expected.json")) as {
   idsAll: number[];
   plainIds: number[];
 }[];
+const tokenizerJson = tokenizers.get("tokenizer.json")!;
 const idOf = (text: string) => tokenizerJson.added_tokens!.find((t) => t.content === text)!.id;
 
 describe("tokenize matches the Python tokenizers library", () => {
-  it("has cases with and without control-token text in the data", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(30);
-    expect(cases.filter((c) => c.conversation === "22-special-token-injection").length).toBeGreaterThanOrEqual(5);
+  it("has cases with and without control-token text in the data, for both tokenizers", () => {
+    for (const file of tokenizers.keys()) {
+      const mine = cases.filter((c) => c.tokenizer === file);
+      expect(mine.length).toBeGreaterThanOrEqual(10);
+      expect(mine.filter((c) => c.conversation === "22-special-token-injection").length).toBeGreaterThanOrEqual(2);
+    }
   });
   for (const c of cases) {
-    it(`${c.template} x ${c.conversation}`, () => {
+    it(`${c.tokenizer}: ${c.template} x ${c.conversation}`, () => {
+      const tokenizerJson = tokenizers.get(c.tokenizer)!;
       expect(tokenize(c.escapedPrompt, tokenizerJson)).toEqual(c.ids);
       expect(tokenize(c.escapedPrompt, tokenizerJson, { specialTokens: "all" })).toEqual(c.idsAll);
       // A prompt that was not protected: all control-token text counts as template text, as in HF encode.

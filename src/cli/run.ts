@@ -8,6 +8,7 @@ import { EXAMPLE_USAGE, exampleCommand } from "./example.js";
 import { UsageError, errorLine, type CliIO } from "./io.js";
 import { PARSE_USAGE, parseCommand } from "./parse.js";
 import { RENDER_USAGE, renderCommand } from "./render.js";
+import { SERVE_USAGE, serveCommand } from "./serve.js";
 
 export type { CliIO } from "./io.js";
 
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   detect: { run: detectCommand, usage: DETECT_USAGE },
   caps: { run: capsCommand, usage: CAPS_USAGE },
   example: { run: exampleCommand, usage: EXAMPLE_USAGE },
+  serve: { run: serveCommand, usage: SERVE_USAGE },
 };
 
 export const USAGE = `usage:\n${Object.values(COMMANDS)

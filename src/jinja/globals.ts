@@ -103,8 +103,8 @@ class Cycler {
   constructor(readonly items: unknown[]) {}
 }
 
-/** The globals every render sees; `now` feeds strftime_now. */
-export function makeGlobals(now: () => Date): Record<string, unknown> {
+/** The globals every render sees (stateless: strftime_now reads the render's clock from its budget). */
+function makeGlobals(): Record<string, unknown> {
   const g = newDict();
   g["range"] = new Callable("range", (args) => range(args));
   g["dict"] = new Callable("dict", (args, kwargs) => dictFrom(args, kwargs));
@@ -117,7 +117,7 @@ export function makeGlobals(now: () => Date): Record<string, unknown> {
     // transformers raises jinja2.TemplateError(message): the message is the template's own text.
     throw new ChatwireError("template_error", pyStr(args[0]));
   });
-  g["strftime_now"] = new Callable("strftime_now", (args) => strftime(now(), pyStr(args[0])));
+  g["strftime_now"] = new Callable("strftime_now", (args) => strftime(budget().now(), pyStr(args[0])));
   g["joiner"] = new Callable("joiner", (args) => {
     const sep = args.length > 0 ? pyStr(args[0]) : ", ";
     let used = false;
@@ -145,3 +145,5 @@ export function makeGlobals(now: () => Date): Record<string, unknown> {
   });
   return g;
 }
+
+export const GLOBALS: Readonly<Record<string, unknown>> = Object.freeze(makeGlobals());

@@ -9,7 +9,7 @@ import { compileProgram, CompileError, type Stmt, callValue } from "./compile.js
 import type { FilterEnv } from "./filters.js";
 import { FILTER_ALIASES, FILTERS } from "./filters.js";
 import { Frame, type Runtime } from "./frame.js";
-import { makeGlobals } from "./globals.js";
+import { GLOBALS } from "./globals.js";
 import { DEFAULT_LIMITS, RenderBudget, withBudget, type RenderLimits } from "./limits.js";
 import { parseTemplate } from "./parse.js";
 import { TESTS } from "./tests.js";
@@ -19,7 +19,7 @@ import { JinjaError, type Kwargs } from "./values.js";
 export { PyFloat } from "./py-float.js";
 export type { RenderLimits } from "./limits.js";
 export { DEFAULT_LIMITS } from "./limits.js";
-export { freezeDeep } from "./tojson.js";
+export { freezeDeep, isDeepFrozen } from "./tojson.js";
 
 export interface RenderCallOptions {
   /** Clock for strftime_now (default: the system clock). */
@@ -32,22 +32,17 @@ export interface CompiledTemplate {
   render(context: Record<string, unknown>, options?: RenderCallOptions): string;
 }
 
-function makeEnv(json: JsonCache): FilterEnv {
-  const env: FilterEnv = {
-    json,
-    filter(name: string, value: unknown, args: unknown[], kwargs: Kwargs): unknown {
-      const resolved = FILTER_ALIASES[name] ?? name;
-      const f = Object.prototype.hasOwnProperty.call(FILTERS, resolved) ? FILTERS[resolved] : undefined;
-      if (f === undefined) throw new JinjaError("TemplateRuntimeError", `No filter named '${name}' found.`);
-      return f(value, args, kwargs, env);
-    },
-    test(name: string, value: unknown, args: unknown[]): boolean {
-      const t = Object.prototype.hasOwnProperty.call(TESTS, name) ? TESTS[name] : undefined;
-      if (t === undefined) throw new JinjaError("TemplateRuntimeError", `No test named '${name}' found.`);
-      return t(value, args);
-    },
-  };
-  return env;
+/** Filters and tests by name, for map('upper'), select('odd')...; the same for every render. */
+function callFilter(this: FilterEnv, name: string, value: unknown, args: unknown[], kwargs: Kwargs): unknown {
+  const resolved = FILTER_ALIASES[name] ?? name;
+  const f = Object.prototype.hasOwnProperty.call(FILTERS, resolved) ? FILTERS[resolved] : undefined;
+  if (f === undefined) throw new JinjaError("TemplateRuntimeError", `No filter named '${name}' found.`);
+  return f(value, args, kwargs, this);
+}
+function callTest(name: string, value: unknown, args: unknown[]): boolean {
+  const t = Object.prototype.hasOwnProperty.call(TESTS, name) ? TESTS[name] : undefined;
+  if (t === undefined) throw new JinjaError("TemplateRuntimeError", `No test named '${name}' found.`);
+  return t(value, args);
 }
 
 /** Map anything thrown during a render to a ChatwireError with a one-line message. */
@@ -67,15 +62,15 @@ class Compiled implements CompiledTemplate {
   ) {}
 
   render(context: Record<string, unknown>, options: RenderCallOptions = {}): string {
-    const limits: RenderLimits = options.limits ? { ...DEFAULT_LIMITS, ...options.limits } : { ...DEFAULT_LIMITS };
-    const budget = new RenderBudget(limits);
+    const limits: RenderLimits = options.limits ? { ...DEFAULT_LIMITS, ...options.limits } : DEFAULT_LIMITS;
+    const budget = new RenderBudget(limits, options.now);
     const json = new JsonCache();
     const rt: Runtime = {
       out: [],
       budget,
       context,
-      globals: makeGlobals(options.now ?? (() => new Date())),
-      env: makeEnv(json),
+      globals: GLOBALS,
+      env: { json, filter: callFilter, test: callTest },
       json,
     };
     const root = new Frame(rt, null);

@@ -26,7 +26,11 @@ export class RenderBudget {
   steps = 0;
   output = 0;
   depth = 0;
-  constructor(readonly limits: RenderLimits) {}
+  constructor(
+    readonly limits: RenderLimits,
+    /** The clock strftime_now reads. */
+    readonly now: () => Date = () => new Date(),
+  ) {}
 
   step(): void {
     if (++this.steps > this.limits.maxSteps) {

@@ -20,6 +20,7 @@ export class JinjaError extends Error {
 
 const MISSING: unique symbol = Symbol("missing");
 
+
 /** Jinja2's default Undefined: prints "", is falsy and empty, raises on attribute access, calls, math. */
 export class Undefined {
   constructor(

@@ -47,6 +47,12 @@ export interface DecoderContext {
    * complete (a JSON value that closed its last bracket), handing back the text after it.
    */
   selfClosing?: boolean;
+  /**
+   * The payload text pushed to this decoder so far, between two offsets (0 = the first character
+   * pushed). The engine keeps the region's text anyway, so decoders can slice it instead of keeping
+   * their own copy.
+   */
+  regionText?(from: number, to: number): string;
 }
 
 export type DecoderFactory = (ctx: DecoderContext) => PayloadDecoder;

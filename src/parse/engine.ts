@@ -19,7 +19,7 @@
  */
 import type { CallRegion, FormatDescription } from "../formats/types.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
-import type { DecoderEvent, PayloadDecoder } from "./decoder.js";
+import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";
 import { idsFor } from "./ids.js";
 import { tablesFor } from "./marker-tables.js";
@@ -201,6 +201,11 @@ export class ParseEngine {
     if (st.kind === "text" && st.channel === "content") this.atStart = false;
     switch (action.kind) {
       case "reasoningStart":
+        if (st.kind === "text" && st.channel === "reasoning") {
+          // Already reasoning: a repeated opener before any reasoning text is dropped, later it is text.
+          if (!this.reasoning.blank) this.reasoning.text(m);
+          return;
+        }
         this.reasoning.boundary();
         this.state = { kind: "text", channel: "reasoning" };
         return;
@@ -271,15 +276,29 @@ export class ParseEngine {
     const section = st.kind === "section" ? st.section : undefined;
     const channel: Channel = section ? section.channel : st.kind === "text" ? st.channel : "content";
     const selfClosing = region.end === undefined || region.end.length === 0;
-    const decoder = region.decoder({ toolSchema: (name) => this.policy.schema(name), selfClosing });
-    const r: Region = { region, decoder, channel, section, raw: marker, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
-    this.state = { kind: "region", r };
     const inPayload = region.startInPayload;
-    if (inPayload) {
-      const payload = inPayload === true ? marker : marker.slice(marker.length - inPayload);
+    const payload = inPayload === undefined || inPayload === false ? "" : inPayload === true ? marker : marker.slice(marker.length - inPayload);
+    const r = this.newRegion(region, channel, section, marker, marker.length - payload.length, selfClosing);
+    this.state = { kind: "region", r };
+    if (payload !== "") {
       const rest = this.regionText(r, payload, false);
       if (rest !== undefined) this.text(rest);
     }
+  }
+
+  /**
+   * A region whose raw text starts with `raw`; its payload (what the decoder sees) starts at
+   * `payloadAt` in that text. Decoders slice the payload from the region's raw text.
+   */
+  private newRegion(region: CallRegion, channel: Channel, section: Section | undefined, raw: string, payloadAt: number, selfClosing: boolean): Region {
+    const ctx: DecoderContext = {
+      toolSchema: (name) => this.policy.schema(name),
+      selfClosing,
+      // Called only after `r` exists (decoders slice when a call ends).
+      regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
+    };
+    const r: Region = { region, decoder: region.decoder(ctx), channel, section, raw, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    return r;
   }
 
   /** Feeds region text to the decoder. Returns the text after the payload if the region closed. */
@@ -428,9 +447,8 @@ export class ParseEngine {
         this.state = { kind: "text", channel: "content" };
         return;
       case "call": {
-        const region = this.tables.channelRegion!;
-        const decoder = region.decoder({ toolSchema: (name) => this.policy.schema(name), selfClosing: false });
-        const r: Region = { region, decoder, channel: "content", section: undefined, raw: st.opener + written + endMarker, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+        const raw = st.opener + written + endMarker;
+        const r = this.newRegion(this.tables.channelRegion!, "content", undefined, raw, raw.length, false);
         this.state = { kind: "region", r };
         this.onCall(r, route.name, undefined);
         return;

@@ -79,6 +79,8 @@ export function tablesFor(format: FormatDescription): FormatTables {
     contentAtStart: table([...regionStarts(atStart), ...contentEntries]),
     reasoning: table([
       [reasoningEnds, { kind: "reasoningEnd" }],
+      // A model that repeats the opening marker the prompt already wrote (R1 distills do).
+      [reasoningStarts, { kind: "reasoningStart" }],
       [sectionStarts, { kind: "sectionStart" }],
       ...regionStarts(anywhere),
       [ch?.headerStart, { kind: "headerStart" }],

@@ -38,6 +38,11 @@ export class TextChannel {
     this.atBoundary = false;
   }
 
+  /** Nothing but whitespace since the last boundary. */
+  get blank(): boolean {
+    return this.atBoundary;
+  }
+
   /** A boundary: whitespace held since the last one was only a separator. */
   boundary(): void {
     this.held = "";

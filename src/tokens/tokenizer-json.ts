@@ -1,8 +1,8 @@
 /**
- * The parts of a Hugging Face `tokenizer.json` chatwire reads, and the two @huggingface/tokenizers
- * instances built from it: the full tokenizer (matches added tokens such as `<|im_start|>`) and a
- * plain one with no added tokens, which encodes any text as ordinary text. Both are cached per JSON
- * object, so a server building them once per model pays nothing per request.
+ * The parts of a Hugging Face `tokenizer.json` chatwire reads, and the @huggingface/tokenizers instances
+ * built from it: the full tokenizer (matches added tokens such as `<|im_start|>`) and a plain one with no
+ * added tokens, whose normaliser, pre-tokenizer and model encode any text as ordinary text. Both are
+ * cached per JSON object, so a server building them once per model pays nothing per request.
  */
 import { Tokenizer } from "@huggingface/tokenizers";
 
@@ -10,6 +10,10 @@ export interface AddedTokenJson {
   id: number;
   content: string;
   special?: boolean;
+  /** Whitespace before the token is absorbed into it (the preceding text is right-trimmed). */
+  lstrip?: boolean;
+  /** Whitespace after the token is absorbed into it (the following text is left-trimmed). */
+  rstrip?: boolean;
   [key: string]: unknown;
 }
 
@@ -22,8 +26,8 @@ export interface TokenizerJson {
 export interface LoadedTokenizer {
   full: Tokenizer;
   plain: Tokenizer;
-  /** Added-token text -> id; every one of them is a control token for provenance purposes. */
-  controlIds: Map<string, number>;
+  /** Added-token text -> its definition; every added token is a control token for provenance purposes. */
+  controls: Map<string, AddedTokenJson>;
   /** Added-token texts ordered by id: the index is what an escape placeholder refers to. */
   controlTexts: string[];
 }
@@ -37,7 +41,7 @@ export function loadTokenizer(json: TokenizerJson): LoadedTokenizer {
     loaded = {
       full: new Tokenizer(json, {}),
       plain: new Tokenizer({ ...json, added_tokens: [] }, {}),
-      controlIds: new Map(added.map((t) => [t.content, t.id])),
+      controls: new Map(added.map((t) => [t.content, t])),
       controlTexts: added.map((t) => t.content),
     };
     cache.set(json, loaded);

@@ -3,21 +3,20 @@
  *
  *   tester("hermes").tools(TOOLS).test(raw).expect({ content: null, tool_calls: [...] });
  *
- * One line of data checks three runs: one-shot, streamed one code point at a time, and streamed at
- * seeded random cuts. Each run must give the stated message (and issues), the streamed deltas must be
- * well formed, and every streamed result must equal the one-shot result exactly, ids included.
+ * One line of data checks every way of feeding the text: one-shot, one code point at a time, at seeded
+ * random cuts, and cut once at every position (split-checks.ts). The one-shot run must give the stated
+ * message (and issues); every streamed run must fold to exactly the one-shot result, ids included.
  */
-import { expect } from "vitest";
-import { expectWellFormedDeltas } from "./delta-invariants.js";
 import { expectResult } from "./expect-message.js";
 import type { ExpectedIssue, ExpectedMessage } from "./expect-message.js";
-import { codePointPieces, randomPieces, seededRandom } from "./rng.js";
-import { parseOneShot, parseStreamed } from "./run-parse.js";
-import type { RunSpec } from "./run-parse.js";
+import { codePointPieces } from "./rng.js";
+import { parseOneShot } from "./run-parse.js";
+import type { ParseRequest, RunSpec } from "./run-parse.js";
+import { expectPiecesEqualOneShot, expectRandomSplitsEqualOneShot, expectTwoPushSplitsEqualOneShot } from "./split-checks.js";
 
-/** How many random multi-cut runs each case gets, and the cuts per run. */
-const RANDOM_RUNS = 4;
-const RANDOM_CUTS = 7;
+/** Seeded random multi-cut runs per case, and the two-push cuts (all of them up to this many). */
+const RANDOM_RUNS = 6;
+const MAX_TWO_PUSH_CUTS = 2000;
 
 interface Settings {
   format: string;
@@ -71,24 +70,17 @@ export class TestCase {
     const oneShot = parseOneShot(spec, this.raw);
     expectResult(format, oneShot, want, this.issues, "one-shot");
 
-    const runs: Array<[string, string[]]> = [["code point by code point", codePointPieces(this.raw)]];
-    const random = seededRandom(this.settings.seed);
-    for (let r = 0; r < RANDOM_RUNS; r++) {
-      const pieces = randomPieces(this.raw, RANDOM_CUTS, random);
-      runs.push([`random cuts (seed ${this.settings.seed}, run ${r}) ${JSON.stringify(pieces)}`, pieces]);
-    }
-    for (const [label, pieces] of runs) {
-      const streamed = parseStreamed(spec, pieces);
-      expectWellFormedDeltas(streamed.deltas, label);
-      expect(streamed.result, `${label}: equals one-shot`).toEqual(oneShot);
-    }
+    expectPiecesEqualOneShot(spec, codePointPieces(this.raw), oneShot, "code point by code point");
+    expectRandomSplitsEqualOneShot(spec, this.raw, oneShot, this.settings.seed, RANDOM_RUNS);
+    expectTwoPushSplitsEqualOneShot(spec, this.raw, oneShot, MAX_TWO_PUSH_CUTS);
   }
 
   private spec(): RunSpec {
     const s = this.settings;
-    const spec: RunSpec = { format: s.format, request: {} };
-    if (s.tools !== undefined) spec.request!.tools = s.tools;
-    if (s.toolChoice !== undefined) spec.request!.tool_choice = s.toolChoice;
+    const request: ParseRequest = {};
+    if (s.tools !== undefined) request.tools = s.tools;
+    if (s.toolChoice !== undefined) request.tool_choice = s.toolChoice;
+    const spec: RunSpec = { format: s.format, request };
     if (s.promptSuffix !== undefined) spec.promptSuffix = s.promptSuffix;
     return spec;
   }

@@ -155,6 +155,12 @@ describe("text and reasoning", () => {
     expect(r.message).toEqual({ role: "assistant", content: "\n\nAnswer.", reasoning_content: "Let me think.\n" });
   });
 
+  it("drops an opening marker the model repeats after the prompt opened the block", () => {
+    const r = parseCompletion("deepseek-r1", "<think>\nHmm.</think>Hi", undefined, { promptSuffix: "<｜Assistant｜><think>\n" });
+    expect(r.message).toEqual({ role: "assistant", content: "Hi", reasoning_content: "\nHmm." });
+    expect(parseCompletion("hermes", "<think>a <think> b</think>").message.reasoning_content).toBe("a <think> b");
+  });
+
   it("does not start in reasoning when the suffix closed its block", () => {
     const r = parseCompletion("hermes", "Answer.", undefined, { promptSuffix: "<think>\n\n</think>\n\n" });
     expect(r.message).toEqual({ role: "assistant", content: "Answer." });

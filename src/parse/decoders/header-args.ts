@@ -9,6 +9,7 @@ import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } fro
 import { JsonArgsDecoder } from "./json-args.js";
 import type { JsonArgsOptions } from "./json-args.js";
 import { clip } from "./json-value.js";
+import { shifted } from "./seen-text.js";
 
 export interface HeaderArgsOptions extends JsonArgsOptions {
   /** Strings that end the header (consumed). */
@@ -32,6 +33,7 @@ class HeaderArgsDecoder implements PayloadDecoder {
   constructor(
     private readonly opts: HeaderArgsOptions,
     private readonly selfClosing: boolean,
+    private readonly ctx: DecoderContext,
   ) {
     this.maxEnd = Math.max(1, ...opts.headerEnd.map((e) => e.length));
   }
@@ -47,9 +49,10 @@ class HeaderArgsDecoder implements PayloadDecoder {
     }
     const parsed = this.opts.parseHeader(this.header.slice(0, found.index));
     if (parsed === undefined) return this.fail(`not a call header: ${clip(this.header.slice(0, found.index))}`);
-    const rest = this.header.slice(found.index + found.length);
+    const restAt = found.index + found.length;
+    const rest = this.header.slice(restAt);
     this.header = "";
-    this.inner = new JsonArgsDecoder(this.opts, this.selfClosing);
+    this.inner = new JsonArgsDecoder(this.opts, this.selfClosing, shifted(this.ctx, restAt));
     const call: DecoderEvent = parsed.id !== undefined ? { kind: "call", name: parsed.name, id: parsed.id } : { kind: "call", name: parsed.name };
     return [call, ...this.inner.push(rest)];
   }
@@ -85,5 +88,5 @@ class HeaderArgsDecoder implements PayloadDecoder {
 }
 
 export function headerArgs(opts: HeaderArgsOptions): DecoderFactory {
-  return (ctx: DecoderContext) => new HeaderArgsDecoder(opts, ctx.selfClosing ?? false);
+  return (ctx: DecoderContext) => new HeaderArgsDecoder(opts, ctx.selfClosing ?? false, ctx);
 }

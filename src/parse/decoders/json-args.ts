@@ -8,6 +8,7 @@
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { JsonValueReader } from "../json-reader.js";
 import { ArgsValue, clip } from "./json-value.js";
+import { SeenText } from "./seen-text.js";
 
 export interface JsonArgsOptions {
   /** The value may be wrapped in a ``` fence (with an optional language tag). */
@@ -24,15 +25,20 @@ export class JsonArgsDecoder implements PayloadDecoder {
   private readonly rawParts: string[] = [];
   private trailing: string[] = [];
 
+  private readonly seen: SeenText;
+
   constructor(
     private readonly opts: JsonArgsOptions,
     private readonly selfClosing: boolean,
+    ctx: DecoderContext,
   ) {
+    this.seen = new SeenText(ctx.regionText);
     this.args.goLive();
   }
 
   push(text: string): DecoderEvent[] {
     const out: DecoderEvent[] = [];
+    this.seen.begin(text);
     let i = 0;
     while (i < text.length && this.phase !== "closed") {
       const ch = text[i]!;
@@ -63,7 +69,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
           break;
         }
         case "value": {
-          i = this.args.feed(text, i);
+          i = this.args.feed(text, i, this.seen.base);
           const fresh = this.args.release();
           if (fresh !== "") out.push({ kind: "args", text: fresh });
           if (this.args.done) {
@@ -113,7 +119,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
   }
 
   private complete(out: DecoderEvent[]): void {
-    const { outcome, tail } = this.args.finish();
+    const { outcome, tail } = this.args.finish(this.seen.slice(this.args.start, this.args.end));
     if (!outcome.ok) {
       out.push({ kind: "fail", type: "malformed", message: outcome.message });
       return;
@@ -124,5 +130,5 @@ export class JsonArgsDecoder implements PayloadDecoder {
 }
 
 export function jsonArgs(opts: JsonArgsOptions = {}): DecoderFactory {
-  return (ctx: DecoderContext) => new JsonArgsDecoder(opts, ctx.selfClosing ?? false);
+  return (ctx: DecoderContext) => new JsonArgsDecoder(opts, ctx.selfClosing ?? false, ctx);
 }

@@ -9,6 +9,7 @@
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { JsonValueReader } from "../json-reader.js";
 import { ArgsValue, clip } from "./json-value.js";
+import { SeenText } from "./seen-text.js";
 
 export interface JsonCallsOptions {
   /** Keys that hold the tool name (default `name`). */
@@ -51,8 +52,11 @@ class CallObject {
   /** The value being read is the arguments. */
   inArgs = false;
   opened = false;
-  /** The object's text so far (string appends are cheap ropes in V8). */
-  raw = "";
+  /** Where the object's text starts and (so far) ends, as SeenText offsets. */
+  rawEnd: number;
+  constructor(readonly rawStart: number) {
+    this.rawEnd = rawStart;
+  }
 }
 
 export class JsonCallsDecoder implements PayloadDecoder {
@@ -71,10 +75,14 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private readonly argsKeys: readonly string[];
   private readonly idKeys: readonly string[];
 
+  private readonly seen: SeenText;
+
   constructor(
     private readonly opts: JsonCallsOptions,
     private readonly selfClosing: boolean,
+    ctx: DecoderContext,
   ) {
+    this.seen = new SeenText(ctx.regionText);
     this.nameKeys = opts.nameKeys ?? ["name"];
     this.argsKeys = opts.argsKeys ?? ["arguments", "parameters"];
     this.idKeys = opts.idKeys ?? [];
@@ -82,6 +90,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
 
   push(text: string): DecoderEvent[] {
     const out: DecoderEvent[] = [];
+    this.seen.begin(text);
     let i = 0;
     while (i < text.length && this.phase !== "closed") {
       switch (this.phase) {
@@ -112,6 +121,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     switch (this.phase) {
       case "object": {
         const obj = this.obj!;
+        obj.rawEnd = this.seen.total;
         // A call cut off after its arguments completed only misses its closing brace(s): accept it.
         const argsComplete = obj.args !== undefined && (obj.args.done || obj.args.reader.finish());
         const between = obj.step === "afterValue" || obj.step === "keyOrEnd" || (obj.step === "value" && obj.inArgs);
@@ -172,7 +182,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
       return i + 1;
     }
     if ((this.phase === "lead" || this.phase === "item") && ch === "{") {
-      this.obj = new CallObject();
+      this.obj = new CallObject(this.seen.base + i);
       this.phase = "object";
       return i; // the object reads its own `{`
     }
@@ -237,7 +247,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (j === text.length) return j;
     if (text[j] === "{") {
       this.sep = "";
-      this.obj = new CallObject();
+      this.obj = new CallObject(this.seen.base + j);
       this.phase = "object";
       return j;
     }
@@ -255,8 +265,9 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private objectChars(text: string, start: number, out: DecoderEvent[]): number {
     const obj = this.obj!;
     let i = start;
+    const base = this.seen.base;
     const record = (to: number): void => {
-      if (to > start) obj.raw += text.slice(start, to);
+      obj.rawEnd = base + to;
     };
     while (i < text.length) {
       const ch = text[i]!;
@@ -271,7 +282,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
             i++;
             continue;
           }
-          if (ch === "}") return this.endObject(text, start, i + 1, out);
+          if (ch === "}") return this.endObject(text, i + 1, out);
           if (ch === '"') {
             obj.step = "key";
             obj.keyReader = new JsonValueReader();
@@ -326,7 +337,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
             } else obj.valueReader = new JsonValueReader();
           }
           if (obj.inArgs) {
-            i = obj.args!.feed(text, i);
+            i = obj.args!.feed(text, i, base);
             if (obj.args!.done) obj.step = "afterValue";
             continue;
           }
@@ -350,7 +361,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
             i++;
             continue;
           }
-          if (ch === "}") return this.endObject(text, start, i + 1, out);
+          if (ch === "}") return this.endObject(text, i + 1, out);
           record(i);
           return this.failRegion(text, i, out, this.objectFailure("malformed", `expected ',' or '}' in the call object, found ${JSON.stringify(ch)}`));
       }
@@ -360,8 +371,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
   }
 
   /** The object's closing brace ends just before `next`: finish the call, then go on after it. */
-  private endObject(text: string, start: number, next: number, out: DecoderEvent[]): number {
-    this.obj!.raw += text.slice(start, next);
+  private endObject(text: string, next: number, out: DecoderEvent[]): number {
+    this.obj!.rawEnd = this.seen.base + next;
     this.finishObject(out);
     this.afterObject(out, text, next);
     return this.phase === "closed" ? text.length : next;
@@ -410,7 +421,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const obj = this.obj!;
     this.obj = undefined;
     this.calls++;
-    const raw = obj.raw;
+    const raw = this.seen.slice(obj.rawStart, obj.rawEnd);
     if (obj.name === undefined) {
       out.push({ kind: "fail", type: "malformed", message: "the call object has no name", raw });
       return;
@@ -424,7 +435,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     }
     const pending = obj.args.release();
     if (pending !== "") out.push({ kind: "args", text: pending });
-    const { outcome, tail } = obj.args.finish();
+    const { outcome, tail } = obj.args.finish(this.seen.slice(obj.args.start, obj.args.end));
     if (!outcome.ok) {
       out.push({ kind: "fail", type: "malformed", message: outcome.message, name: obj.name, raw });
       return;
@@ -438,7 +449,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const obj = this.obj!;
     this.obj = undefined;
     this.calls++;
-    const event: Extract<DecoderEvent, { kind: "fail" }> = { kind: "fail", type, message, raw: obj.raw };
+    const event: Extract<DecoderEvent, { kind: "fail" }> = { kind: "fail", type, message, raw: this.seen.slice(obj.rawStart, obj.rawEnd) };
     if (obj.name !== undefined) event.name = obj.name;
     return event;
   }
@@ -462,5 +473,5 @@ function parseString(text: string): string | undefined {
 }
 
 export function jsonCalls(opts: JsonCallsOptions = {}): DecoderFactory {
-  return (ctx: DecoderContext) => new JsonCallsDecoder(opts, ctx.selfClosing ?? false);
+  return (ctx: DecoderContext) => new JsonCallsDecoder(opts, ctx.selfClosing ?? false, ctx);
 }

@@ -11,9 +11,10 @@ export type ArgsOutcome = { ok: true; arguments: string; value: unknown } | { ok
 
 export class ArgsValue {
   readonly reader = new JsonValueReader();
-  /** The value's text so far (appending builds a rope in V8: O(1) per piece, flattened once). */
-  private text = "";
-  /** The part of `text` not yet released for streaming. */
+  /** Where the value starts and (so far) ends, as offsets into the decoder's SeenText. */
+  start = -1;
+  end = -1;
+  /** The part of the value not yet released for streaming. */
   private pending = "";
   private live = false;
 
@@ -21,14 +22,16 @@ export class ArgsValue {
     return this.reader.done;
   }
 
-  /** Consumes the value's characters from `text[from]`; returns the index after the last one taken. */
-  feed(text: string, from: number): number {
+  /**
+   * Consumes the value's characters from `text[from]`; returns the index after the last one taken.
+   * `base` is the offset of `text[0]` in the decoder's SeenText.
+   */
+  feed(text: string, from: number, base: number): number {
     const end = this.reader.feed(text, from);
-    if (end > from) {
-      const piece = text.slice(from, end);
-      this.text += piece;
-      this.pending += piece;
-    }
+    if (this.start < 0) this.start = base + from;
+    this.end = base + end;
+    // Only what is still to be streamed is kept; a value whose name is pending is kept whole.
+    if (end > from && this.reader.kind !== "string") this.pending += text.slice(from, end);
     return end;
   }
 
@@ -45,9 +48,11 @@ export class ArgsValue {
     return out;
   }
 
-  /** The final arguments, plus what is still to be released so fragments add up to them. */
-  finish(): { outcome: ArgsOutcome; tail: string } {
-    const raw = this.text;
+  /**
+   * The final arguments, plus what is still to be released so fragments add up to them. `raw` is the
+   * value's whole text (the SeenText slice from `start` to `end`).
+   */
+  finish(raw: string): { outcome: ArgsOutcome; tail: string } {
     const ended = this.reader.finish();
     if (!ended) return { outcome: { ok: false, message: "arguments cut off before their end" }, tail: "" };
     let value: unknown;

@@ -55,6 +55,8 @@ interface StringToken {
   /** The quote has been seen; a Python string waits to see whether another literal follows (`'a' 'b'`). */
   closed: boolean;
   parts: string[];
+  /** Decoded text not yet moved to `parts` (escapes decode a few characters at a time). */
+  buf: string;
   writer: JsonStringWriter;
 }
 
@@ -67,6 +69,8 @@ interface AtomToken {
 type Token = StringToken | AtomToken;
 
 const GEMMA_QUOTE = '<|"|>';
+const STOP_SINGLE = /['\\]/g;
+const STOP_DOUBLE = /["\\]/g;
 const MAX_DEPTH = 256;
 const ATOM_CHAR = /[A-Za-z0-9_.+\-$]/;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -196,6 +200,7 @@ export class LiteralReader {
     const s = this.pending + text;
     this.pending = "";
     const i = this.run(s, false);
+    if (this.token?.kind === "string") this.flushText(this.token);
     if (this.done) return s.slice(i);
     // After an error: the text from where it was found (never text of an earlier push).
     if (this.error !== undefined) return s.slice(Math.max(i, held));
@@ -403,7 +408,7 @@ export class LiteralReader {
       this.beginValue(frame);
       this.out.push('"');
     }
-    this.token = { kind: "string", quote: q, triple, raw, isKey, closed: false, parts: [], writer: new JsonStringWriter() };
+    this.token = { kind: "string", quote: q, triple, raw, isKey, closed: false, parts: [], buf: "", writer: new JsonStringWriter() };
     return i + (triple ? 3 : 1);
   }
 
@@ -415,17 +420,24 @@ export class LiteralReader {
       this.beginValue(frame);
       this.out.push('"');
     }
-    this.token = { kind: "string", quote: GEMMA_QUOTE, triple: false, raw: true, isKey, closed: false, parts: [], writer: new JsonStringWriter() };
+    this.token = { kind: "string", quote: GEMMA_QUOTE, triple: false, raw: true, isKey, closed: false, parts: [], buf: "", writer: new JsonStringWriter() };
     return i + GEMMA_QUOTE.length;
   }
 
   /** Adds decoded text to a string token (values are written at once, keys collected). */
   private addText(tok: StringToken, text: string): void {
-    if (text === "") return;
-    tok.parts.push(text);
-    if (tok.isKey) return;
-    const t = tok.writer.write(text);
-    if (t !== "") this.out.push(t);
+    tok.buf += text;
+  }
+
+  /** Moves a string token's decoded text out: into its parts, and for a value into the JSON written. */
+  private flushText(tok: StringToken): void {
+    if (tok.buf === "") return;
+    tok.parts.push(tok.buf);
+    if (!tok.isKey) {
+      const t = tok.writer.write(tok.buf);
+      if (t !== "") this.out.push(t);
+    }
+    tok.buf = "";
   }
 
   /** Stops reading at `i` (text before it is consumed) until more text arrives. */
@@ -457,11 +469,13 @@ export class LiteralReader {
       return keep > 0 ? this.stall(s.length - keep) : s.length;
     }
     const q = tok.quote;
+    // One search for whichever comes first, a quote or a backslash: searching for each separately
+    // would rescan the rest of the text at every escape.
+    const stop = q === "'" ? STOP_SINGLE : STOP_DOUBLE;
     while (i < s.length) {
-      let j = s.indexOf(q, i);
-      const b = s.indexOf("\\", i);
-      if (j < 0) j = s.length;
-      if (b >= 0 && b < j) j = b;
+      stop.lastIndex = i;
+      const m = stop.exec(s);
+      const j = m === null ? s.length : m.index;
       if (j > i) {
         this.addText(tok, s.slice(i, j));
         i = j;
@@ -563,6 +577,7 @@ export class LiteralReader {
   }
 
   private closeString(tok: StringToken): void {
+    this.flushText(tok);
     this.token = null;
     const text = tok.parts.join("");
     const frame = this.frames[this.frames.length - 1]!;

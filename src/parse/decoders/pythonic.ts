@@ -16,6 +16,7 @@
  */
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { LiteralReader } from "./pythonic-literal.js";
+import { skipSpace, StepDecoder } from "./step-decoder.js";
 import type { LiteralDialect, LiteralTop } from "./pythonic-literal.js";
 
 export interface CallListSyntax {
@@ -82,10 +83,8 @@ class FirstItemDispatch implements PayloadDecoder {
   }
 }
 
-class CallListDecoder implements PayloadDecoder {
+class CallListDecoder extends StepDecoder {
   private state: State = "start";
-  private pending = "";
-  private events: DecoderEvent[] = [];
   private bracketed = false;
   private calls = 0;
   private name = "";
@@ -100,47 +99,32 @@ class CallListDecoder implements PayloadDecoder {
     private readonly syntax: CallListSyntax,
     private readonly selfClosing: boolean,
   ) {
+    super();
     this.top = syntax.dialect === "gemma" ? "gemma-args" : "kwargs";
   }
 
-  push(text: string): DecoderEvent[] {
-    if (this.isClosed()) return [];
-    const s = this.pending + text;
-    const i = this.run(s, false);
-    this.pending = this.isClosed() ? "" : s.slice(i);
-    return this.take();
-  }
-
-  end(closed: boolean): DecoderEvent[] {
-    if (this.isClosed()) return [];
-    const s = this.pending;
-    this.pending = "";
+  protected finish(s: string, closed: boolean): void {
     const i = closed ? this.run(s, true) : 0;
-    if (!this.isClosed()) {
-      if (this.state === "failed" || this.reader !== null || this.state === "name" || this.state === "prefix") {
-        this.raw.push(s.slice(i));
-        if (this.state === "failed") this.emitFailure("malformed", this.failure);
-        else this.emitFailure(closed ? "malformed" : "truncated", closed ? "the call is not complete" : "the output ended inside a tool call");
-      } else if (this.calls === 0) {
-        this.emitFailure(closed ? "malformed" : "truncated", "no tool call in the region");
-      }
-      // Otherwise every call is complete; a missing `]` before the end is no loss.
+    if (this.isClosed()) return;
+    if (this.state === "failed" || this.reader !== null || this.state === "name" || this.state === "prefix") {
+      this.raw.push(s.slice(i));
+      if (this.state === "failed") this.emitFailure("malformed", this.failure);
+      else this.emitFailure(closed ? "malformed" : "truncated", closed ? "the call is not complete" : "the output ended inside a tool call");
+    } else if (this.calls === 0) {
+      this.emitFailure(closed ? "malformed" : "truncated", "no tool call in the region");
     }
-    this.state = "closed";
-    return this.take();
+    // Otherwise every call is complete; a missing `]` before the end is no loss.
   }
 
-  private isClosed(): boolean {
+  protected isClosed(): boolean {
     return this.state === "closed";
   }
 
-  private take(): DecoderEvent[] {
-    const e = this.events;
-    this.events = [];
-    return e;
+  protected close(): void {
+    this.state = "closed";
   }
 
-  private run(s: string, final: boolean): number {
+  protected run(s: string, final: boolean): number {
     let i = 0;
     while (i < s.length && !this.isClosed()) {
       const wasFailed = this.state === "failed";
@@ -298,13 +282,8 @@ class CallListDecoder implements PayloadDecoder {
   /** Ends a region that has no end marker: the text from `s[j]` goes back to the engine. */
   private closeRegion(s: string, j: number): number {
     this.events.push({ kind: "close", rest: s.slice(j) });
-    this.state = "closed";
+    this.close();
     return s.length;
   }
 }
 
-function skipSpace(s: string, i: number): number {
-  let j = i;
-  while (j < s.length && (s[j] === " " || s[j] === "\n" || s[j] === "\t" || s[j] === "\r")) j++;
-  return j;
-}

@@ -23,6 +23,7 @@ import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } fro
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
+import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 /** What a parameter's open tag says. */
 export interface ParamOpen {
@@ -113,10 +114,8 @@ export function taggedDecoder(syntax: TaggedSyntax): DecoderFactory {
   return (ctx: DecoderContext): PayloadDecoder => new TaggedDecoder(syntax, ctx);
 }
 
-class TaggedDecoder implements PayloadDecoder {
+class TaggedDecoder extends StepDecoder {
   private state: State = "between";
-  private pending = "";
-  private events: DecoderEvent[] = [];
   private call: OpenCall | null = null;
   private value: OpenValue | null = null;
   private body: LiteralReader | null = null;
@@ -131,20 +130,11 @@ class TaggedDecoder implements PayloadDecoder {
   constructor(
     private readonly syntax: TaggedSyntax,
     private readonly ctx: DecoderContext,
-  ) {}
-
-  push(text: string): DecoderEvent[] {
-    if (this.state === "closed") return [];
-    const s = this.pending + text;
-    const i = this.run(s, false);
-    this.pending = this.isClosed() ? "" : s.slice(i);
-    return this.take();
+  ) {
+    super();
   }
 
-  end(closed: boolean): DecoderEvent[] {
-    if (this.state === "closed") return [];
-    const s = this.pending;
-    this.pending = "";
+  protected finish(s: string, closed: boolean): void {
     if (closed) {
       const i = this.run(s, true);
       if (this.raw !== null) this.raw.push(s.slice(i));
@@ -154,19 +144,15 @@ class TaggedDecoder implements PayloadDecoder {
       if (this.state === "failed") this.emitFailure("malformed", this.failure);
       else if (this.raw !== null || this.calls === 0) this.emitFailure("truncated", "the output ended inside a tool call");
     }
-    this.state = "closed";
-    return this.take();
   }
 
   /** A method, so that TypeScript does not narrow the state across the calls that change it. */
-  private isClosed(): boolean {
+  protected isClosed(): boolean {
     return this.state === "closed";
   }
 
-  private take(): DecoderEvent[] {
-    const e = this.events;
-    this.events = [];
-    return e;
+  protected close(): void {
+    this.state = "closed";
   }
 
   /** The region's end marker was seen: whatever is open must be complete now. */
@@ -208,7 +194,7 @@ class TaggedDecoder implements PayloadDecoder {
     this.raw = null;
   }
 
-  private run(s: string, final: boolean): number {
+  protected run(s: string, final: boolean): number {
     let i = 0;
     while (i < s.length && this.state !== "closed") {
       const j = this.step(s, i, final);
@@ -307,7 +293,7 @@ class TaggedDecoder implements PayloadDecoder {
     if (tag === null) return this.failAt(i, `expected a parameter, found ${JSON.stringify(s.slice(i, i + 40))}`);
     if (tag === this.syntax.callClose) {
       this.closeCall();
-      if (this.ctx.selfClosing) this.state = "closed";
+      if (this.ctx.selfClosing) this.close();
       return i + tag.length;
     }
     const param = call.body ? undefined : this.syntax.paramOpen(tag);
@@ -531,11 +517,6 @@ function hasNewline(s: string, from: number, to: number): boolean {
   return false;
 }
 
-function skipSpace(s: string, i: number): number {
-  let j = i;
-  while (j < s.length && (s[j] === " " || s[j] === "\n" || s[j] === "\t" || s[j] === "\r")) j++;
-  return j;
-}
 
 /**
  * The tag starting at `s[i]` (through its `>`); null when `s[i]` does not start a tag (or it is too long

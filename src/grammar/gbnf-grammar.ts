@@ -1,0 +1,78 @@
+/**
+ * The GBNF grammar for one request: optional reasoning, then free text and/or the family's calls with
+ * arguments that match each tool's JSON Schema, as tool_choice allows:
+ *   auto      text (calls text)*        (calls at most once when parallel_tool_calls is false)
+ *   none      text only
+ *   required  calls only, at least one
+ *   named     one call of that tool (or several of it when parallel)
+ * Free text never contains the family's call markers, so every call the model writes is a
+ * grammatical one.
+ */
+import { ChatwireError } from "../errors.js";
+import { getFormat } from "../formats/index.js";
+import type { FormatDescription, FormatId } from "../formats/types.js";
+import { familyFor, grammarFormats, rawParameterText, type Family } from "./families.js";
+import { GbnfBuilder, lit } from "./gbnf.js";
+import { SchemaRules } from "./schema-rules.js";
+import { textWithout } from "./text-rules.js";
+import { callableTools, toolRequest, type ToolRequest } from "./tool-request.js";
+
+export interface GrammarOptions {
+  /** The end of the rendered prompt: when the generation prompt opened reasoning, output starts inside it. */
+  promptSuffix?: string;
+  /** The chat template's source (mistral: which of its two call forms the model writes). */
+  templateSource?: string;
+}
+
+/** The GBNF grammar (llama.cpp syntax) constraining a completion of `format` for `request`. */
+export function buildGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): string {
+  const description = typeof format === "string" ? getFormat(format) : format;
+  const family = familyFor(description.id);
+  if (family === undefined) {
+    throw new ChatwireError(
+      "unknown_format",
+      `no grammar for format ${JSON.stringify(description.id)} (grammars exist for ${grammarFormats().join(", ")})`,
+    );
+  }
+  const req = toolRequest(request);
+  const builder = new GbnfBuilder();
+  const root = builder.reserve("root");
+  const schemas = new SchemaRules(builder, () => rawParameterText(builder));
+  const reasoning = reasoningPrefix(builder, description, options.promptSuffix);
+  const body = bodyRule(builder, family, req, { builder, schemas, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) });
+  root.define([reasoning, body].filter((p) => p !== "").join(" "));
+  builder.comment(`chatwire grammar for format ${description.id}, tool_choice ${req.choice.kind}${req.parallel ? "" : ", one call at most"}`);
+  if (schemas.relaxed.length > 0) builder.comment(`relaxed (not enforced by the grammar, checked by the parser): ${schemas.relaxed.join("; ")}`);
+  return builder.toString();
+}
+
+/** `reasoning?` before the answer, or the rest of a reasoning block the prompt already opened. */
+function reasoningPrefix(builder: GbnfBuilder, format: FormatDescription, promptSuffix: string | undefined): string {
+  const markers = format.reasoning?.[0];
+  if (markers === undefined) return "";
+  const start = markers.start[0] as string;
+  const end = markers.end[0] as string;
+  const text = textWithout(builder, "reasoning-text", markers.end);
+  const opened = promptSuffix !== undefined && promptSuffix.trimEnd().endsWith(start.trimEnd());
+  if (opened) return builder.add("reasoning", `${text} ${lit(end)}`);
+  return `${builder.add("reasoning", `${lit(start)} ${text} ${lit(end)}`)}?`;
+}
+
+function bodyRule(builder: GbnfBuilder, family: Family, req: ToolRequest, ctx: Parameters<Family["block"]>[0]): string {
+  const tools = callableTools(req);
+  const textOnly = () =>
+    family.atStartOnly === true ? builder.add("content", '[ \\t\\n]* ([^{ \\t\\n] [^\\x00]*)?') : textWithout(builder, "content", family.markers);
+  if (tools.length === 0) return textOnly();
+  const single = !req.parallel;
+  const block = builder.add("calls", family.block(ctx, tools, single));
+  const ws = builder.add("ws", "[ \\t\\n]*");
+  if (req.choice.kind === "auto") {
+    if (family.atStartOnly === true) return builder.add("answer", `${ws} ${block} | ${textOnly()}`);
+    const text = textOnly();
+    const more = family.repeatable && !single ? "*" : "?";
+    return builder.add("answer", `${text} (${block} ${text})${more}`);
+  }
+  // required or a named function: nothing but calls.
+  const repeat = family.repeatable && !single ? ` (${ws} ${block})*` : "";
+  return builder.add("answer", `${ws} ${block}${repeat} ${ws}`);
+}

@@ -1,0 +1,80 @@
+/**
+ * The shared terminal rules of argument values, in the three spellings the formats use: JSON (most
+ * families), Python literals (pythonic: `'x'`, `True`, `None`) and raw text (qwen3-coder parameter
+ * values, where a string is the bare text and other types are their literals).
+ * The JSON rules follow the shape of llama.cpp's json-schema-to-grammar primitives: optional
+ * whitespace after every value, at most one newline plus indentation.
+ */
+import type { GbnfBuilder } from "./gbnf.js";
+
+export type ValueSyntax = "json" | "python" | "raw";
+
+const BODIES: Record<string, string> = {
+  space: '| " " | "\\n" [ \\t]{0,20}',
+  "integral-part": "[0] | [1-9] [0-9]{0,15}",
+  "json-char": '[^"\\\\\\x7f\\x00-\\x1f] | [\\\\] (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
+  "py-char-sq": "[^'\\\\\\x00-\\x1f] | [\\\\] [^\\x00-\\x1f]",
+  "py-char-dq": '[^"\\\\\\x00-\\x1f] | [\\\\] [^\\x00-\\x1f]',
+  "raw-integer": '"-"? integral-part',
+  "raw-number": '"-"? integral-part ("." [0-9]+)? ([eE] [-+]? [0-9]+)?',
+  integer: "raw-integer space",
+  number: "raw-number space",
+  "json-string": '"\\"" json-char* "\\"" space',
+  "json-boolean": '("true" | "false") space',
+  "json-null": '"null" space',
+  "json-value": "json-object | json-array | json-string | number | json-boolean | json-null",
+  "json-object": '"{" space (json-string ":" space json-value ("," space json-string ":" space json-value)*)? "}" space',
+  "json-array": '"[" space (json-value ("," space json-value)*)? "]" space',
+  "py-string": "(\"'\" py-char-sq* \"'\" | \"\\\"\" py-char-dq* \"\\\"\") space",
+  "py-boolean": '("True" | "False") space',
+  "py-none": '"None" space',
+  "py-value": "py-dict | py-list | py-string | number | py-boolean | py-none",
+  "py-dict": '"{" space (py-string ":" space py-value ("," space py-string ":" space py-value)*)? "}" space',
+  "py-list": '"[" space (py-value ("," space py-value)*)? "]" space',
+  "raw-boolean": '"true" | "false"',
+  "raw-null": '"null"',
+};
+
+/** Which primitive rules each rule refers to, so adding one adds what it needs. */
+const NEEDS: Record<string, string[]> = {
+  "raw-integer": ["integral-part"],
+  "raw-number": ["integral-part"],
+  integer: ["raw-integer", "space"],
+  number: ["raw-number", "space"],
+  "json-string": ["json-char", "space"],
+  "json-boolean": ["space"],
+  "json-null": ["space"],
+  "json-value": ["json-object", "json-array", "json-string", "number", "json-boolean", "json-null"],
+  "json-object": ["space", "json-string", "json-value"],
+  "json-array": ["space", "json-value"],
+  "py-string": ["py-char-sq", "py-char-dq", "space"],
+  "py-boolean": ["space"],
+  "py-none": ["space"],
+  "py-value": ["py-dict", "py-list", "py-string", "number", "py-boolean", "py-none"],
+  "py-dict": ["space", "py-string", "py-value"],
+  "py-list": ["space", "py-value"],
+};
+
+/** Adds a primitive rule (and the ones it refers to) once; returns its name. */
+export function primitive(builder: GbnfBuilder, name: keyof typeof BODIES & string): string {
+  if (!builder.has(name)) {
+    builder.add(name, BODIES[name] as string);
+    for (const need of NEEDS[name] ?? []) primitive(builder, need);
+  }
+  return name;
+}
+
+/** The primitive for a JSON Schema scalar type in a syntax (raw strings are the family's own rule). */
+export function scalarRule(builder: GbnfBuilder, type: "string" | "integer" | "number" | "boolean" | "null", syntax: ValueSyntax): string {
+  const table: Record<ValueSyntax, Record<string, string>> = {
+    json: { string: "json-string", integer: "integer", number: "number", boolean: "json-boolean", null: "json-null" },
+    python: { string: "py-string", integer: "integer", number: "number", boolean: "py-boolean", null: "py-none" },
+    raw: { string: "json-string", integer: "raw-integer", number: "raw-number", boolean: "raw-boolean", null: "raw-null" },
+  };
+  return primitive(builder, table[syntax][type] as string);
+}
+
+/** Any value at all, in a syntax (a schema without constraints, or one we relax). */
+export function anyValueRule(builder: GbnfBuilder, syntax: ValueSyntax): string {
+  return primitive(builder, syntax === "python" ? "py-value" : "json-value");
+}

@@ -1,0 +1,282 @@
+/**
+ * JSON Schema -> GBNF rules for tool arguments. Supported: object (properties in declared order, each
+ * optional one may be left out; additionalProperties), string (minLength/maxLength), number, integer,
+ * boolean, null, enum, const, array (items, prefixItems, minItems/maxItems), anyOf/oneOf, allOf of
+ * objects, type lists, nullable, $ref to #/$defs and #/definitions. Every other keyword is relaxed (the
+ * grammar accepts more than the schema) and listed in `relaxed`, which the grammar prints as a comment;
+ * the parser's ajv validation still checks the full schema afterwards.
+ */
+import { dumpJson } from "../jinja/tojson.js";
+import { PyFloat } from "../jinja/py-float.js";
+import { alt, lit, type GbnfBuilder } from "./gbnf.js";
+import { anyValueRule, primitive, scalarRule, type ValueSyntax } from "./primitives.js";
+
+type Schema = Record<string, unknown>;
+
+/** How an object's members are written: JSON/Python dicts, Python keyword arguments, XML-ish tags. */
+export interface ObjectSyntax {
+  open: string;
+  close: string;
+  /** What precedes a property's value (its key and separator). */
+  key(name: string): string;
+  /** What follows a property's value. */
+  after: string;
+  /** Between members. */
+  sep: string;
+  /** A key that is not declared, for additionalProperties. */
+  anyKey: string;
+  /** How member values are written. */
+  values: ValueSyntax;
+}
+
+/** Keywords the converter turns into rules; anything else that constrains values is reported as relaxed. */
+const HANDLED = new Set([
+  "type", "properties", "required", "additionalProperties", "items", "prefixItems", "minItems", "maxItems",
+  "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions", "minLength", "maxLength", "nullable",
+]);
+/** Keywords that say nothing about which values are valid. */
+const ANNOTATIONS = new Set([
+  "title", "description", "default", "examples", "$schema", "$id", "$comment", "deprecated", "readOnly", "writeOnly", "strict",
+]);
+
+const PY_JSON = { indent: null, itemSeparator: ", ", keySeparator: ": ", sortKeys: false, ensureAscii: false };
+
+function isSchema(x: unknown): x is Schema {
+  return typeof x === "object" && x !== null && !Array.isArray(x) && !(x instanceof PyFloat);
+}
+
+export class SchemaRules {
+  /** `keyword at path` for every keyword the grammar does not enforce. */
+  readonly relaxed: string[] = [];
+  private readonly refs = new Map<string, string>();
+  private rawStringRule: string | undefined;
+
+  constructor(
+    private readonly builder: GbnfBuilder,
+    /** Makes the rule for a raw (unquoted) string value, for the raw syntax (called when first needed). */
+    private readonly rawString?: () => string,
+  ) {}
+
+  /** The rule for a tool's arguments object written with `syntax`; `root` resolves `$ref`s. */
+  objectRule(schema: Schema | undefined, hint: string, syntax: ObjectSyntax): string {
+    const root = schema ?? {};
+    return this.builder.add(hint, this.objectBody(root, hint, syntax, root));
+  }
+
+  /** An expression for a value of `schema` written in `syntax`. */
+  value(schema: unknown, hint: string, syntax: ValueSyntax, root: Schema): string {
+    if (schema === true || schema === undefined || (isSchema(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k)))) {
+      return this.any(syntax);
+    }
+    if (!isSchema(schema)) {
+      this.relax("false schema", hint);
+      return this.any(syntax);
+    }
+    this.noteRelaxed(schema, hint);
+    if (typeof schema.$ref === "string") return this.ref(schema.$ref, hint, syntax, root);
+    if ("const" in schema) return this.constant(schema.const, syntax);
+    if (Array.isArray(schema.enum)) return alt(schema.enum.map((v) => this.constant(v, syntax)));
+    const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+    if (branches !== undefined) return this.union(branches.map((b, i) => this.value(b, `${hint}-${i}`, syntax, root)), schema, syntax);
+    if (Array.isArray(schema.allOf)) return this.value(this.mergeAllOf(schema, hint, root), hint, syntax, root);
+    const types = Array.isArray(schema.type) ? schema.type : schema.type !== undefined ? [schema.type] : [this.impliedType(schema)];
+    return this.union(
+      types.map((t) => this.typed(String(t), schema, types.length > 1 ? `${hint}-${String(t)}` : hint, syntax, root)),
+      schema,
+      syntax,
+    );
+  }
+
+  private union(options: string[], schema: Schema, syntax: ValueSyntax): string {
+    // OpenAPI's `nullable: true` adds null to whatever the schema allows.
+    return alt(schema.nullable === true ? [...options, scalarRule(this.builder, "null", syntax)] : options);
+  }
+
+  private impliedType(schema: Schema): string {
+    if (isSchema(schema.properties) || schema.additionalProperties !== undefined) return "object";
+    if (schema.items !== undefined || schema.prefixItems !== undefined) return "array";
+    return "any";
+  }
+
+  private typed(type: string, schema: Schema, hint: string, syntax: ValueSyntax, root: Schema): string {
+    switch (type) {
+      case "string":
+        return this.string(schema, hint, syntax);
+      case "integer":
+      case "number":
+      case "boolean":
+      case "null":
+        return scalarRule(this.builder, type, syntax);
+      case "object":
+        return this.builder.add(hint, this.objectBody(schema, hint, dictSyntax(syntax, this.builder), root));
+      case "array":
+        return this.builder.add(hint, this.arrayBody(schema, hint, syntax === "raw" ? "json" : syntax, root));
+      default:
+        return this.any(syntax);
+    }
+  }
+
+  private string(schema: Schema, hint: string, syntax: ValueSyntax): string {
+    const min = typeof schema.minLength === "number" ? schema.minLength : 0;
+    const max = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
+    if (syntax === "raw" && this.rawString !== undefined) {
+      if (min > 0 || max !== undefined) this.relax("minLength/maxLength (raw text)", hint);
+      this.rawStringRule ??= this.rawString();
+      return this.rawStringRule;
+    }
+    if (min === 0 && max === undefined) return scalarRule(this.builder, "string", syntax);
+    const count = `{${min},${max ?? ""}}`;
+    if (syntax === "python") {
+      primitive(this.builder, "py-string");
+      return this.builder.add(hint, `("'" py-char-sq${count} "'" | "\\"" py-char-dq${count} "\\"") space`);
+    }
+    primitive(this.builder, "json-string");
+    return this.builder.add(hint, `"\\"" json-char${count} "\\"" space`);
+  }
+
+  private objectBody(schema: Schema, hint: string, syntax: ObjectSyntax, root: Schema): string {
+    const properties = isSchema(schema.properties) ? schema.properties : {};
+    const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+    const members = Object.entries(properties).map(([name, sub]) => ({
+      expr: seq(syntax.key(name), this.value(sub, `${hint}-${name}`, syntax.values, root), syntax.after),
+      required: required.has(name),
+    }));
+    const additional = schema.additionalProperties;
+    const extra =
+      additional === undefined || additional === false
+        ? undefined
+        : seq(syntax.anyKey, this.value(additional, `${hint}-additional`, syntax.values, root), syntax.after);
+    const tail = extra === undefined ? "" : `(${seq(syntax.sep, extra)})*`;
+    // Which member comes first decides where the separators go: members after it are each preceded
+    // by `sep`. The first member can be any of those before (and including) the first required one.
+    const firstRequired = members.findIndex((m) => m.required);
+    const lastFirst = firstRequired === -1 ? members.length - 1 : firstRequired;
+    const restFrom = (k: number): string =>
+      seq(...members.slice(k).map((m) => (m.required ? seq(syntax.sep, m.expr) : `(${seq(syntax.sep, m.expr)})?`)), tail);
+    const starts: string[] = [];
+    for (let k = 0; k <= lastFirst; k++) {
+      const rest = lastFirst === 0 ? restFrom(k + 1) : this.builder.add(`${hint}-after-${k}`, restFrom(k + 1) || '""');
+      starts.push(seq(members[k]!.expr, rest));
+    }
+    if (extra !== undefined && firstRequired === -1) starts.push(seq(extra, tail));
+    const inner = starts.length === 0 ? "" : firstRequired === -1 ? `(${starts.join(" | ")})?` : alt(starts);
+    return seq(syntax.open, inner, syntax.close) || '""';
+  }
+
+  private arrayBody(schema: Schema, hint: string, syntax: "json" | "python", root: Schema): string {
+    const space = primitive(this.builder, "space");
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    if (prefix.length > 0) {
+      const items = prefix.map((s, i) => this.value(s, `${hint}-${i}`, syntax, root));
+      if (schema.items !== false) this.relax("items after prefixItems", hint);
+      return seq(`"[" ${space}`, items.join(` "," ${space} `), `"]" ${space}`);
+    }
+    const item = this.value(schema.items, `${hint}-item`, syntax, root);
+    const min = typeof schema.minItems === "number" ? schema.minItems : 0;
+    const max = typeof schema.maxItems === "number" ? schema.maxItems : undefined;
+    const more = `("," ${space} ${item})`;
+    let inner: string;
+    if (max === 0) inner = "";
+    else if (min === 0) inner = `(${item} ${more}${max === undefined ? "*" : `{0,${max - 1}}`})?`;
+    else inner = `${item} ${more}{${min - 1},${max === undefined ? "" : max - 1}}`;
+    return seq(`"[" ${space}`, inner, `"]" ${space}`);
+  }
+
+  private ref(ref: string, hint: string, syntax: ValueSyntax, root: Schema): string {
+    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+    const defs = match ? root[match[1] as string] : undefined;
+    const target = match && isSchema(defs) ? defs[decodeURIComponent(match[2] as string).replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+    if (target === undefined) {
+      this.relax(`$ref ${ref} (not found)`, hint);
+      return this.any(syntax);
+    }
+    const key = `${syntax}\u0000${ref}`;
+    const known = this.refs.get(key);
+    if (known !== undefined) return known;
+    // Reserved before building, so a recursive definition refers to itself by name.
+    const slot = this.builder.reserve(`def-${match![2]}${syntax === "json" ? "" : `-${syntax}`}`);
+    this.refs.set(key, slot.name);
+    slot.define(this.value(target, slot.name, syntax, root));
+    return slot.name;
+  }
+
+  private mergeAllOf(schema: Schema, hint: string, root: Schema): Schema {
+    const { allOf, ...rest } = schema;
+    const merged: Schema = { ...rest };
+    for (const part of allOf as unknown[]) {
+      const sub = isSchema(part) && typeof part.$ref === "string" ? this.resolve(part.$ref, root) : part;
+      if (!isSchema(sub)) continue;
+      if (isSchema(sub.properties)) merged.properties = { ...(merged.properties as Schema | undefined), ...sub.properties };
+      if (Array.isArray(sub.required)) merged.required = [...((merged.required as unknown[]) ?? []), ...sub.required];
+      for (const [k, v] of Object.entries(sub)) if (!(k in merged)) merged[k] = v;
+    }
+    if (merged.type === undefined && merged.properties !== undefined) merged.type = "object";
+    this.relax("allOf (merged)", hint);
+    return merged;
+  }
+
+  private resolve(ref: string, root: Schema): unknown {
+    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+    const defs = match ? root[match[1] as string] : undefined;
+    return match && isSchema(defs) ? defs[match[2] as string] : undefined;
+  }
+
+  private constant(value: unknown, syntax: ValueSyntax): string {
+    const space = primitive(this.builder, "space");
+    if (syntax === "raw") return lit(typeof value === "string" ? value : dumpJson(value, PY_JSON));
+    if (syntax === "python") {
+      // Python accepts either quote style for strings; other literals have one spelling.
+      if (typeof value === "string") return `${alt([lit(pyRepr(value)), lit(dumpJson(value, PY_JSON))])} ${space}`;
+      return `${lit(pyRepr(value))} ${space}`;
+    }
+    return `${lit(dumpJson(value, PY_JSON))} ${space}`;
+  }
+
+  private any(syntax: ValueSyntax): string {
+    return anyValueRule(this.builder, syntax);
+  }
+
+  private noteRelaxed(schema: Schema, hint: string): void {
+    for (const key of Object.keys(schema)) if (!HANDLED.has(key) && !ANNOTATIONS.has(key)) this.relax(key, hint);
+  }
+
+  private relax(what: string, hint: string): void {
+    const note = `${what} at ${hint}`;
+    if (!this.relaxed.includes(note)) this.relaxed.push(note);
+  }
+}
+
+/** A nested object value: a JSON object, or a Python dict with either quote style for keys. */
+function dictSyntax(syntax: ValueSyntax, builder: GbnfBuilder): ObjectSyntax {
+  const space = primitive(builder, "space");
+  const python = syntax === "python";
+  return {
+    open: `"{" ${space}`,
+    close: `"}" ${space}`,
+    key: (name) => `${python ? alt([lit(pyRepr(name)), lit(JSON.stringify(name))]) : lit(JSON.stringify(name))} ${space} ":" ${space}`,
+    after: "",
+    sep: `"," ${space}`,
+    anyKey: `${primitive(builder, python ? "py-string" : "json-string")} ":" ${space}`,
+    values: python ? "python" : "json",
+  };
+}
+
+/** Python's repr of a JSON value: `'x'`, `True`, `None`, `[1, 2]`, `{'k': 'v'}`. */
+export function pyRepr(value: unknown): string {
+  if (typeof value === "string") {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+  }
+  if (value === null) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  if (isSchema(value)) return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  return dumpJson(value, PY_JSON);
+}
+
+/** A GBNF sequence of the non-empty parts. */
+export function seq(...parts: string[]): string {
+  return parts.filter((p) => p !== "").join(" ");
+}

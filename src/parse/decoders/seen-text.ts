@@ -1,0 +1,34 @@
+/**
+ * What a decoder has been pushed, addressed by offsets from the region's first payload character.
+ * When the engine offers `regionText` (it keeps the region's text anyway, for failures), slices come
+ * from there and the decoder keeps no copy; otherwise the decoder keeps its own. Either way, nothing
+ * is copied per push: a long argument is sliced once, when its call ends.
+ */
+import type { DecoderContext } from "../decoder.js";
+
+export class SeenText {
+  /** Offset of the current push's first character. */
+  base = 0;
+  /** Characters pushed so far. */
+  total = 0;
+  private own = "";
+
+  constructor(private readonly source: DecoderContext["regionText"]) {}
+
+  /** Call once per push, before reading `text`. */
+  begin(text: string): void {
+    this.base = this.total;
+    this.total += text.length;
+    if (this.source === undefined) this.own += text;
+  }
+
+  slice(from: number, to: number): string {
+    return this.source ? this.source(from, to) : this.own.slice(from, to);
+  }
+}
+
+/** A context whose region text starts `shift` characters later (a decoder nested after a header). */
+export function shifted(ctx: DecoderContext, shift: number): DecoderContext {
+  const source = ctx.regionText;
+  return source === undefined ? ctx : { ...ctx, regionText: (from, to) => source(from + shift, to + shift) };
+}

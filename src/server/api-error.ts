@@ -1,0 +1,57 @@
+/**
+ * Errors as OpenAI clients expect them: an HTTP status and `{"error": {message, type, param, code}}`.
+ * Every failure the server reports goes through here, so clients (the openai SDKs included) can read
+ * which field was wrong (`param`) or that the backend failed (`type: "backend_error"`, status 502/504).
+ */
+import { ChatwireError } from "../errors.js";
+import { BackendError } from "./backends/types.js";
+
+export type ApiErrorType = "invalid_request_error" | "not_found_error" | "backend_error" | "server_error";
+
+export interface ApiErrorBody {
+  error: { message: string; type: ApiErrorType; param: string | null; code: string | null };
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ApiErrorType;
+  readonly param: string | null;
+  readonly code: string | null;
+  constructor(status: number, type: ApiErrorType, message: string, where: { param?: string; code?: string } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.type = type;
+    this.param = where.param ?? null;
+    this.code = where.code ?? null;
+  }
+
+  toJSON(): ApiErrorBody {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+}
+
+/** A 400 about one request field (`param` is its JSON path, e.g. `messages[1].role`). */
+export function badRequest(param: string, message: string): ApiError {
+  return new ApiError(400, "invalid_request_error", `${param}: ${message}`, { param, code: "invalid_request" });
+}
+
+/**
+ * Anything thrown while handling a request, as an ApiError. A failed backend is 502 (504 when it did
+ * not answer in time) with the backend's own message. Request and template problems are the
+ * caller's (400): a malformed body, a template that raises on this conversation (roles must alternate,
+ * ...), or a limit the request pushed past. Anything else is ours (500), reported without a stack.
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof BackendError) return new ApiError(err.status, "backend_error", err.message, { code: err.status === 504 ? "backend_timeout" : "backend_error" });
+  if (err instanceof ChatwireError) {
+    const where: { param?: string; code: string } = { code: err.code };
+    if (err.field !== undefined) where.param = err.field;
+    if (err.code === "invalid_request" || err.code === "template_error" || err.code === "limit_exceeded") {
+      return new ApiError(400, "invalid_request_error", err.message, where);
+    }
+    return new ApiError(500, "server_error", err.message, where);
+  }
+  return new ApiError(500, "server_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
+}

@@ -1,0 +1,192 @@
+/**
+ * The HTTP side of talking to a backend, the same for every protocol: POST the protocol's body with
+ * fetch, turn every failure into a BackendError with the backend's own message, bound the wait
+ * (`timeoutMs` until the answer starts and between stream events) and the answer's size, and stop the
+ * backend's work when the caller aborts (the client went away).
+ */
+import { errorText } from "./read-fields.js";
+import { lines, ndjson, sseJson } from "./frames.js";
+import { BackendError, type BackendCall, type BackendPiece, type BackendProtocol } from "./types.js";
+
+export interface TransportOptions {
+  /** The backend's base URL (`http://127.0.0.1:8080`); the protocol's path is appended. */
+  baseUrl: string;
+  /** Longest wait for the backend to start answering, and between two stream events. */
+  timeoutMs: number;
+  /** Most bytes read from one backend answer. */
+  maxResponseBytes: number;
+  /** Extra fields merged into every backend request body (backend-specific options); null deletes one. */
+  extraBody?: Record<string, unknown>;
+}
+
+/** How much of a failed answer's body is read for its error message. */
+const ERROR_BODY_BYTES = 16_384;
+
+/**
+ * Sends one completion request. Resolves once the backend has accepted it (2xx) with its pieces of
+ * text as they come; rejects with a BackendError when it cannot be reached, answers with an error
+ * status, or does not answer in time. The pieces iterator throws BackendError the same way.
+ */
+export async function openBackend(
+  protocol: BackendProtocol,
+  call: BackendCall,
+  options: TransportOptions,
+  signal: AbortSignal,
+): Promise<AsyncIterable<BackendPiece>> {
+  const { path, body } = protocol.request(call);
+  const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
+  const watch = new Watchdog(options.timeoutMs, signal);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: call.stream ? "text/event-stream, application/x-ndjson" : "application/json" },
+      body: JSON.stringify(mergeExtra(body, options.extraBody)),
+      signal: watch.signal,
+    });
+  } catch (err) {
+    watch.stop();
+    throw watch.explain(err, `cannot reach the backend at ${url}`);
+  }
+  if (!response.ok) {
+    const text = await readText(response.body, ERROR_BODY_BYTES, watch).catch(() => "");
+    watch.stop();
+    throw new BackendError(`the backend answered ${response.status} ${response.statusText}: ${messageOf(text)}`.trim());
+  }
+  return pieces(protocol, response, call.stream, options.maxResponseBytes, watch);
+}
+
+async function* pieces(
+  protocol: BackendProtocol,
+  response: Response,
+  stream: boolean,
+  limit: number,
+  watch: Watchdog,
+): AsyncGenerator<BackendPiece> {
+  try {
+    if (!stream) {
+      const text = await readText(response.body, limit, watch, true);
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new BackendError(`the backend's answer is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
+      }
+      yield protocol.read(json);
+      return;
+    }
+    const framed = protocol.framing === "sse" ? sseJson : ndjson;
+    for await (const json of framed(lines(bytes(response.body, limit, watch, true)))) yield protocol.read(json);
+  } catch (err) {
+    throw watch.explain(err, "the backend's answer broke off");
+  } finally {
+    watch.stop();
+    // Stops the backend's work when the consumer leaves early (client disconnect, an error of ours).
+    if (!watch.signal.aborted) watch.abort();
+  }
+}
+
+/** The body's chunks, each one resetting the idle timer; past `limit` bytes a BackendError (or, for error bodies, the end). */
+async function* bytes(body: ReadableStream<Uint8Array> | null, limit: number, watch: Watchdog, strict: boolean): AsyncGenerator<Uint8Array> {
+  if (body === null) return;
+  let size = 0;
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    watch.reset();
+    size += chunk.length;
+    if (size > limit) {
+      if (strict) throw new BackendError(`the backend's answer is larger than ${limit} bytes`);
+      yield chunk.subarray(0, chunk.length - (size - limit));
+      return;
+    }
+    yield chunk;
+  }
+}
+
+async function readText(body: ReadableStream<Uint8Array> | null, limit: number, watch: Watchdog, strict = false): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of bytes(body, limit, watch, strict)) chunks.push(chunk);
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** The message in an error body (`{"error": ...}` as JSON, or the text itself). */
+function messageOf(text: string): string {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (typeof json === "object" && json !== null && "error" in json) return errorText((json as { error: unknown }).error);
+    return errorText(json);
+  } catch {
+    return text.trim().slice(0, 1000);
+  }
+}
+
+function mergeExtra(body: Record<string, unknown>, extra: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (extra === undefined) return body;
+  const out = { ...body };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === null) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * One AbortController for the backend request, fired by the caller's signal (client gone) or by the
+ * idle timer; it remembers which, so a timeout is reported as 504 and not as a broken connection.
+ */
+class Watchdog {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private timedOut = false;
+  private readonly onAbort = (): void => this.abort();
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly outer: AbortSignal,
+  ) {
+    if (outer.aborted) this.abort();
+    else outer.addEventListener("abort", this.onAbort, { once: true });
+    this.reset();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  reset(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.controller.signal.aborted) return;
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.abort();
+    }, this.timeoutMs);
+  }
+
+  abort(): void {
+    this.controller.abort();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.outer.removeEventListener("abort", this.onAbort);
+  }
+
+  /** A BackendError for what went wrong: the timeout, the backend's own error, or a network failure. */
+  explain(err: unknown, context: string): BackendError {
+    if (this.timedOut) return new BackendError(`the backend did not answer within ${this.timeoutMs} ms`, 504);
+    if (err instanceof BackendError) return err;
+    if (this.outer.aborted) return new BackendError("the request was cancelled by the client");
+    return new BackendError(`${context}: ${networkMessage(err)}`);
+  }
+}
+
+/** fetch says only "fetch failed"; the cause (ECONNREFUSED 127.0.0.1:9, ...) is what helps. */
+function networkMessage(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as Error & { cause?: unknown }).cause;
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: unknown }).code;
+    return typeof code === "string" && !cause.message.includes(code) ? `${code} ${cause.message}` : cause.message;
+  }
+  return err.message;
+}

@@ -1,0 +1,78 @@
+/**
+ * The server's side of the HTTP exchange with its client: reading a bounded JSON body, answering with
+ * JSON, and writing Server-Sent Events. Node's own http module only (no framework dependency).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { PyFloat } from "../jinja/py-float.js";
+import { readJson } from "../request/read-json.js";
+import { ApiError, type ApiErrorBody } from "./api-error.js";
+
+/**
+ * Reads the request body as JSON, refusing more than `limit` bytes (413) before buffering it.
+ * readJson, not JSON.parse: a schema's `1.0` must stay a float so the template prints `1.0` as
+ * transformers does.
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks)); // decoded whole: a character may span chunks
+  if (text.trim() === "") throw new ApiError(400, "invalid_request_error", "the request body is empty; expected a JSON object", { code: "invalid_json" });
+  try {
+    return readJson(text.replace(/^\uFEFF/, ""));
+  } catch (err) {
+    throw new ApiError(400, "invalid_request_error", `the request body is not valid JSON: ${(err as Error).message}`, { code: "invalid_json" });
+  }
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, "invalid_request_error", `the request body is larger than ${limit} bytes`, { code: "body_too_large" });
+}
+
+/** JSON text for the client. Request values echoed back may hold PyFloat (a `1.0` kept for templates). */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v instanceof PyFloat ? v.value : v));
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = toJson(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: ApiError): void {
+  if (res.headersSent) {
+    // A stream is already under way: the error becomes its last event (what OpenAI-compatible servers do).
+    if (!res.writableEnded) {
+      writeEvent(res, err.toJSON());
+      res.end();
+    }
+    return;
+  }
+  const body: ApiErrorBody = err.toJSON();
+  sendJson(res, err.status, body);
+}
+
+/** Starts an SSE response. Called only once the backend has answered, so a dead backend is still a 502. */
+export function startEvents(res: ServerResponse): void {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+  res.flushHeaders();
+}
+
+/** One `data:` event; with `event` set, a named event (the Responses API streams those). */
+export function writeEvent(res: ServerResponse, data: unknown, event?: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.write(`${event === undefined ? "" : `event: ${event}\n`}data: ${toJson(data)}\n\n`);
+}
+
+/** Chat Completions' end-of-stream marker. */
+export function writeDone(res: ServerResponse): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.write("data: [DONE]\n\n");
+}

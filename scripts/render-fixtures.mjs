@@ -49,6 +49,7 @@ export function loadNormalized(parseJson = JSON.parse) {
 
 /** Render options in the shape chatwire's `render` takes, with the pinned clock. */
 export function renderOptions(options) {
-  return { addGenerationPrompt: true, ...options, now: FIXED_NOW };
+  // The reference is transformers, which has no tool polyfill: compare what the template itself renders.
+  return { addGenerationPrompt: true, polyfill: "never", ...options, now: FIXED_NOW };
 }
 

@@ -105,6 +105,15 @@ function proseSpec(file: CompletionFile): RunSpec {
 }
 
 describe("partial markers", () => {
+  it("issue 4's example: `<tool_c` then `all>` never shows `<tool_c` as content", () => {
+    const pieces = ["Checking.\n<tool_c", 'all>\n{"name": "get_time", "arguments": {}}\n</tool_call>'];
+    const run = parseStreamed({ format: "hermes", request: { tools: null } }, pieces);
+    expect(run.perPush[0]!.map((d) => d.content ?? "").join("")).toBe("Checking.\n");
+    for (const d of run.deltas) expect(d.content ?? "").not.toContain("<tool_c");
+    expect(run.result.message.content).toBe("Checking.\n");
+    expect(run.result.message.tool_calls!.map((c) => c.function.name)).toEqual(["get_time"]);
+  });
+
   for (const file of files) {
     const lead = file.proseLead ?? "";
     // A one-character marker (pythonic `[`) has no proper prefix to hold back.

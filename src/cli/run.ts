@@ -5,6 +5,7 @@
 import { CAPS_USAGE, capsCommand } from "./caps.js";
 import { DETECT_USAGE, detectCommand } from "./detect.js";
 import { EXAMPLE_USAGE, exampleCommand } from "./example.js";
+import { GRAMMAR_USAGE, grammarCommand } from "./grammar.js";
 import { UsageError, errorLine, type CliIO } from "./io.js";
 import { PARSE_USAGE, parseCommand } from "./parse.js";
 import { RENDER_USAGE, renderCommand } from "./render.js";
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   parse: { run: parseCommand, usage: PARSE_USAGE },
   detect: { run: detectCommand, usage: DETECT_USAGE },
   caps: { run: capsCommand, usage: CAPS_USAGE },
+  grammar: { run: grammarCommand, usage: GRAMMAR_USAGE },
   example: { run: exampleCommand, usage: EXAMPLE_USAGE },
   serve: { run: serveCommand, usage: SERVE_USAGE },
 };

@@ -3,7 +3,7 @@
  * NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja, StepFun3.5-Flash.jinja):
  * `<tool_call>\n<function=f>\n<parameter=k>\nVALUE\n</parameter>\n</function>\n</tool_call>`, values typed
  * by the tool's schema. Qwen3.5 sometimes leaves out `<tool_call>`: a bare `<function=` opens a call
- * that ends with its `</function>`. Qwen models also know the Hermes JSON form, so a `<tool_call>` whose
+ * that ends with its `</function>` (prose that merely mentions `<function=x>` stays text). Qwen models also know the Hermes JSON form, so a `<tool_call>` whose
  * payload starts with `{` is read as JSON. Reasoning in `<think>...</think>` (the generation prompt may
  * already open it).
  */
@@ -23,7 +23,7 @@ export const qwen3Coder: FormatDescription = {
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
   regions: [
     { start: ["<tool_call>"], end: ["</tool_call>"], decoder: dispatchByFirstChar((first) => (first === "{" ? json : tagged)) },
-    { start: ["<function="], startInPayload: true, decoder: tagged },
+    { start: ["<function="], startInPayload: true, quietIfNotCall: true, decoder: tagged },
   ],
   ignore: ["<|im_end|>"],
 };

@@ -5,3 +5,5 @@
 export { buildGbnf } from "./gbnf-grammar.js";
 export type { GrammarOptions } from "./gbnf-grammar.js";
 export { grammarFormats } from "./families.js";
+export { buildToolJsonSchema } from "./json-schema.js";
+export { gbnfForTemplate } from "./for-template.js";

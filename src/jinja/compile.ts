@@ -10,6 +10,7 @@ import { Frame } from "./frame.js";
 import { TRAILING_COMMA } from "./lexer.js";
 import { pyAdd, pyConcat, pyFloorDiv, pyIn, pyMod, pyMul, pyNeg, pyPos, pyPow, pySub, pyTrueDiv } from "./ops.js";
 import { TESTS } from "./tests.js";
+import { NEGATED_TEST_PREFIX, TEST_PREFIX } from "./tests-syntax.js";
 import {
   Callable,
   JinjaError,
@@ -504,6 +505,7 @@ function compileFilterCall(filterNode: A.Node): (f: Frame, value: unknown) => un
     name = nodeOf<A.IdentifierNode>(call.callee).value;
     args = compileArgs(call.args);
   } else throw new CompileError("invalid filter");
+  if (name.startsWith(TEST_PREFIX) || name.startsWith(NEGATED_TEST_PREFIX)) return compileTestCall(name, args);
   const resolved = FILTER_ALIASES[name] ?? name;
   const known = Object.prototype.hasOwnProperty.call(FILTERS, resolved) ? FILTERS[resolved]! : null;
   if (known === null && !soft) throw new CompileError(`No filter named '${name}'.`);
@@ -516,6 +518,19 @@ function compileFilterCall(filterNode: A.Node): (f: Frame, value: unknown) => un
     if (noArgs) return filter(value, [], null, f.rt.env);
     const [a, k] = evalArgs(args, f);
     return filter(value, a, k, f.rt.env);
+  };
+}
+
+/** A test with arguments, which the front end rewrote into a filter call (see tests-syntax.ts). */
+function compileTestCall(filterName: string, args: CompiledArgs): (f: Frame, value: unknown) => unknown {
+  const negate = filterName.startsWith(NEGATED_TEST_PREFIX);
+  const name = filterName.slice(negate ? NEGATED_TEST_PREFIX.length : TEST_PREFIX.length);
+  const known = Object.prototype.hasOwnProperty.call(TESTS, name) ? TESTS[name]! : null;
+  if (known === null && !soft) throw new CompileError(`No test named '${name}'.`);
+  const test = known ?? ((): never => missing("test", name));
+  return (f, value) => {
+    const [a] = evalArgs(args, f);
+    return test(unwrap(value), a) !== negate;
   };
 }
 

@@ -250,13 +250,12 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
     const [dflt, boolean] = params(a, k, ["default_value", "boolean"], ["", false], "default");
     return v instanceof Undefined || (pyBool(boolean) && !pyBool(v)) ? dflt : v;
   },
-  dictsort: (v, a, k, env) => {
+  dictsort: (v, a, k) => {
     const [caseSensitive, by, reverse] = params(a, k, ["case_sensitive", "by", "reverse"], [false, "key", false], "dictsort");
     if (!isDict(v)) throw new JinjaError("TypeError", "dictsort filter needs a mapping");
     const pos = by === "key" ? 0 : by === "value" ? 1 : -1;
     if (pos < 0) throw new JinjaError("FilterArgumentError", "You can only sort by either \"key\" or \"value\"");
     const items = dictItems(v);
-    void env;
     return sortItems(items, (it) => (pyBool(caseSensitive) ? (it as unknown[])[pos] : ignoreCase((it as unknown[])[pos])), pyBool(reverse));
   },
   escape: (v) => escapeHtml(v),

@@ -5,7 +5,7 @@
  *   t.render({ messages, tools, bos_token }, { now, limits });
  */
 import { ChatwireError } from "../errors.js";
-import { compileProgram, CompileError, type Stmt, callValue } from "./compile.js";
+import { compileProgram, CompileError, type Stmt } from "./compile.js";
 import type { FilterEnv } from "./filters.js";
 import { FILTER_ALIASES, FILTERS } from "./filters.js";
 import { Frame, type Runtime } from "./frame.js";
@@ -104,4 +104,3 @@ export function compileTemplate(source: string): CompiledTemplate {
   return compiled;
 }
 
-export { callValue };

@@ -378,7 +378,3 @@ function formatField(obj: unknown, key: string | number, isAttr: boolean): unkno
   }
   throw new JinjaError("AttributeError", `'${typeName(obj)}' object has no attribute ${pyRepr(String(key))}`);
 }
-
-export function describeUnknown(v: unknown): string {
-  return v instanceof Undefined ? "Undefined" : pyStr(v);
-}

@@ -4,7 +4,8 @@
 import { parse } from "@huggingface/jinja";
 import type { ProgramNode } from "./ast.js";
 import { tokenizeTemplate } from "./lexer.js";
+import { rewriteTestArguments } from "./tests-syntax.js";
 
 export function parseTemplate(source: string): ProgramNode {
-  return parse(tokenizeTemplate(source)) as unknown as ProgramNode;
+  return parse(rewriteTestArguments(tokenizeTemplate(source)) as ReturnType<typeof tokenizeTemplate>) as unknown as ProgramNode;
 }

@@ -4,7 +4,6 @@
  */
 import { FILTERS } from "./filters.js";
 import { pyIn } from "./ops.js";
-import { PyFloat } from "./py-float.js";
 import { Callable, JinjaError, Namespace, Undefined, isDict, isFloat, isInt, isNumeric, pyCompare, pyEq, toNumber } from "./values.js";
 
 export type Test = (value: unknown, args: unknown[]) => boolean;
@@ -65,11 +64,8 @@ export const TESTS: Readonly<Record<string, Test>> = {
     if (!isNumeric(v)) throw new JinjaError("TypeError", "not all arguments converted during string formatting");
     return Math.abs(toNumber(v) % 2) === 1;
   },
-  sameas: (v, a) => {
-    const other = needArg(a, "sameas");
-    if (v instanceof PyFloat || other instanceof PyFloat) return v === other;
-    return v === other && (typeof v !== "number" || Number.isInteger(v) ? true : true);
-  },
+  // Python `is`: identity for objects; None/True/False and small values are singletons there too.
+  sameas: (v, a) => v === needArg(a, "sameas"),
   sequence: (v) => typeof v === "string" || Array.isArray(v) || isDict(v) || v instanceof Undefined,
   string: (v) => typeof v === "string",
   test: (v) => typeof v === "string" && Object.prototype.hasOwnProperty.call(TESTS, v),

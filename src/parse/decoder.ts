@@ -27,9 +27,11 @@ export type DecoderEvent =
   /** The current call (or the region, if no call is open) cannot be a call. */
   | { kind: "fail"; type: "malformed" | "truncated"; message: string; name?: string; raw?: string }
   /**
-   * The payload is complete and the region is over (only for regions without end markers, e.g. a
-   * JSON array after `functools`). `rest` is the part of the last pushed text after the payload; the
-   * engine lexes it again outside the region. After `close` the decoder gets no more calls.
+   * The region is over before its end marker: the payload ended by itself (regions without end
+   * markers, e.g. a JSON array after `functools`), or the text turned out not to be a call at all
+   * (`<tool_call> tags` in prose; then no `call`/`fail` precedes it and the region's text is plain
+   * content, without an error). `rest` is a suffix of the text pushed so far that lies after the
+   * payload; the engine reads it again outside the region. After `close` the decoder gets no more calls.
    */
   | { kind: "close"; rest: string };
 

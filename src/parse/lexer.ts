@@ -19,6 +19,9 @@ export type ScanResult =
   /** Nothing from `from` on can be or become a marker. */
   | { kind: "none" };
 
+/** Shared: "nothing found" is the common answer, and needs no allocation. */
+const NONE: ScanResult = Object.freeze({ kind: "none" });
+
 function escapeClass(ch: string): string {
   return /[\\\]^-]/.test(ch) ? `\\${ch}` : ch;
 }
@@ -50,7 +53,7 @@ export class MarkerSet {
    */
   scan(text: string, from: number, final = false): ScanResult {
     const re = this.firstChars;
-    if (re === undefined) return { kind: "none" };
+    if (re === undefined) return NONE;
     re.lastIndex = from;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       const i = m.index;
@@ -68,6 +71,6 @@ export class MarkerSet {
       if (partial) return { kind: "hold", index: i };
       re.lastIndex = i + 1;
     }
-    return { kind: "none" };
+    return NONE;
   }
 }

@@ -3,6 +3,7 @@
  * template, and open the raw completion request to the backend. The endpoints differ only in how they
  * name fields (Chat Completions vs Responses) and how they shape the answer.
  */
+import type { FormatId } from "../formats/types.js";
 import { isObject } from "../request/is-object.js";
 import type { ParseOptions } from "../parse/index.js";
 import type { ChatTemplate } from "../template/index.js";
@@ -17,14 +18,21 @@ export interface ServerContext {
   transport: TransportOptions;
   /** The backend's name for the model (sent to openai/ollama backends, listed by /v1/models). */
   model: string | undefined;
-  /** Markers the backend must print (llamacpp `preserved_tokens`), from the template's format. */
-  preservedTokens: readonly string[];
-  /** A constraint grammar for the request, when the backend takes one and a grammar exists for the format. */
-  grammar: ((request: Record<string, unknown>) => string | undefined) | undefined;
+  /** Markers the backend must print (llamacpp `preserved_tokens`) for completions in a format; none for other kinds. */
+  preservedTokens: (format: FormatId) => readonly string[];
+  /** A constraint grammar for the request (llamacpp only), or undefined when there is none to send. */
+  grammar: (request: GrammarRequest) => string | undefined;
   /** Send the prompt's leading bos_token to the backend (default: strip it, backends add their own). */
   keepBos: boolean;
   /** Call ids for calls the model wrote none for (tests inject a deterministic one). */
   idGenerator: (() => string) | undefined;
+}
+
+/** What a grammar is built from: the request, the format its completion is written in, the prompt's end. */
+export interface GrammarRequest {
+  body: Record<string, unknown>;
+  format: FormatId;
+  promptSuffix: string;
 }
 
 /** A checked request with its prompt, ready to send. */
@@ -61,15 +69,19 @@ export function prepareGeneration(ctx: ServerContext, raw: unknown, conversation
   const sampling = readSampling(body, fields);
   const rendered = ctx.template.render(body);
   const prompt = ctx.keepBos ? rendered : withoutLeadingBos(rendered, ctx.template.specialTokens.bos_token);
+  const promptSuffix = rendered.slice(-PROMPT_SUFFIX_LENGTH);
+  // The format can depend on the request (json-block when the template has no tool syntax and the
+  // tool polyfill rendered the tools); the parser makes the same choice.
+  const format = ctx.template.formatFor(body);
   const call: BackendCall = {
     prompt,
     sampling,
     stream,
     model: backendModel,
-    grammar: ctx.grammar?.(body),
-    preservedTokens: ctx.preservedTokens,
+    grammar: ctx.grammar({ body, format, promptSuffix }),
+    preservedTokens: ctx.preservedTokens(format),
   };
-  const parseOptions: ParseOptions = { promptSuffix: rendered.slice(-PROMPT_SUFFIX_LENGTH) };
+  const parseOptions: ParseOptions = { promptSuffix };
   if (ctx.idGenerator !== undefined) parseOptions.idGenerator = ctx.idGenerator;
   return { body, prompt, stream, model: (body.model as string | undefined) ?? ctx.model ?? DEFAULT_MODEL_NAME, call, parseOptions };
 }

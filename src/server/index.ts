@@ -7,9 +7,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ChatwireError } from "../errors.js";
 import { getFormat } from "../formats/index.js";
+import type { FormatId } from "../formats/types.js";
+import { buildGbnf, grammarFormats } from "../grammar/index.js";
 import type { ChatTemplate } from "../template/index.js";
 import { BACKEND_KINDS, PROTOCOLS, type BackendKind } from "./backends/index.js";
-import type { ServerContext } from "./generation.js";
+import type { GrammarRequest, ServerContext } from "./generation.js";
 import { formatMarkers } from "./preserved-tokens.js";
 import { route } from "./router.js";
 
@@ -34,8 +36,12 @@ export interface ServeOptions {
   backendBody?: Record<string, unknown>;
   /** Keep a leading bos_token in the prompt (default false: the backend adds BOS itself). */
   keepBos?: boolean;
-  /** A GBNF grammar for a request (sent to llamacpp backends only). */
-  grammar?: (request: Record<string, unknown>) => string | undefined;
+  /**
+   * Send llama-server a GBNF grammar built from the format and the request's tools (src/grammar), so
+   * every call the model writes parses and validates. Default true; only for llamacpp backends, only
+   * for requests with tools, and only for formats src/grammar covers.
+   */
+  grammar?: boolean;
   /** Call ids for calls the model gave none (default: random, in the format's style). */
   idGenerator?: () => string;
   /** Where server-side errors are reported (default: nowhere). */
@@ -74,16 +80,41 @@ export function serverContext(options: ServeOptions): ServerContext {
     maxResponseBytes: options.maxBackendBytes ?? DEFAULTS.maxBackendBytes,
     ...(options.backendBody === undefined ? {} : { extraBody: options.backendBody }),
   };
+  const isLlamacpp = protocol.kind === "llamacpp";
+  const markers = new Map<FormatId, readonly string[]>();
   return {
     template: options.template,
     protocol,
     transport,
     model: options.model,
-    preservedTokens: protocol.kind === "llamacpp" ? formatMarkers(getFormat(options.template.format)) : [],
+    preservedTokens: (format) => {
+      if (!isLlamacpp) return [];
+      let list = markers.get(format);
+      if (list === undefined) markers.set(format, (list = formatMarkers(getFormat(format))));
+      return list;
+    },
     // Only llama-server takes a GBNF grammar with a raw completion.
-    grammar: protocol.kind === "llamacpp" ? options.grammar : undefined,
+    grammar: isLlamacpp && options.grammar !== false ? requestGrammar(options.template, options.log) : () => undefined,
     keepBos: options.keepBos ?? false,
     idGenerator: options.idGenerator,
+  };
+}
+
+/**
+ * The grammar for a request with tools, in a format src/grammar covers. A grammar that cannot be built
+ * is not a reason to refuse the request: it is generated without one (and the parser still checks).
+ */
+function requestGrammar(template: ChatTemplate, log: ((line: string) => void) | undefined): (request: GrammarRequest) => string | undefined {
+  const covered = new Set<FormatId>(grammarFormats());
+  return ({ body, format, promptSuffix }) => {
+    const tools = body.tools;
+    if (!Array.isArray(tools) || tools.length === 0 || !covered.has(format)) return undefined;
+    try {
+      return buildGbnf(format, body, { promptSuffix, templateSource: template.source });
+    } catch (err) {
+      log?.(`warning: no grammar for this request (${err instanceof Error ? err.message : String(err)})`);
+      return undefined;
+    }
   };
 }
 

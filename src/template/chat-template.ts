@@ -15,6 +15,7 @@ import { probeReadsContentParts, probeSupportsSystem, sourceCaps, type TemplateC
 import type { LoadedTemplate } from "./config.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
+import { polyfillApplies, polyfillMessages, type PolyfillMode } from "./polyfill.js";
 
 export interface RenderOptions {
   /** Append the assistant turn header so the model answers (default true; false with continueFinalMessage). */
@@ -28,6 +29,12 @@ export interface RenderOptions {
   limits?: Partial<RenderLimits>;
   /** Told about what normalisation accepted but flagged (tool-call arguments that are not JSON, ...). */
   onWarning?: (message: string) => void;
+  /**
+   * Tool calling for templates without it (docs/polyfills.md): `auto` (default) when the request has
+   * tools and the template's caps say it does not support them, `always` whenever the request has
+   * tools, `never` to render exactly what the template does with them (as transformers would).
+   */
+  polyfill?: PolyfillMode;
 }
 
 export interface TemplateParseOptions extends ParseOptions {
@@ -97,13 +104,27 @@ export class ChatTemplate {
   /** Parses a whole completion into an assistant message with validated tool calls. */
   parse(completion: string, request?: unknown, options: TemplateParseOptions = {}): ParseResult {
     const { render, ...parseOptions } = options;
-    return parseCompletion(this.format, completion, request, this.withPromptSuffix(parseOptions, request, render));
+    return parseCompletion(this.formatFor(request, render), completion, request, this.withPromptSuffix(parseOptions, request, render));
   }
 
   /** An incremental parser for a streamed completion: push deltas, then end(). */
   streamParser(request?: unknown, options: TemplateParseOptions = {}): StreamParser {
     const { render, ...parseOptions } = options;
-    return createStreamParser(this.format, request, this.withPromptSuffix(parseOptions, request, render));
+    return createStreamParser(this.formatFor(request, render), request, this.withPromptSuffix(parseOptions, request, render));
+  }
+
+  /** The format a completion of `request` is written in: json-block when the tool polyfill rendered the prompt. */
+  formatFor(request?: unknown, render: RenderOptions = {}): FormatId {
+    const tools = isObject(request) ? request.tools : undefined;
+    const hasTools = Array.isArray(tools) && tools.length > 0;
+    const supportsTools = () => {
+      try {
+        return sourceCaps(this.variantFor(request)).supportsTools;
+      } catch {
+        return this.caps.supportsTools; // no variant for this request: render raises the real error
+      }
+    };
+    return polyfillApplies(render.polyfill, supportsTools, hasTools) ? "json-block" : this.format;
   }
 
   private withPromptSuffix(options: ParseOptions, request: unknown, render: RenderOptions | undefined): ParseOptions {
@@ -127,6 +148,12 @@ export class ChatTemplate {
         "addGenerationPrompt",
         "continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.",
       );
+    }
+    const polyfill = polyfillApplies(options.polyfill, () => sourceCaps(source).supportsTools, conversation.tools !== undefined);
+    if (polyfill) {
+      const parallel = !(isObject(request) && request.parallel_tool_calls === false);
+      conversation = { ...conversation, messages: polyfillMessages(conversation, this.capsOf(source).supportsSystem, parallel) };
+      delete conversation.tools; // the template sees None: the tools are described in the messages
     }
     const finalText = continueField !== undefined ? markFinalMessage(conversation.messages, continueField, source) : undefined;
     // vLLM-style `chat_template_kwargs` in the body; explicit options win.

@@ -46,8 +46,8 @@ describe("pythonic completions", () => {
   });
 
   it("text before and after, and prose with brackets that is not a call", () => {
-    t.test("See [1] for details: [get_weather(city='Oslo')] Here's the forecast [soon].").expect({
-      content: "See [1] for details:  Here's the forecast [soon].",
+    t.test("See [1] and [note(s)] for details: [get_weather(city='Oslo')] Here's the forecast [soon].").expect({
+      content: "See [1] and [note(s)] for details:  Here's the forecast [soon].",
       tool_calls: [{ name: "get_weather", arguments: { city: "Oslo" } }],
     });
   });

@@ -79,6 +79,13 @@ describe("qwen3-coder completions", () => {
     });
   });
 
+  it("prose that mentions <function=...> is content, without an error, and a later call is still read", () => {
+    t.test("To call it, write <function=get_weather> with parameters.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nBern\n</parameter>\n</function>\n</tool_call>").expect({
+      content: "To call it, write <function=get_weather> with parameters.\n",
+      tool_calls: [{ name: "get_weather", arguments: { city: "Bern" } }],
+    });
+  });
+
   it("a missing </parameter> is ended by the next <parameter=", () => {
     t.test("<tool_call>\n<function=get_weather>\n<parameter=city>\nDallas\n<parameter=days>\n2\n</parameter>\n</function>\n</tool_call>").expect({
       content: null,

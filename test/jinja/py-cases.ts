@@ -153,4 +153,8 @@ export const PY_CASES: PyCase[] = [
   {"t": "{{ ('<' ~ '>')|safe|tojson }}", "ctx": {}, "ok": "\"<>\""},
   {"t": "{{ x|tojson(indent=12) }}", "ctx": {"x": {"a": [1]}}, "ok": "{\n            \"a\": [\n                        1\n            ]\n}"},
   {"t": "{{ {1: 'a', 2: 'b'}|tojson }}|{{ {1: 'a', 2: 'b'}|tojson(sort_keys=true) }}|{{ {1: 'a', 2: 'b'} }}|{{ {1: 'a', 2: 'b'}|dictsort }}|{{ {2: 'b'}[2] }}|{{ 2 in {2: 'b'} }}", "ctx": {}, "ok": "{\"1\": \"a\", \"2\": \"b\"}|{\"1\": \"a\", \"2\": \"b\"}|{1: 'a', 2: 'b'}|[(1, 'a'), (2, 'b')]|b|True"},
+  {"t": "{{ 6 is divisibleby(3) }}{{ 7 is divisibleby 3 }}{{ 6 is not divisibleby(4) }}{{ x is sameas false }}{{ x is sameas none }}{{ 'a' is in ['a', 'b'] }}{{ 3 is not in [1, 2] }}{{ 5 is eq 5 }}{{ 5 is ne(5) }}{{ 3 is gt 2 }}{{ 2 is lt(1) }}{{ 'b' is ge 'a' }}", "ctx": {"x": false}, "ok": "TrueFalseTrueTrueFalseTrueTrueTrueFalseTrueFalseTrue"},
+  {"t": "{{ 1 + 5 is divisibleby 3 }}|{{ 'yes' if 4 is divisibleby 2 else 'no' }}|{{ [1, 2, 3, 4]|select('divisibleby', 2)|list }}|{% for i in range(6) if i is divisibleby 3 %}{{ i }}{% endfor %}|{{ x is defined and x is sameas false }}", "ctx": {"x": false}, "ok": "1|yes|[2, 4]|03|True"},
+  {"t": "{{ loop is undefined }}{{ none is none }}{{ 1 is number and 2 is number }}{{ 1 is not none or false }}", "ctx": {}, "ok": "TrueTrueTrueTrue"},
+  {"t": "{{ 4 is equalto 4 }}{{ 'A' is upper }}{{ [1] is in [[1], [2]] }}{{ {'a': 1} is mapping }}{{ 'x' is string }}", "ctx": {}, "ok": "TrueTrueTrueTrueTrue"},
 ];

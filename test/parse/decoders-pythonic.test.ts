@@ -27,6 +27,17 @@ describe("pythonic", () => {
     ]);
   });
 
+  it("names a call in a bare list once its arguments look real", () => {
+    const d = pythonicCalls(SELF_CLOSING);
+    expect(d.push("[get_weather(")).toEqual([]);
+    expect(d.push("city=")).toEqual([
+      { kind: "call", name: "get_weather" },
+      { kind: "args", text: '{"city": ' },
+    ]);
+    const named = pythonicCalls(NONE);
+    expect(named.push("[get_weather(")).toEqual([{ kind: "call", name: "get_weather" }, { kind: "args", text: "{" }]);
+  });
+
   it("reads a bare call without brackets, and dotted names", () => {
     expect(callsOf(decodeEverySplit(pythonicCalls, NONE, 'weather.get(city="Paris")'))).toEqual([{ name: "weather.get", arguments: { city: "Paris" } }]);
   });
@@ -38,7 +49,7 @@ describe("pythonic", () => {
   });
 
   it("fails a [ that does not start a call before naming one (prose)", () => {
-    for (const prose of ["[1, 2]", "[see the docs]", "[]", "[Note]: x"]) {
+    for (const prose of ["[1, 2]", "[see the docs]", "[]", "[Note]: x", "[note(s) apply]", "[f(1)]"]) {
       const r = decodeEverySplit(pythonicCalls, SELF_CLOSING, prose, false);
       expect(r.calls, prose).toEqual([]);
       expect(r.regionFail?.type, prose).toBe("malformed");

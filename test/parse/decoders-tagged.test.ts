@@ -71,6 +71,17 @@ describe("qwen3-coder syntax", () => {
     expect(r.rest).toBe("\nDone. <b>bold</b>");
   });
 
+  it("without end marker, names the call only once a parameter or the close tag confirms it", () => {
+    const ctx = { ...TOOLS, selfClosing: true };
+    const prose = decodeEverySplit(qwen, ctx, "<function=write_file> is how you call it.", false);
+    expect(prose.calls).toEqual([]);
+    expect(prose.regionFail).toEqual({ type: "malformed", raw: "<function=write_file> " });
+    expect(prose.rest).toBe("is how you call it.");
+    const d = qwen(ctx);
+    expect(d.push("<function=write_file>\n")).toEqual([]);
+    expect(d.push("<parameter=path>")[0]).toEqual({ kind: "call", name: "write_file" });
+  });
+
   it("fails a region that holds something else, keeping its text", () => {
     const junk = decodeEverySplit(qwen, TOOLS, "\nI will call <b>it</b>\n");
     expect(junk.calls).toEqual([]);

@@ -266,9 +266,6 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const obj = this.obj!;
     let i = start;
     const base = this.seen.base;
-    const record = (to: number): void => {
-      obj.rawEnd = base + to;
-    };
     while (i < text.length) {
       const ch = text[i]!;
       switch (obj.step) {
@@ -289,7 +286,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
             obj.keyText = "";
             continue;
           }
-          record(i);
+          obj.rawEnd = base + i;
           return this.failRegion(text, i, out, this.objectFailure("malformed", `expected a key in the call object, found ${JSON.stringify(ch)}`));
         case "key": {
           const end = obj.keyReader!.feed(text, i);
@@ -307,7 +304,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
             continue;
           }
           if (ch !== ":") {
-            record(i);
+            obj.rawEnd = base + i;
             return this.failRegion(text, i, out, this.objectFailure("malformed", `expected ':' after key ${JSON.stringify(obj.key)}`));
           }
           obj.step = "value";
@@ -323,7 +320,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
               continue;
             }
             if (!JsonValueReader.startsValue(ch)) {
-              record(i);
+              obj.rawEnd = base + i;
               return this.failRegion(text, i, out, this.objectFailure("malformed", `expected a value for key ${JSON.stringify(obj.key)}`));
             }
             if (this.isArgsKey(obj)) {
@@ -362,11 +359,11 @@ export class JsonCallsDecoder implements PayloadDecoder {
             continue;
           }
           if (ch === "}") return this.endObject(text, i + 1, out);
-          record(i);
+          obj.rawEnd = base + i;
           return this.failRegion(text, i, out, this.objectFailure("malformed", `expected ',' or '}' in the call object, found ${JSON.stringify(ch)}`));
       }
     }
-    record(i);
+    obj.rawEnd = base + i;
     return i;
   }
 

@@ -60,14 +60,19 @@ class PythonTagDecoder implements PayloadDecoder {
       this.codeStarted = true;
       out.push({ kind: "call", name: "python" }, { kind: "args", text: '{"code": "' });
     }
-    let all = this.held + text;
     // Hold trailing whitespace (trimmed at the end) and a lone high surrogate (its pair may follow).
-    let cut = all.search(/\s*$/);
-    if (cut > 0 && /[\uD800-\uDBFF]/.test(all[cut - 1]!)) cut--;
-    this.held = all.slice(cut);
-    all = all.slice(0, cut);
-    if (all !== "") out.push({ kind: "args", text: escapeJson(all) });
-    this.buf += all;
+    // Only the new text is scanned: what is held is whitespace already.
+    let cut = text.length;
+    while (cut > 0 && /\s/.test(text[cut - 1]!)) cut--;
+    if (cut > 0 && /[\uD800-\uDBFF]/.test(text[cut - 1]!)) cut--;
+    if (cut === 0) {
+      this.held += text;
+      return out;
+    }
+    const ready = this.held + text.slice(0, cut);
+    this.held = text.slice(cut);
+    out.push({ kind: "args", text: escapeJson(ready) });
+    this.buf += ready;
     return out;
   }
 

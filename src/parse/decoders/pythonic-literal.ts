@@ -156,6 +156,8 @@ export class LiteralReader {
   error: string | undefined;
   /** Set when the top value (or argument list) is complete. */
   done = false;
+  /** An argument list has shown a first `name=` (or `name:`): it looks like real arguments. */
+  named = false;
   /** The value read, once `done`. */
   value: unknown;
 
@@ -304,6 +306,7 @@ export class LiteralReader {
         const want = frame.kind === "kwargs" ? "=" : ":";
         if (c !== want) return this.failAt(i, `expected '${want}' after ${JSON.stringify(frame.key)}`);
         frame.state = "value";
+        if (this.frames.length === 1) this.named = true;
         return i + 1;
       }
       case "key":

@@ -89,6 +89,8 @@ class CallListDecoder extends StepDecoder {
   private calls = 0;
   private name = "";
   private reader: LiteralReader | null = null;
+  /** The current call's `call` event was sent. */
+  private announced = false;
   private argParts: string[] = [];
   /** The current call's text from its name on; after a failure, also the rest of the region. */
   private raw: string[] = [];
@@ -181,7 +183,7 @@ class CallListDecoder extends StepDecoder {
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
     const ev: DecoderEvent = { kind: "fail", type, message };
-    if (this.reader !== null) ev.name = this.name;
+    if (this.reader !== null && this.announced) ev.name = this.name;
     const raw = this.raw.join("");
     if (raw !== "") ev.raw = raw;
     this.events.push(ev);
@@ -227,11 +229,24 @@ class CallListDecoder extends StepDecoder {
       return this.failAt(j, `not a call: ${JSON.stringify(this.name + s[j])}`);
     }
     this.raw.push(s[j]!);
-    this.events.push({ kind: "call", name: this.name });
     this.reader = new LiteralReader(this.syntax.dialect, this.top);
     this.argParts = [];
+    this.announced = false;
     this.state = "args";
     return j + 1;
+  }
+
+  /**
+   * The call event. In a region with end markers it goes out as soon as the name is read; a bare
+   * `[...]` may be prose (`[note(s)]`), so there the call is named only once its arguments look real:
+   * a first `name=`, or an empty `()`. Before that, a failure is the region's, and prose stays text.
+   */
+  private announce(reader: LiteralReader): void {
+    if (this.announced || (this.selfClosing && !reader.named && !reader.done)) return;
+    this.announced = true;
+    this.events.push({ kind: "call", name: this.name });
+    const text = this.argParts.join("");
+    if (text !== "") this.events.push({ kind: "args", text });
   }
 
   private args(s: string, i: number): number {
@@ -240,9 +255,12 @@ class CallListDecoder extends StepDecoder {
     const j = s.length - rest.length;
     this.raw.push(s.slice(i, j));
     const text = reader.take();
-    if (text !== "") {
+    if (this.announced) {
+      if (text !== "") this.events.push({ kind: "args", text });
       this.argParts.push(text);
-      this.events.push({ kind: "args", text });
+    } else {
+      this.argParts.push(text);
+      this.announce(reader);
     }
     if (reader.error !== undefined) return this.failAt(j, reader.error);
     if (!reader.done) return j;

@@ -87,6 +87,8 @@ interface OpenCall {
   n: number;
   /** The arguments came as one JSON object (`jsonBody`), already written whole. */
   body: boolean;
+  /** The `call` event was sent. */
+  announced: boolean;
 }
 
 interface OpenValue {
@@ -185,7 +187,7 @@ class TaggedDecoder extends StepDecoder {
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
     const ev: DecoderEvent = { kind: "fail", type, message };
-    const name = this.call?.name ?? this.failedName;
+    const name = this.call?.announced ? this.call.name : this.failedName;
     if (name !== undefined) ev.name = name;
     if (this.raw !== null) ev.raw = this.raw.join("");
     this.events.push(ev);
@@ -197,10 +199,16 @@ class TaggedDecoder extends StepDecoder {
   protected run(s: string, final: boolean): number {
     let i = 0;
     while (i < s.length && this.state !== "closed") {
+      const wasFailed = this.state === "failed";
       const j = this.step(s, i, final);
       if (j < 0) break;
       if (this.raw !== null) this.raw.push(i === 0 && j === s.length ? s : s.slice(i, j));
       this.finishClosing();
+      if (!wasFailed && this.state === "failed" && this.ctx.selfClosing) {
+        // No end marker to wait for: report now and hand the rest back to the engine.
+        this.emitFailure("malformed", this.failure);
+        this.close();
+      }
       if (this.isClosed()) {
         this.events.push({ kind: "close", rest: s.slice(j) });
         return s.length;
@@ -236,7 +244,7 @@ class TaggedDecoder extends StepDecoder {
   private fail(message: string): void {
     this.state = "failed";
     this.failure = message;
-    this.failedName = this.call?.name;
+    this.failedName = this.call?.announced ? this.call.name : undefined;
     if (this.raw === null) this.raw = [];
   }
 
@@ -284,6 +292,7 @@ class TaggedDecoder extends StepDecoder {
     if (j > i) return j;
     const call = this.call!;
     if (s[i] === "{" && this.syntax.jsonBody && call.n === 0 && !call.body) {
+      this.announce(call);
       this.body = new LiteralReader("json", "bracketed");
       this.state = "body";
       return i;
@@ -292,12 +301,14 @@ class TaggedDecoder extends StepDecoder {
     if (tag === undefined) return -1;
     if (tag === null) return this.failAt(i, `expected a parameter, found ${JSON.stringify(s.slice(i, i + 40))}`);
     if (tag === this.syntax.callClose) {
+      this.announce(call);
       this.closeCall();
       if (this.ctx.selfClosing) this.close();
       return i + tag.length;
     }
     const param = call.body ? undefined : this.syntax.paramOpen(tag);
     if (param === undefined) return this.failAt(i, `unexpected tag ${JSON.stringify(tag)}`);
+    this.announce(call);
     if (param.key === undefined) {
       this.text = "";
       this.state = "key";
@@ -346,14 +357,26 @@ class TaggedDecoder extends StepDecoder {
     return j;
   }
 
+  /**
+   * A call opens. It is announced (the `call` event) at once, except in a region without end marker
+   * (a bare `<function=`, which prose may mention): there only once a parameter or the call's close
+   * tag confirms it, so that prose fails the region before any call is named and stays plain text.
+   */
   private openCall(name: string): void {
-    this.events.push({ kind: "call", name });
-    this.call = { name, parameters: this.ctx.toolSchema(name), parts: [], n: 0, body: false };
+    this.call = { name, parameters: this.ctx.toolSchema(name), parts: [], n: 0, body: false, announced: false };
     this.state = "call";
+    if (!this.ctx.selfClosing) this.announce(this.call);
+  }
+
+  private announce(call: OpenCall): void {
+    if (call.announced) return;
+    call.announced = true;
+    this.events.push({ kind: "call", name: call.name });
   }
 
   private closeCall(): void {
     const call = this.call!;
+    this.announce(call);
     if (!call.body) this.emitArgs(call.n === 0 ? "{}" : "}");
     // The value is the arguments text parsed: one source of truth, and no second copy of long values.
     const args = call.parts.join("");

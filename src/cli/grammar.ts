@@ -1,0 +1,28 @@
+/**
+ * `chatwire grammar --template SRC | --format ID --request FILE [--kind gbnf|json-schema]`: the
+ * constraint for a completion of the request. gbnf (default): a llama.cpp grammar for the template's
+ * tool-call format (json-block when the template needs the tool polyfill), printed as is.
+ * json-schema: the JSON Schema of one call object `{"name", "arguments"}`, for response_format.
+ */
+import { getFormat } from "../formats/index.js";
+import { buildGbnf, buildToolJsonSchema, gbnfForTemplate } from "../grammar/index.js";
+import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import { UsageError, readJsonInput, type CliIO } from "./io.js";
+
+export const GRAMMAR_USAGE = "chatwire grammar --template SRC | --format ID --request FILE|- [--kind gbnf|json-schema]";
+
+export async function grammarCommand(argv: string[], io: CliIO): Promise<number> {
+  const values = parseOptions(argv, { ...TEMPLATE_OPTIONS, format: { type: "string" }, request: { type: "string" }, kind: { type: "string" } });
+  const kind = values.kind ?? "gbnf";
+  if (kind !== "gbnf" && kind !== "json-schema") throw new UsageError(`--kind must be gbnf or json-schema, got ${JSON.stringify(kind)}`);
+  if (values.request === undefined) throw new UsageError("--request FILE is required (the chat request with its tools)");
+  const request = await readJsonInput(values.request, io);
+  if (kind === "json-schema") {
+    io.stdout.write(`${JSON.stringify(buildToolJsonSchema(request), null, 2)}\n`);
+    return 0;
+  }
+  if ((values.template === undefined) === (values.format === undefined)) throw new UsageError("give exactly one of --template SRC or --format ID");
+  const grammar = values.format !== undefined ? buildGbnf(getFormat(values.format), request) : gbnfForTemplate(await templateFrom(values), request);
+  io.stdout.write(grammar);
+  return 0;
+}

@@ -1,0 +1,244 @@
+/**
+ * The GBNF text itself (structure of a small request's grammar), JSON Schema features in argument
+ * rules (checked by recognising values against the json-block grammar), the json-schema kind (checked
+ * with ajv against call objects), the error for formats without a grammar, and the CLI command.
+ */
+import { Readable } from "node:stream";
+import Ajv from "ajv";
+import { describe, expect, it } from "vitest";
+import { run } from "../src/cli/run.js";
+import { ChatwireError } from "../src/errors.js";
+import { buildGbnf, buildToolJsonSchema, grammarFormats } from "../src/grammar/index.js";
+import { readJson } from "../src/request/index.js";
+import { GbnfRecognizer } from "./helpers/gbnf-recognizer.js";
+import { join } from "node:path";
+import { FIXTURES } from "./helpers/fixtures.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+
+const WEATHER = {
+  type: "function",
+  function: {
+    name: "get_weather",
+    parameters: {
+      type: "object",
+      properties: { city: { type: "string", pattern: "^[A-Z]" }, unit: { enum: ["c", "f"] } },
+      required: ["city"],
+    },
+  },
+};
+
+describe("the GBNF text", () => {
+  const grammar = buildGbnf("hermes", { tools: [WEATHER] });
+  const rules = new Map(
+    grammar
+      .split("\n")
+      .filter((l) => l.includes(" ::= "))
+      .map((l) => [l.slice(0, l.indexOf(" ::= ")), l.slice(l.indexOf(" ::= ") + 5)] as const),
+  );
+
+  it("starts at root: optional reasoning, then the answer", () => {
+    expect(rules.get("root")).toBe("reasoning? answer");
+    expect(rules.get("reasoning")).toBe('"<think>" reasoning-text "</think>"');
+    expect(rules.get("answer")).toBe("content (calls content)*");
+  });
+
+  it("a call is the family's tags around the name and the schema's arguments", () => {
+    expect(rules.get("calls")).toBe('"<tool_call>\\n" call "</tool_call>"');
+    expect(rules.get("call")).toBe("get-weather-call");
+    expect(rules.get("get-weather-call")).toContain('"\\"get_weather\\""');
+    expect(rules.get("get-weather-call")).toContain("get-weather-args");
+  });
+
+  it("required properties are mandatory, optional ones are wrapped in ( )?", () => {
+    expect(rules.get("get-weather-args")).toBe(
+      '"{" space "\\"city\\"" space ":" space json-string ("," space "\\"unit\\"" space ":" space ("\\"c\\"" space | "\\"f\\"" space))? "}" space',
+    );
+  });
+
+  it("every referenced rule is defined, names are GBNF names, unsupported keywords are listed", () => {
+    for (const [name, body] of rules) {
+      expect(name).toMatch(/^[A-Za-z0-9-]+$/);
+      const refs = body.replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]/g, " ").match(/[A-Za-z][A-Za-z0-9-]*/g) ?? [];
+      for (const ref of refs) expect(rules.has(ref), `${name} refers to ${ref}`).toBe(true);
+    }
+    expect(grammar).toMatch(/^# relaxed .*pattern at get_weather-args-city/m);
+  });
+
+  it("text excludes the call marker with one rule per marker prefix", () => {
+    expect(rules.get("content")).toBe('| [^<] content | "<" content-1');
+    expect(rules.get("content-10")).toBe('| [^<>] content | "<" content-1');
+    expect(rules.has("content-11")).toBe(false);
+  });
+});
+
+/** A json-block grammar for one tool with `parameters`, and whether it accepts `args` (JSON text). */
+function argsAccepted(parameters: unknown, args: string): boolean {
+  const grammar = buildGbnf("json-block", { tools: [{ type: "function", function: { name: "f", parameters } }], tool_choice: "required" });
+  return new GbnfRecognizer(grammar).accepts(`\`\`\`json\n{"name": "f", "arguments": ${args}}\n\`\`\``);
+}
+
+describe("JSON Schema features in argument rules", () => {
+  it("$ref to $defs, including recursion", () => {
+    const tree = {
+      type: "object",
+      properties: { root: { $ref: "#/$defs/node" } },
+      required: ["root"],
+      $defs: { node: { type: "object", properties: { v: { type: "integer" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["v"] } },
+    };
+    expect(argsAccepted(tree, '{"root": {"v": 1, "kids": [{"v": 2}, {"v": 3, "kids": []}]}}')).toBe(true);
+    expect(argsAccepted(tree, '{"root": {"v": 1, "kids": [{"v": "2"}]}}')).toBe(false);
+  });
+
+  it("anyOf / oneOf, type lists and nullable", () => {
+    const p = {
+      type: "object",
+      properties: { a: { anyOf: [{ type: "integer" }, { type: "string" }] }, b: { type: ["boolean", "null"] }, c: { type: "number", nullable: true }, d: { oneOf: [{ const: 1 }, { const: "x" }] } },
+    };
+    expect(argsAccepted(p, '{"a": 1, "b": null, "c": null, "d": "x"}')).toBe(true);
+    expect(argsAccepted(p, '{"a": "s", "b": true, "c": 2.5, "d": 1}')).toBe(true);
+    expect(argsAccepted(p, '{"a": true}')).toBe(false);
+    expect(argsAccepted(p, '{"b": 0}')).toBe(false);
+    expect(argsAccepted(p, '{"d": 2}')).toBe(false);
+  });
+
+  it("const and enum of any JSON value", () => {
+    const p = { type: "object", properties: { mode: { const: "fast" }, level: { enum: [1, 2.5, null, [1, "a"], { k: true }] } } };
+    expect(argsAccepted(p, '{"mode": "fast", "level": [1, "a"]}')).toBe(true);
+    expect(argsAccepted(p, '{"level": {"k": true}}')).toBe(true);
+    expect(argsAccepted(p, '{"mode": "slow"}')).toBe(false);
+    expect(argsAccepted(p, '{"level": 3}')).toBe(false);
+  });
+
+  it("arrays: items, minItems/maxItems, prefixItems", () => {
+    const p = { type: "object", properties: { xs: { type: "array", items: { type: "integer" }, minItems: 1, maxItems: 2 }, pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] } } };
+    expect(argsAccepted(p, '{"xs": [1], "pair": ["a", 1.5]}')).toBe(true);
+    expect(argsAccepted(p, '{"xs": [1, 2]}')).toBe(true);
+    expect(argsAccepted(p, '{"xs": []}')).toBe(false);
+    expect(argsAccepted(p, '{"xs": [1, 2, 3]}')).toBe(false);
+    expect(argsAccepted(p, '{"pair": [1.5, "a"]}')).toBe(false);
+  });
+
+  it("strings: minLength/maxLength and escapes", () => {
+    const p = { type: "object", properties: { s: { type: "string", minLength: 2, maxLength: 3 } }, required: ["s"] };
+    expect(argsAccepted(p, '{"s": "ab"}')).toBe(true);
+    expect(argsAccepted(p, '{"s": "a\\n"}')).toBe(true);
+    expect(argsAccepted(p, '{"s": "a"}')).toBe(false);
+    expect(argsAccepted(p, '{"s": "abcd"}')).toBe(false);
+  });
+
+  it("properties in declared order, optional ones skipped; additionalProperties", () => {
+    const closed = { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" }, c: { type: "integer" } } };
+    expect(argsAccepted(closed, "{}")).toBe(true);
+    expect(argsAccepted(closed, '{"b": 1}')).toBe(true);
+    expect(argsAccepted(closed, '{"a": 1, "c": 3}')).toBe(true);
+    expect(argsAccepted(closed, '{"c": 3, "a": 1}')).toBe(false);
+    expect(argsAccepted(closed, '{"a": 1, "z": 2}')).toBe(false);
+    const open = { ...closed, additionalProperties: { type: "string" } };
+    expect(argsAccepted(open, '{"a": 1, "z": "x"}')).toBe(true);
+    expect(argsAccepted(open, '{"z": "x"}')).toBe(true);
+    expect(argsAccepted(open, '{"a": 1, "z": 2}')).toBe(false);
+  });
+
+  it("a missing or empty schema is an empty object; `{}` as a value schema is any value", () => {
+    expect(argsAccepted(undefined, "{}")).toBe(true);
+    expect(argsAccepted(undefined, '{"a": 1}')).toBe(false);
+    const p = { type: "object", properties: { x: {} }, required: ["x"] };
+    expect(argsAccepted(p, '{"x": {"deep": [1, null, "s"]}}')).toBe(true);
+  });
+
+  it("allOf of objects is merged; a float literal from JSON input (PyFloat) prints as 1.0", () => {
+    const p = readJson('{"type": "object", "allOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}, {"properties": {"b": {"const": 1.0}}}]}');
+    expect(argsAccepted(p, '{"a": 1, "b": 1.0}')).toBe(true);
+    expect(argsAccepted(p, '{"b": 1.0}')).toBe(false);
+  });
+});
+
+describe("formats without a grammar", () => {
+  it("throw a ChatwireError naming the formats that have one", () => {
+    expect(() => buildGbnf("harmony", { tools: [WEATHER] })).toThrow(ChatwireError);
+    expect(() => buildGbnf("harmony", { tools: [WEATHER] })).toThrow(/no grammar for format "harmony" \(grammars exist for hermes/);
+    expect(grammarFormats()).toEqual(expect.arrayContaining(["hermes", "qwen3-coder", "llama3-json", "mistral", "json-block", "pythonic"]));
+  });
+
+  it("a named tool_choice must name a declared tool", () => {
+    expect(() => buildGbnf("hermes", { tools: [WEATHER], tool_choice: { type: "function", function: { name: "nope" } } })).toThrow(/tool_choice/);
+  });
+});
+
+describe("--kind json-schema", () => {
+  const ajv = new Ajv({ strict: false });
+  const tools = [
+    WEATHER,
+    {
+      type: "function",
+      function: {
+        name: "tree",
+        parameters: { type: "object", properties: { n: { $ref: "#/$defs/node" } }, required: ["n"], $defs: { node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/node" } } } } } },
+      },
+    },
+  ];
+
+  it("an anyOf with one call object per tool; $defs moved to the root", () => {
+    const schema = buildToolJsonSchema({ tools });
+    expect((schema.anyOf as unknown[]).length).toBe(2);
+    expect(Object.keys(schema.$defs as object)).toEqual(["tree.node"]);
+    const validate = ajv.compile(schema);
+    expect(validate({ name: "get_weather", arguments: { city: "Oslo", unit: "c" } })).toBe(true);
+    expect(validate({ name: "tree", arguments: { n: { kids: [{ kids: [] }] } } })).toBe(true);
+    expect(validate({ name: "get_weather", arguments: { unit: "c" } })).toBe(false);
+    expect(validate({ name: "tree", arguments: { n: { kids: [1] } } })).toBe(false);
+    expect(validate({ name: "other", arguments: {} })).toBe(false);
+  });
+
+  it("a named tool_choice gives that call's schema alone; none has nothing to describe", () => {
+    const schema = buildToolJsonSchema({ tools, tool_choice: { type: "function", function: { name: "get_weather" } } });
+    expect(schema.anyOf).toBeUndefined();
+    expect(schema.properties).toMatchObject({ name: { const: "get_weather" } });
+    expect(() => buildToolJsonSchema({ tools, tool_choice: "none" })).toThrow(ChatwireError);
+  });
+});
+
+describe("chatwire grammar", () => {
+  async function cli(argv: string[]) {
+    let stdout = "";
+    let stderr = "";
+    const code = await run(argv, {
+      stdin: Readable.from([]),
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+    });
+    return { code, stdout, stderr };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "chatwire-grammar-"));
+  const requestFile = join(dir, "request.json");
+  writeFileSync(requestFile, JSON.stringify({ messages: [{ role: "user", content: "Weather in Oslo?" }], tools: [WEATHER] }));
+  const template = (name: string) => join(FIXTURES, "templates", `${name}.jinja`);
+
+  it("prints the GBNF of the template's format; a prompt that opened <think> starts inside reasoning", async () => {
+    const r = await cli(["grammar", "--template", template("Qwen3-Coder"), "--request", requestFile]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# chatwire grammar for format qwen3-coder/);
+    expect(r.stdout).toContain('"<function=get_weather>\\n"');
+    const qwq = await cli(["grammar", "--template", template("Qwen-QwQ-32B"), "--request", requestFile]);
+    expect(qwq.stdout).toMatch(/^root ::= reasoning answer$/m);
+    expect(qwq.stdout).toMatch(/^reasoning ::= reasoning-text "<\/think>"$/m);
+  });
+
+  it("a template without tool support gets the json-block grammar of the polyfill", async () => {
+    const r = await cli(["grammar", "--template", template("google-gemma-2-2b-it"), "--request", requestFile]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# chatwire grammar for format json-block/);
+  });
+
+  it("--kind json-schema prints the call schema; bad input is a one-line error", async () => {
+    const r = await cli(["grammar", "--template", template("Qwen3-Coder"), "--request", requestFile, "--kind", "json-schema"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).properties.name).toEqual({ const: "get_weather" });
+    const bad = await cli(["grammar", "--template", template("openai-gpt-oss-120b"), "--request", requestFile]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^chatwire: unknown_format: no grammar for format "harmony"[^\n]*\n$/);
+    const kind = await cli(["grammar", "--format", "hermes", "--request", requestFile, "--kind", "lark"]);
+    expect(kind.stderr).toMatch(/^chatwire: usage: --kind must be gbnf or json-schema/);
+  });
+});

@@ -11,6 +11,8 @@ export { detectFormat, getFormat, listFormats } from "./formats/index.js";
 export type { FormatDescription, FormatId } from "./formats/index.js";
 export { parseCompletion, createStreamParser } from "./parse/index.js";
 export type { ParseOptions } from "./parse/index.js";
+export { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats } from "./grammar/index.js";
+export type { GrammarOptions } from "./grammar/index.js";
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";

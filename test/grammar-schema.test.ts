@@ -143,8 +143,11 @@ describe("JSON Schema features in argument rules", () => {
   it("a missing or empty schema is an empty object; `{}` as a value schema is any value", () => {
     expect(argsAccepted(undefined, "{}")).toBe(true);
     expect(argsAccepted(undefined, '{"a": 1}')).toBe(false);
-    const p = { type: "object", properties: { x: {} }, required: ["x"] };
+    const p = { type: "object", properties: { x: {}, meta: { type: "object" } }, required: ["x"] };
     expect(argsAccepted(p, '{"x": {"deep": [1, null, "s"]}}')).toBe(true);
+    // `{"type": "object"}` without properties is any object.
+    expect(argsAccepted(p, '{"x": 1, "meta": {"k": [true], "n": 2}}')).toBe(true);
+    expect(argsAccepted(p, '{"x": 1, "meta": [1]}')).toBe(false);
   });
 
   it("allOf of objects is merged; a float literal from JSON input (PyFloat) prints as 1.0", () => {
@@ -220,9 +223,9 @@ describe("chatwire grammar", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^# chatwire grammar for format qwen3-coder/);
     expect(r.stdout).toContain('"<function=get_weather>\\n"');
-    const qwq = await cli(["grammar", "--template", template("Qwen-QwQ-32B"), "--request", requestFile]);
-    expect(qwq.stdout).toMatch(/^root ::= reasoning answer$/m);
-    expect(qwq.stdout).toMatch(/^reasoning ::= reasoning-text "<\/think>"$/m);
+    const qwen35 = await cli(["grammar", "--template", template("Qwen3.5-4B"), "--request", requestFile]);
+    expect(qwen35.stdout).toMatch(/^root ::= reasoning answer$/m);
+    expect(qwen35.stdout).toMatch(/^reasoning ::= reasoning-text "<\/think>"$/m);
   });
 
   it("a template without tool support gets the json-block grammar of the polyfill", async () => {

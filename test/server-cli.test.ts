@@ -86,6 +86,8 @@ describe("what the server sends and accepts", () => {
         "[user] <s> stays in user text\n[assistant] ",
         "<s>[user] <s> stays in user text\n[assistant] ",
       ]);
+      // No tools, nothing to constrain: no grammar is sent.
+      expect(backend.received.map((r) => r.body.grammar)).toEqual([undefined, undefined]);
     } finally {
       await strip.close();
       await keep.close();

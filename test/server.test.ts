@@ -118,9 +118,15 @@ describe.each<Kind>(["llamacpp", "openai", "ollama"])("%s backend", (kind) => {
       expect(sent?.path).toBe("/completion");
       expect(b).toMatchObject({ n_predict: 256, temperature: 1, top_p: 0.9, stop: ["<|im_end|>"], seed: 7 });
       expect(b.preserved_tokens).toEqual(expect.arrayContaining(["<tool_call>", "</tool_call>", "<think>", "</think>"]));
+      // src/grammar's GBNF for hermes with this request's tool: calls can only be written validly.
+      expect(typeof b.grammar).toBe("string");
+      expect(b.grammar).toMatch(/^root ::= /m);
+      expect(b.grammar).toContain('\\"get_weather\\"');
+      expect(b.grammar).toContain("<tool_call>");
     } else if (kind === "openai") {
       expect(sent?.path).toBe("/v1/completions");
       expect(b).toMatchObject({ model: "qwen3-test", max_tokens: 256, temperature: 1, top_p: 0.9, stop: ["<|im_end|>"], seed: 7, skip_special_tokens: false });
+      expect(b.grammar).toBeUndefined();
     } else {
       expect(sent?.path).toBe("/api/generate");
       expect(b).toMatchObject({ model: "qwen3-test", raw: true, options: { num_predict: 256, temperature: 1, top_p: 0.9, stop: ["<|im_end|>"], seed: 7 } });
@@ -324,16 +330,19 @@ describe("errors", () => {
 
   it("aborts the backend request when the client goes away", async () => {
     backend.set({ behaviour: { kind: "stall-after-first" } });
+    // A long backend timeout: only the client's leaving can end the backend request here.
+    const patient = await startServer({ template, backend: backend.url, backendKind: "llamacpp", port: 0, backendTimeoutMs: 60_000 });
     try {
       const before = backend.abortedRequests;
       const controller = new AbortController();
-      const res = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", body: chatBody(', "stream": true'), signal: controller.signal });
+      const res = await fetch(`${patient.url}/v1/chat/completions`, { method: "POST", body: chatBody(', "stream": true'), signal: controller.signal });
       const reader = res.body?.getReader();
       await reader?.read(); // the stream has started
       controller.abort();
       await expect.poll(() => backend.abortedRequests, { timeout: 2000 }).toBe(before + 1);
     } finally {
       backend.set({ behaviour: { kind: "ok" } });
+      await patient.close();
     }
   });
 
@@ -367,6 +376,27 @@ describe("errors", () => {
       expect(resp).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
     } finally {
       backend.set({ completion: COMPLETION, stop: "stop" });
+    }
+  });
+
+  it("requires a model name for backends that need one", async () => {
+    const nameless = await startServer({ template, backend: backend.url, backendKind: "ollama", port: 0 });
+    try {
+      const r = await post(`${nameless.url}/v1/chat/completions`, '{"messages": [{"role": "user", "content": "hi"}]}');
+      expect(r.status).toBe(400);
+      expect(r.json().error).toMatchObject({ param: "model", message: expect.stringContaining("--model") });
+    } finally {
+      await nameless.close();
+    }
+  });
+
+  it("keeps concurrent streams apart", async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(`${server.url}/v1/chat/completions`, chatBody(', "stream": true'))));
+    for (const r of answers) {
+      const chunks = sseEvents(r.text)
+        .slice(0, -1)
+        .map((e) => e.data as Chunk);
+      expect(reassemble(chunks)).toEqual({ message: EXPECTED_MESSAGE, finish_reason: "tool_calls" });
     }
   });
 

@@ -10,7 +10,7 @@ import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./arg
 import { UsageError, type CliIO } from "./io.js";
 
 export const SERVE_USAGE =
-  "chatwire serve --template SRC --backend URL --backend-kind llamacpp|openai|ollama [--host H] [--port N] [--model NAME] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--backend-body JSON]";
+  "chatwire serve --template SRC --backend URL --backend-kind llamacpp|openai|ollama [--host H] [--port N] [--model NAME] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--backend-body JSON]";
 
 export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal): Promise<number> {
   const values = parseOptions(argv, {
@@ -23,6 +23,7 @@ export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal
     timeout: { type: "string" },
     "max-body": { type: "string" },
     "keep-bos": { type: "boolean" },
+    "no-grammar": { type: "boolean" },
     "backend-body": { type: "string" },
   });
   if (values.backend === undefined) throw new UsageError("--backend URL is required (the raw completion server, e.g. http://127.0.0.1:8080)");
@@ -45,6 +46,7 @@ export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal
     backendTimeoutMs: timeoutSeconds * 1000,
     maxBodyBytes: maxBody,
     keepBos: values["keep-bos"] === true,
+    grammar: values["no-grammar"] !== true,
     ...(backendBody === undefined ? {} : { backendBody }),
     log: (line) => io.stderr.write(`chatwire: ${line.replace(/\r?\n/g, "\\n")}\n`),
   });

@@ -59,8 +59,11 @@ export class SchemaRules {
 
   /** The rule for a tool's arguments object written with `syntax`; `root` resolves `$ref`s. */
   objectRule(schema: Schema | undefined, hint: string, syntax: ObjectSyntax): string {
-    const root = schema ?? {};
-    return this.builder.add(hint, this.objectBody(root, hint, syntax, root));
+    // No parameters at all: the tool takes no arguments (OpenAI's reading), so `{}`.
+    const root = schema ?? { type: "object", properties: {} };
+    this.noteRelaxed(root, hint);
+    const object = Array.isArray(root.allOf) ? this.mergeAllOf(root, hint, root) : root;
+    return this.builder.add(hint, this.objectBody(object, hint, syntax, root));
   }
 
   /** An expression for a value of `schema` written in `syntax`. */
@@ -141,7 +144,8 @@ export class SchemaRules {
       expr: seq(syntax.key(name), this.value(sub, `${hint}-${name}`, syntax.values, root), syntax.after),
       required: required.has(name),
     }));
-    const additional = schema.additionalProperties;
+    // An object schema that declares no properties (`{"type": "object"}`) is any object, as in JSON Schema.
+    const additional = schema.additionalProperties ?? (isSchema(schema.properties) ? undefined : true);
     const extra =
       additional === undefined || additional === false
         ? undefined

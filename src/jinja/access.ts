@@ -91,10 +91,10 @@ function pyItem(obj: unknown, key: unknown): unknown {
 /** `obj.name` in a template. */
 export function getAttr(obj: unknown, name: string): unknown {
   if (obj instanceof Undefined) obj.fail();
-  if (obj instanceof Markup) obj = obj.text;
-  const attr = pyAttr(obj, name);
+  const target = obj instanceof Markup ? obj.text : obj;
+  const attr = pyAttr(target, name);
   if (attr !== undefined) return attr;
-  const item = pyItem(obj, name);
+  const item = pyItem(target, name);
   if (item !== undefined) return item;
   return new Undefined(name, obj);
 }
@@ -102,12 +102,12 @@ export function getAttr(obj: unknown, name: string): unknown {
 /** `obj[key]` in a template. */
 export function getItem(obj: unknown, key: unknown): unknown {
   if (obj instanceof Undefined) obj.fail();
-  if (obj instanceof Markup) obj = obj.text;
+  const target = obj instanceof Markup ? obj.text : obj;
   if (key instanceof Markup) key = key.text;
-  const item = pyItem(obj, key);
+  const item = pyItem(target, key);
   if (item !== undefined) return item;
   if (typeof key === "string") {
-    const attr = pyAttr(obj, key);
+    const attr = pyAttr(target, key);
     if (attr !== undefined) return attr;
   }
   return new Undefined(key, obj);

@@ -43,14 +43,21 @@ export class Frame {
   }
 
   lookup(name: string): unknown {
+    let root: Frame = this;
     for (let f: Frame | null = this; f !== null; f = f.parent) {
       if (f.names !== null) {
         const i = f.names.indexOf(name);
         if (i >= 0) return f.values![i];
       }
+      root = f;
     }
     const ctx = ownValue(this.rt.context, name);
-    if (ctx !== undefined) return ctx;
+    if (ctx !== undefined) {
+      // Remember it in the root frame: the same binding a top-level lookup would find, without
+      // re-reading the context's property descriptor on every use.
+      root.set(name, ctx);
+      return ctx;
+    }
     const g = this.rt.globals[name];
     if (g !== undefined) return g;
     return new Undefined(name);

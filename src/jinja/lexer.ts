@@ -241,7 +241,8 @@ function skipComment(src: string, from: number): number {
 }
 
 function readRaw(src: string, tagStart: number, raw: RegExpExecArray, pushText: (t: string) => void): number {
-  let pos = afterBlockEnd(src, tagStart + raw[0].length, raw[2] === "-" ? "-" : "");
+  // Jinja2's raw_begin rule has no trim_blocks suffix: a plain `%}` keeps the newline after it.
+  let pos = afterBlockEnd(src, tagStart + raw[0].length, raw[2] === "-" ? "-" : "+");
   RAW_END_RE.lastIndex = pos;
   const end = RAW_END_RE.exec(src);
   if (!end) throw syntaxError("Missing end of raw directive", tagStart);

@@ -136,6 +136,17 @@ export function freezeDeep<T>(value: T): T {
   return value;
 }
 
+const KEYS = new WeakMap<JsonOptions, string>();
+/** A string naming the options, cached per options object (the default one is shared by every call). */
+function optionsKey(options: JsonOptions): string {
+  let key = KEYS.get(options);
+  if (key === undefined) {
+    key = `${options.indent ?? "-"}\u0000${options.itemSeparator}\u0000${options.keySeparator}\u0000${options.sortKeys}\u0000${options.ensureAscii}`;
+    KEYS.set(options, key);
+  }
+  return key;
+}
+
 /** Results for deeply frozen objects, shared by all renders: such an object can never change. */
 const SHARED = new WeakMap<object, Map<string, string>>();
 
@@ -150,7 +161,7 @@ export class JsonCache {
     if (value === null || typeof value !== "object" || value instanceof PyFloat || value instanceof Markup) {
       return dumpJson(value, options);
     }
-    const key = `${options.indent ?? "-"}\u0000${options.itemSeparator}\u0000${options.keySeparator}\u0000${options.sortKeys}\u0000${options.ensureAscii}`;
+    const key = optionsKey(options);
     const frozen = Object.isFrozen(value);
     const table = frozen ? SHARED : this.byObject;
     let perObject = table.get(value);

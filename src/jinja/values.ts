@@ -225,7 +225,16 @@ export function typeName(v: unknown): string {
 /** jinja2.utils.object_type_repr */
 export function objectTypeRepr(v: unknown): string {
   if (v === null) return "None";
-  return `${typeName(v)} object`;
+  // Types outside builtins are named with their module, as type(x).__module__ gives it.
+  const qualified: Record<string, string> = {
+    Namespace: "jinja2.utils.Namespace",
+    LoopContext: "jinja2.runtime.LoopContext",
+    Undefined: "jinja2.runtime.Undefined",
+    Macro: "jinja2.runtime.Macro",
+    Markup: "markupsafe.Markup",
+  };
+  const name = typeName(v);
+  return `${qualified[name] ?? name} object`;
 }
 
 export function pyBool(v: unknown): boolean {
@@ -419,7 +428,7 @@ export function pyStr(v: unknown, asRepr = false): string {
     case "boolean":
       return v ? "True" : "False";
     case "undefined":
-      return "";
+      return asRepr ? "Undefined" : "";
   }
   if (v === null) return "None";
   if (v instanceof PyFloat) return floatRepr(v.value);
@@ -432,7 +441,7 @@ export function pyStr(v: unknown, asRepr = false): string {
     if (isTuple(v)) return v.length === 1 ? `(${inner},)` : `(${inner})`;
     return `[${inner}]`;
   }
-  if (v instanceof Undefined) return "";
+  if (v instanceof Undefined) return asRepr ? "Undefined" : "";
   if (isDict(v)) {
     const parts: string[] = [];
     for (const [k, x] of dictItems(v)) parts.push(`${pyRepr(k)}: ${pyRepr(x)}`);

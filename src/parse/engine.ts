@@ -156,7 +156,8 @@ export class ParseEngine {
       const rest = this.text(buf.slice(pos, stop));
       if (rest !== undefined) {
         // A region ended inside this text; what followed its payload is read again in the new state.
-        if (rest.length <= stop && buf.startsWith(rest, stop - rest.length)) pos = stop - rest.length;
+        // Usually it is the tail of that text, still in `buf`; it may also start in an earlier push.
+        if (rest.length <= stop - pos) pos = stop - rest.length;
         else {
           buf = rest + buf.slice(stop);
           pos = 0;

@@ -6,18 +6,16 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomAlphanumeric } from "../parse/ids.js";
+import { isObject } from "../request/is-object.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
 import { toApiError } from "./api-error.js";
+import type { BackendPiece } from "./backends/index.js";
 import { noteOutcome, prepareGeneration, startBackend, type BackendOutcome, type Generation, type ServerContext } from "./generation.js";
 import { readJsonBody, sendJson, startEvents, writeDone, writeEvent } from "./http-io.js";
 import { CHAT_SAMPLING } from "./sampling.js";
 
-export interface HandlerLimits {
-  maxBodyBytes: number;
-}
-
-export async function chatCompletions(ctx: ServerContext, limits: HandlerLimits, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
-  const generation = prepareGeneration(ctx, await readJsonBody(req, limits.maxBodyBytes), "messages", CHAT_SAMPLING);
+export async function chatCompletions(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const generation = prepareGeneration(ctx, await readJsonBody(req, ctx.maxBodyBytes), "messages", CHAT_SAMPLING);
   const pieces = await startBackend(ctx, generation, signal);
   const head = { id: `chatcmpl-${randomAlphanumeric(24)}`, created: Math.floor(Date.now() / 1000), model: generation.model };
   if (generation.stream) await streamAnswer(ctx, generation, pieces, head, res);
@@ -35,7 +33,7 @@ function finishReason(parsed: FinishReason, outcome: BackendOutcome): FinishReas
   return outcome.stop === "length" ? "length" : parsed;
 }
 
-async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<{ text: string }>, head: Head, res: ServerResponse): Promise<void> {
+async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, res: ServerResponse): Promise<void> {
   const outcome: BackendOutcome = { stop: undefined, usage: undefined };
   const texts: string[] = [];
   for await (const piece of pieces) {
@@ -53,8 +51,9 @@ async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: A
   sendJson(res, 200, answer);
 }
 
-async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<{ text: string }>, head: Head, res: ServerResponse): Promise<void> {
-  const includeUsage = generation.body.stream_options !== null && typeof generation.body.stream_options === "object" && (generation.body.stream_options as Record<string, unknown>).include_usage === true;
+async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, res: ServerResponse): Promise<void> {
+  const options = generation.body.stream_options;
+  const includeUsage = isObject(options) && options.include_usage === true;
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...head, object: "chat.completion.chunk", choices, ...extra });
   const outcome: BackendOutcome = { stop: undefined, usage: undefined };
   const parser = ctx.template.streamParser(generation.body, generation.parseOptions);

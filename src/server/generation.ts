@@ -26,6 +26,8 @@ export interface ServerContext {
   keepBos: boolean;
   /** Call ids for calls the model wrote none for (tests inject a deterministic one). */
   idGenerator: (() => string) | undefined;
+  /** Largest request body accepted. */
+  maxBodyBytes: number;
 }
 
 /** What a grammar is built from: the request, the format its completion is written in, the prompt's end. */

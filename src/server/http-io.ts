@@ -17,10 +17,16 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // The client broke off while sending; it is most likely gone, but the answer says why.
+    throw new ApiError(400, "invalid_request_error", `the request body could not be read: ${(err as Error).message}`, { code: "invalid_request" });
   }
   const text = new TextDecoder().decode(Buffer.concat(chunks)); // decoded whole: a character may span chunks
   if (text.trim() === "") throw new ApiError(400, "invalid_request_error", "the request body is empty; expected a JSON object", { code: "invalid_json" });

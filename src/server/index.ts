@@ -97,6 +97,7 @@ export function serverContext(options: ServeOptions): ServerContext {
     grammar: isLlamacpp && options.grammar !== false ? requestGrammar(options.template, options.log) : () => undefined,
     keepBos: options.keepBos ?? false,
     idGenerator: options.idGenerator,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
   };
 }
 
@@ -120,10 +121,9 @@ function requestGrammar(template: ChatTemplate, log: ((line: string) => void) | 
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const ctx = serverContext(options);
-  const limits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes };
   const log = options.log ?? ((): void => {});
   const server = createServer((req, res) => {
-    route(ctx, limits, req, res, log).catch((err: unknown) => {
+    route(ctx, req, res, log).catch((err: unknown) => {
       // route() answers every error itself; reaching here means writing the answer failed.
       log(`error: ${err instanceof Error ? err.message : String(err)}`);
       res.destroy();

@@ -9,14 +9,13 @@ import { randomAlphanumeric } from "../parse/ids.js";
 import type { ParseIssue } from "../types.js";
 import { badRequest, toApiError } from "./api-error.js";
 import type { BackendPiece } from "./backends/index.js";
-import type { HandlerLimits } from "./chat-completions.js";
 import { noteOutcome, prepareGeneration, startBackend, type BackendOutcome, type Generation, type ServerContext } from "./generation.js";
 import { readJsonBody, sendJson, startEvents, writeEvent } from "./http-io.js";
 import { ResponseOutput, type EmitEvent, type OutputItem } from "./responses-output.js";
 import { RESPONSES_SAMPLING } from "./sampling.js";
 
-export async function responses(ctx: ServerContext, limits: HandlerLimits, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
-  const raw = await readJsonBody(req, limits.maxBodyBytes);
+export async function responses(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const raw = await readJsonBody(req, ctx.maxBodyBytes);
   const generation = prepareGeneration(ctx, raw, "input", RESPONSES_SAMPLING);
   if (generation.body.previous_response_id !== undefined && generation.body.previous_response_id !== null) {
     throw badRequest("previous_response_id", "is not supported: this server stores nothing; send the whole conversation in `input`");

@@ -4,12 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, toApiError } from "./api-error.js";
-import { chatCompletions, type HandlerLimits } from "./chat-completions.js";
+import { chatCompletions } from "./chat-completions.js";
 import { DEFAULT_MODEL_NAME, type ServerContext } from "./generation.js";
 import { sendError, sendJson } from "./http-io.js";
 import { responses } from "./responses.js";
 
-type Handler = (ctx: ServerContext, limits: HandlerLimits, req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => Promise<void>;
+type Handler = (ctx: ServerContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => Promise<void>;
 
 const ROUTES: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
   "/health": { GET: health },
@@ -18,7 +18,7 @@ const ROUTES: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
   "/v1/responses": { POST: responses },
 };
 
-export async function route(ctx: ServerContext, limits: HandlerLimits, req: IncomingMessage, res: ServerResponse, log: (line: string) => void): Promise<void> {
+export async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, log: (line: string) => void): Promise<void> {
   // Aborted when the client goes away before the answer is complete: the backend request stops too.
   const controller = new AbortController();
   res.on("close", () => {
@@ -33,7 +33,7 @@ export async function route(ctx: ServerContext, limits: HandlerLimits, req: Inco
       res.setHeader("allow", Object.keys(methods).join(", "));
       throw new ApiError(405, "invalid_request_error", `${path} accepts ${Object.keys(methods).join(", ")}, not ${req.method ?? "?"}`, { code: "method_not_allowed" });
     }
-    await handler(ctx, limits, req, res, controller.signal);
+    await handler(ctx, req, res, controller.signal);
   } catch (err) {
     const error = toApiError(err);
     if (error.type === "server_error") log(`error: ${error.message}`);
@@ -43,11 +43,11 @@ export async function route(ctx: ServerContext, limits: HandlerLimits, req: Inco
   }
 }
 
-async function health(ctx: ServerContext, _limits: HandlerLimits, _req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function health(ctx: ServerContext, _req: IncomingMessage, res: ServerResponse): Promise<void> {
   sendJson(res, 200, { status: "ok", template: ctx.template.origin, format: ctx.template.format, backend: ctx.protocol.kind });
 }
 
-async function models(ctx: ServerContext, _limits: HandlerLimits, _req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function models(ctx: ServerContext, _req: IncomingMessage, res: ServerResponse): Promise<void> {
   const id = ctx.model ?? DEFAULT_MODEL_NAME;
   sendJson(res, 200, { object: "list", data: [{ id, object: "model", created: 0, owned_by: "chatwire" }] });
 }

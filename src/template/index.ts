@@ -37,6 +37,7 @@ export function templateFromConfig(config: TemplateConfig, options: LoadOptions 
 export { ChatTemplate } from "./chat-template.js";
 export type { RenderOptions, TemplateParseOptions } from "./chat-template.js";
 export type { TemplateCaps } from "./caps.js";
+export type { PolyfillMode } from "./polyfill.js";
 export type { TemplateConfig, NamedTemplate, SpecialTokenValue } from "./config.js";
 export { listBuiltins } from "./builtins.js";
 export type { BuiltinInfo } from "./builtins.js";

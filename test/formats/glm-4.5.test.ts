@@ -56,6 +56,15 @@ describe("glm-4.5 completions", () => {
       .expect({ content: null, tool_calls: [{ name: "calculate", arguments: { a: 42, b: 3.14, exact: true, op: "add" }, arguments_text: '{"a": 42, "b": 3.14, "exact": true, "op": "add"}' }] });
   });
 
+  it("a JSON call object in the tags is read too; prose in the tags is not a name", () => {
+    t.test('<tool_call>{"name": "get_weather", "arguments": {"city": "Xi\'an"}}</tool_call>').expect({
+      content: null,
+      tool_calls: [{ name: "get_weather", arguments: { city: "Xi'an" } }],
+    });
+    const prose = "Use <tool_call>the tag</tool_call> to call.";
+    t.test(prose).errors([{ type: "malformed" }]).expect({ content: prose });
+  });
+
   it("an undeclared tool keeps its text and reports unknown_tool", () => {
     const raw = "<tool_call>send_message\n<arg_key>text</arg_key>\n<arg_value>你好</arg_value>\n</tool_call>";
     t.test(raw).errors([{ type: "unknown_tool", name: "send_message" }]).expect({ content: raw });

@@ -1,6 +1,11 @@
 /**
- * Small templates rendered by real Jinja2 (test/jinja/py-cases.ts): our output must be byte-identical,
- * and where Python raised, we raise a ChatwireError with the same message.
+ * Small templates rendered by real Jinja2 (test/jinja/py-cases.ts, generated from test/jinja/cases/ by
+ * gen-py-cases.py): our output must be byte-identical, and where Python raised, we raise a ChatwireError
+ * with the same message.
+ *
+ * Known gaps, so not among the cases: int literals beyond 2**53 in template source (the parser keeps
+ * them as JS numbers), and dicts whose int-like keys are out of ascending order (JS objects order
+ * such keys numerically; Python keeps insertion order).
  */
 import { describe, expect, it } from "vitest";
 import { compileTemplate } from "../../src/jinja/index.js";
@@ -21,7 +26,7 @@ describe("templates rendered by Jinja2", () => {
           error = e;
         }
         expect(error).toBeInstanceOf(ChatwireError);
-        if (c.type !== "SecurityError" || !String(c.err).includes("0x")) expect((error as Error).message).toBe(c.err);
+        expect((error as Error).message).toBe(c.err);
       }
     });
   }

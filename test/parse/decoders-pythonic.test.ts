@@ -35,7 +35,7 @@ describe("pythonic", () => {
       { kind: "args", text: '{"city": ' },
     ]);
     const named = pythonicCalls(NONE);
-    expect(named.push("[get_weather(")).toEqual([{ kind: "call", name: "get_weather" }, { kind: "args", text: "{" }]);
+    expect(named.push("[get_weather(")).toEqual([{ kind: "call", name: "get_weather" }]);
   });
 
   it("reads a bare call without brackets, and dotted names", () => {

@@ -12,7 +12,8 @@
  * the engine keeps as plain content when the region is marked quiet); inside a call it fails that call.
  * In a region without end marker (a bare `[...]`) the failure also ends the region there, and the rest of
  * the text is handed back to the engine; in a region with an end marker the rest of the region is kept
- * as the failed call's text.
+ * as the failed call's text. A bare list may be prose (`[note(s)]`), so there a call is named only once
+ * its arguments look real (a first `name=`, or `()`); elsewhere as soon as its `(` is read.
  */
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { LiteralReader } from "./pythonic-literal.js";
@@ -232,6 +233,7 @@ class CallListDecoder extends StepDecoder {
     this.reader = new LiteralReader(this.syntax.dialect, this.top);
     this.argParts = [];
     this.announced = false;
+    this.announce(this.reader);
     this.state = "args";
     return j + 1;
   }

@@ -168,7 +168,7 @@ class TaggedDecoder extends StepDecoder {
       case "name": {
         // GLM without arguments: `<tool_call>f</tool_call>`.
         const name = this.text.trim();
-        if (name === "") return this.emitFailure("malformed", "no tool call in the region");
+        if (!isToolName(name)) return this.emitFailure("malformed", "no tool call in the region");
         this.openCall(name);
         return this.closeCallNow();
       }
@@ -262,7 +262,7 @@ class TaggedDecoder extends StepDecoder {
     if (tag === undefined) return -1;
     this.raw = [];
     const name = tag === null ? undefined : this.syntax.callOpen(tag);
-    if (tag === null || name === undefined || name === "") {
+    if (tag === null || name === undefined || !isToolName(name)) {
       return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
     }
     this.openCall(name);
@@ -282,7 +282,7 @@ class TaggedDecoder extends StepDecoder {
     if (this.text.length > MAX_TAG) return this.failAt(k, "tool name too long");
     if (k === s.length) return final || k > i ? k : -1;
     const name = this.text.trim();
-    if (name === "") return this.failAt(k, "missing tool name");
+    if (!isToolName(name)) return this.failAt(k, `not a tool name: ${JSON.stringify(name.slice(0, 40))}`);
     this.openCall(name);
     return k;
   }
@@ -523,6 +523,11 @@ class TaggedDecoder extends StepDecoder {
     this.value = null;
     this.state = "call";
   }
+}
+
+/** A tool name has no spaces, quotes or brackets (prose after `<tool_call>` is not a name). */
+function isToolName(name: string): boolean {
+  return name !== "" && !/[\s"'`<>(){}[\],;]/.test(name);
 }
 
 /** Whether an open tag whose prefix ended at `s[j]` closes with `>` before the line (or a `<`) ends. */

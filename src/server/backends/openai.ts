@@ -5,7 +5,7 @@
  * choices).
  */
 import { isObject } from "../../request/is-object.js";
-import { objectOf, setDefined, stringField, usageOf } from "./read-fields.js";
+import { objectOf, putSampling, stringField, usageOf } from "./read-fields.js";
 import type { BackendPiece, BackendProtocol } from "./types.js";
 
 export const openai: BackendProtocol = {
@@ -14,11 +14,7 @@ export const openai: BackendProtocol = {
   framing: "sse",
   request(call) {
     const body: Record<string, unknown> = { model: call.model, prompt: call.prompt, stream: call.stream };
-    setDefined(body, "max_tokens", call.sampling.maxTokens);
-    setDefined(body, "temperature", call.sampling.temperature);
-    setDefined(body, "top_p", call.sampling.topP);
-    setDefined(body, "stop", call.sampling.stop);
-    setDefined(body, "seed", call.sampling.seed);
+    putSampling(body, call.sampling, "max_tokens");
     if (call.stream) body.stream_options = { include_usage: true };
     // vLLM and SGLang drop special tokens from the text by default, and with them markers such as
     // Mistral's `[TOOL_CALLS]`; servers without the option ignore it.

@@ -3,7 +3,7 @@
  * anything, so every reader tolerates absence and wrong types rather than trusting the shape.
  */
 import { isObject } from "../../request/is-object.js";
-import { BackendError, type TokenUsage } from "./types.js";
+import { BackendError, type BackendPiece, type Sampling, type TokenUsage } from "./types.js";
 
 export function objectOf(json: unknown, what: string): Record<string, unknown> {
   if (!isObject(json)) throw new BackendError(`the backend sent ${what} that is not a JSON object`);
@@ -41,4 +41,21 @@ export function usageOf(prompt: unknown, completion: unknown): TokenUsage | unde
 /** Sets `key` only when `value` is defined: backends apply their own defaults to absent fields. */
 export function setDefined(body: Record<string, unknown>, key: string, value: unknown): void {
   if (value !== undefined) body[key] = value;
+}
+
+/** The sampling settings every backend names alike; only the token limit's name differs. */
+export function putSampling(target: Record<string, unknown>, sampling: Sampling, maxTokensName: string): void {
+  setDefined(target, maxTokensName, sampling.maxTokens);
+  setDefined(target, "temperature", sampling.temperature);
+  setDefined(target, "top_p", sampling.topP);
+  setDefined(target, "stop", sampling.stop);
+  setDefined(target, "seed", sampling.seed);
+}
+
+/** A last piece: why the backend stopped, and its token counts when it gave both. */
+export function lastPiece(text: string, hitLimit: boolean, promptTokens: unknown, completionTokens: unknown): BackendPiece {
+  const piece: BackendPiece = { text, stop: hitLimit ? "length" : "stop" };
+  const usage = usageOf(promptTokens, completionTokens);
+  if (usage !== undefined) piece.usage = usage;
+  return piece;
 }

@@ -90,6 +90,20 @@ describe("JSON Schema features in argument rules", () => {
     expect(argsAccepted(tree, '{"root": {"v": 1, "kids": [{"v": "2"}]}}')).toBe(false);
   });
 
+  it("two tools with a definition of the same name each get their own rule", () => {
+    const tool = (name: string, leaf: string) => ({
+      type: "function",
+      function: { name, parameters: { type: "object", properties: { v: { $ref: "#/$defs/leaf" } }, required: ["v"], $defs: { leaf: { type: leaf } } } },
+    });
+    const grammar = buildGbnf("json-block", { tools: [tool("a", "integer"), tool("b", "string")], tool_choice: "required" });
+    const r = new GbnfRecognizer(grammar);
+    const call = (name: string, v: string) => `\`\`\`json\n{"name": "${name}", "arguments": {"v": ${v}}}\n\`\`\``;
+    expect(r.accepts(call("a", "1"))).toBe(true);
+    expect(r.accepts(call("b", '"x"'))).toBe(true);
+    expect(r.accepts(call("a", '"x"'))).toBe(false);
+    expect(r.accepts(call("b", "1"))).toBe(false);
+  });
+
   it("anyOf / oneOf, type lists and nullable", () => {
     const p = {
       type: "object",
@@ -243,5 +257,25 @@ describe("chatwire grammar", () => {
     expect(bad.stderr).toMatch(/^chatwire: unknown_format: no grammar for format "harmony"[^\n]*\n$/);
     const kind = await cli(["grammar", "--format", "hermes", "--request", requestFile, "--kind", "lark"]);
     expect(kind.stderr).toMatch(/^chatwire: usage: --kind must be gbnf or json-schema/);
+  });
+});
+
+describe("the test recogniser itself", () => {
+  it("reads llama.cpp GBNF: literals with escapes, classes, groups, repetitions, comments", () => {
+    const r = new GbnfRecognizer('# comment\nroot ::= "a"{2,3} [^b-d\\]]? ("x" | y)+ "\\n\\"" \ny ::= [\\x41-\\x43] | "é"\n');
+    expect(r.accepts('aax\n"')).toBe(true);
+    expect(r.accepts('aaaeAé\n"')).toBe(true);
+    expect(r.accepts('aaBCx\n"')).toBe(true);
+    expect(r.accepts('ax\n"')).toBe(false); // {2,3}: too few a
+    expect(r.accepts('aaaaax\n"')).toBe(false); // three a, one more from the class, then a fifth
+    expect(r.accepts('aabx\n"')).toBe(false); // b is excluded by the range
+    expect(r.accepts('aa]x\n"')).toBe(false); // so is the escaped ]
+    expect(r.accepts('aax\n')).toBe(false); // the literal's escaped quote is missing
+    expect(r.accepts('aa\n"')).toBe(false); // + needs one
+  });
+
+  it("rejects what llama.cpp rejects: unknown escapes and undefined rules", () => {
+    expect(() => new GbnfRecognizer('root ::= "\\-"')).toThrow(/unknown escape/);
+    expect(() => new GbnfRecognizer("root ::= missing")).toThrow(/not defined/);
   });
 });

@@ -48,7 +48,8 @@ function isSchema(x: unknown): x is Schema {
 export class SchemaRules {
   /** `keyword at path` for every keyword the grammar does not enforce. */
   readonly relaxed: string[] = [];
-  private readonly refs = new Map<string, string>();
+  /** Rule names of the definitions already built, per tool schema (two tools may both define `node`). */
+  private readonly refs = new WeakMap<Schema, Map<string, string>>();
   private rawStringRule: string | undefined;
 
   constructor(
@@ -187,19 +188,19 @@ export class SchemaRules {
   }
 
   private ref(ref: string, hint: string, syntax: ValueSyntax, root: Schema): string {
-    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-    const defs = match ? root[match[1] as string] : undefined;
-    const target = match && isSchema(defs) ? defs[decodeURIComponent(match[2] as string).replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+    const target = this.resolve(ref, root);
     if (target === undefined) {
       this.relax(`$ref ${ref} (not found)`, hint);
       return this.any(syntax);
     }
+    let built = this.refs.get(root);
+    if (built === undefined) this.refs.set(root, (built = new Map()));
     const key = `${syntax}\u0000${ref}`;
-    const known = this.refs.get(key);
+    const known = built.get(key);
     if (known !== undefined) return known;
     // Reserved before building, so a recursive definition refers to itself by name.
-    const slot = this.builder.reserve(`def-${match![2]}${syntax === "json" ? "" : `-${syntax}`}`);
-    this.refs.set(key, slot.name);
+    const slot = this.builder.reserve(`def-${ref.slice(ref.lastIndexOf("/") + 1)}${syntax === "json" ? "" : `-${syntax}`}`);
+    built.set(key, slot.name);
     slot.define(this.value(target, slot.name, syntax, root));
     return slot.name;
   }
@@ -219,10 +220,13 @@ export class SchemaRules {
     return merged;
   }
 
+  /** The definition a local `$ref` (`#/$defs/x`, `#/definitions/x`) points to, if any. */
   private resolve(ref: string, root: Schema): unknown {
     const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
     const defs = match ? root[match[1] as string] : undefined;
-    return match && isSchema(defs) ? defs[match[2] as string] : undefined;
+    if (!match || !isSchema(defs)) return undefined;
+    // JSON Pointer escapes: ~1 is "/", ~0 is "~".
+    return defs[decodeURIComponent(match[2] as string).replace(/~1/g, "/").replace(/~0/g, "~")];
   }
 
   private constant(value: unknown, syntax: ValueSyntax): string {

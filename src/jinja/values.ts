@@ -146,6 +146,9 @@ export function dictItems(d: Record<string, unknown>): unknown[][] {
  * Jinja2 filters such as map, select and items return generators, which print as `<generator ...>`, are
  * always truthy, have no len() and are not JSON serializable. We keep them as arrays, tagged here.
  */
+/** The kind a generator takes once iterated: still a generator to Python, but empty. */
+const EXHAUSTED = "generator\u0000exhausted";
+
 export function iterator<T extends unknown[]>(items: T, kind = "generator"): T {
   (items as Tagged)[KIND] = kind;
   return items;
@@ -154,7 +157,7 @@ export function iterator<T extends unknown[]>(items: T, kind = "generator"): T {
 export function iteratorKind(v: unknown): string | undefined {
   if (!Array.isArray(v)) return undefined;
   const kind = arrayKind(v);
-  return kind === "tuple" ? undefined : kind;
+  return kind === "tuple" ? undefined : kind === EXHAUSTED ? "generator" : kind;
 }
 /** dict views (`d.items()`, `d.keys()`, `d.values()`) have a len() and print their items, unlike generators. */
 function isView(kind: string | undefined): boolean {
@@ -347,7 +350,14 @@ export function pyLen(v: unknown): number {
 
 /** What `for x in v` iterates: list items, dict keys, string code points; Undefined is empty. */
 export function pyIter(v: unknown): readonly unknown[] {
-  if (Array.isArray(v)) return v;
+  if (Array.isArray(v)) {
+    const kind = arrayKind(v);
+    if (kind === undefined || kind === "tuple" || isView(kind)) return v;
+    // A generator (map, select, items...) can be iterated once in Python: a second loop sees nothing.
+    if (kind === EXHAUSTED) return [];
+    (v as Tagged)[KIND] = EXHAUSTED;
+    return v;
+  }
   if (typeof v === "string" || v instanceof Markup) {
     const s = typeof v === "string" ? v : v.text;
     budget().steps_(s.length); // one step per character, before materialising them

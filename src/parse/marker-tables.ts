@@ -62,14 +62,16 @@ export function tablesFor(format: FormatDescription): FormatTables {
   const atStart = format.regions.filter((r) => r.atStartOnly);
   const ch = format.channels;
 
-  const contentEntries: Array<[readonly string[] | undefined, MarkerAction]> = [
-    [reasoningStarts, { kind: "reasoningStart" }],
+  type Entries = Array<[readonly string[] | undefined, MarkerAction]>;
+  // What content and reasoning both react to: calls (also inside reasoning), channel messages, noise.
+  const textEntries: Entries = [
     [sectionStarts, { kind: "sectionStart" }],
     ...regionStarts(anywhere),
     [ch?.headerStart, { kind: "headerStart" }],
     [ch?.bodyEnd, { kind: "bodyEnd" }],
     [format.ignore, { kind: "ignore" }],
   ];
+  const contentEntries: Entries = [[reasoningStarts, { kind: "reasoningStart" }], ...textEntries];
   const channelRegion: CallRegion | undefined = ch
     ? { start: [], end: [...ch.bodyEnd, ...ch.headerStart], decoder: ch.callDecoder }
     : undefined;
@@ -81,11 +83,7 @@ export function tablesFor(format: FormatDescription): FormatTables {
       [reasoningEnds, { kind: "reasoningEnd" }],
       // A model that repeats the opening marker the prompt already wrote (R1 distills do).
       [reasoningStarts, { kind: "reasoningStart" }],
-      [sectionStarts, { kind: "sectionStart" }],
-      ...regionStarts(anywhere),
-      [ch?.headerStart, { kind: "headerStart" }],
-      [ch?.bodyEnd, { kind: "bodyEnd" }],
-      [format.ignore, { kind: "ignore" }],
+      ...textEntries,
     ]),
     section: table([...regionStarts(anywhere), [sectionEnds, { kind: "sectionEnd" }], [format.ignore, { kind: "ignore" }]]),
     header: table([[ch?.headerEnd, { kind: "headerEnd" }]]),

@@ -170,4 +170,11 @@ export const PY_CASES: PyCase[] = [
   {"t": "{% set ns = namespace(a=1) %}{{ ns.missing.foo }}", "ctx": {}, "err": "'jinja2.utils.Namespace object' has no attribute 'missing'", "type": "UndefinedError"},
   {"t": "{% for i in [1] %}{{ loop.nope.x }}{% endfor %}", "ctx": {}, "err": "'jinja2.runtime.LoopContext object' has no attribute 'nope'", "type": "UndefinedError"},
   {"t": "{{ ('a'|safe).nope.x }}", "ctx": {}, "err": "'markupsafe.Markup object' has no attribute 'nope'", "type": "UndefinedError"},
+  {"t": "{% set g = [1, 2, 3]|map('string') %}[{% for x in g %}{{ x }}{% endfor %}][{% for x in g %}{{ x }}{% endfor %}][{{ g|list }}]", "ctx": {}, "ok": "[123][][[]]"},
+  {"t": "{% set g = [1, 2, 3]|select('odd') %}{{ g|join(',') }}|{{ g|join(',') }}|{{ 'truthy' if g else 'falsy' }}", "ctx": {}, "ok": "1,3||truthy"},
+  {"t": "{% set g = {'a': 1}|items %}{{ g|list }}{{ g|list }}", "ctx": {}, "ok": "[('a', 1)][]"},
+  {"t": "{% set v = {'a': 1}.items() %}{{ v|list }}{{ v|list }}{{ v|length }}", "ctx": {}, "ok": "[('a', 1)][('a', 1)]1"},
+  {"t": "{% set r = [1, 2]|reverse %}{{ r|list }}{{ r|list }}", "ctx": {}, "ok": "[2, 1][]"},
+  {"t": "{{ []|select('odd') is iterable }}|{{ ([]|map('upper')) is defined }}|{% if []|select('odd') %}gen-true{% endif %}|{{ ([]|select('odd')|list) == [] }}", "ctx": {}, "ok": "True|True|gen-true|True"},
+  {"t": "{% set g = [3, 1, 2]|map('int') %}{{ g|sort }}{{ g|sort }}", "ctx": {}, "ok": "[1, 2, 3][]"},
 ];

@@ -61,27 +61,26 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
   if (real.length === 0) return anyText(builder, hint);
   const states = automaton(real);
   const alphabet = [...new Set(real.flatMap((m) => [...m]))];
-  const names = states.map((_, i) => (states[i]!.complete ? "" : builder.reserve(i === 0 ? hint : `${hint}-${i}`)));
-  states.forEach((state, s) => {
-    const rule = names[s];
-    if (typeof rule !== "object") return;
+  // A state where a marker is complete gets no rule: no move may reach it.
+  const slots = states.map((state, i) => (state.complete ? undefined : builder.reserve(i === 0 ? hint : `${hint}-${i}`)));
+  const nameOf = (s: number): string => (slots[s] as { name: string }).name;
+  states.forEach((_, s) => {
+    const slot = slots[s];
+    if (slot === undefined) return;
     const byTarget = new Map<number, string[]>();
-    const banned = new Set<string>();
+    const special = new Set<string>();
     for (const ch of alphabet) {
       const t = step(states, s, ch);
-      if (states[t]!.complete) banned.add(ch);
-      else if (t !== 0) byTarget.set(t, [...(byTarget.get(t) ?? []), ch]);
+      if (t === 0) continue;
+      special.add(ch);
+      if (!states[t]!.complete) byTarget.set(t, [...(byTarget.get(t) ?? []), ch]);
     }
-    // One negated class for every character that leads back to the start state.
-    const special = alphabet.filter((ch) => banned.has(ch) || [...byTarget.values()].some((chars) => chars.includes(ch)));
-    const options = [`${cls(special, true)} ${(names[0] as { name: string }).name}`];
-    for (const [t, chars] of byTarget) {
-      const target = (names[t] as { name: string }).name;
-      options.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} ${target}`);
-    }
-    rule.define(`| ${options.join(" | ")}`);
+    // Every character that leads back to the start state shares one negated class.
+    const options = [`${cls(special, true)} ${nameOf(0)}`];
+    for (const [t, chars] of byTarget) options.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} ${nameOf(t)}`);
+    slot.define(`| ${options.join(" | ")}`);
   });
-  return (names[0] as { name: string }).name;
+  return nameOf(0);
 }
 
 /** Text that may contain anything (no markers to avoid). */

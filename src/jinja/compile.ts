@@ -7,7 +7,7 @@ import { getAttr, getItem, getSlice } from "./access.js";
 import * as A from "./ast.js";
 import { FILTER_ALIASES, FILTERS } from "./filters.js";
 import { Frame } from "./frame.js";
-import { TRAILING_COMMA } from "./lexer.js";
+import { BIG_INT_PREFIX, TRAILING_COMMA } from "./lexer.js";
 import { pyAdd, pyConcat, pyFloorDiv, pyIn, pyMod, pyMul, pyNeg, pyPos, pyPow, pySub, pyTrueDiv } from "./ops.js";
 import { TESTS } from "./tests.js";
 import { NEGATED_TEST_PREFIX, TEST_PREFIX } from "./tests-syntax.js";
@@ -352,6 +352,10 @@ function compileExpr(node: A.Node): Expr {
       if (Object.prototype.hasOwnProperty.call(CONSTANTS, name)) {
         const c = CONSTANTS[name];
         return () => c;
+      }
+      if (name.startsWith(BIG_INT_PREFIX)) {
+        const big = BigInt(name.slice(BIG_INT_PREFIX.length));
+        return () => big;
       }
       return (f) => f.lookup(name);
     }

@@ -24,6 +24,9 @@ function tok(value: string, type: TokenType): Token {
  */
 export const TRAILING_COMMA = "__chatwire_trailing_comma__";
 
+/** Prefix of the placeholder name that carries an int literal too big for a JS number. */
+export const BIG_INT_PREFIX = "__chatwire_int__";
+
 /** Names after which `(` opens a group, not a call (`x in (1,)`, `not (a)`). */
 const KEYWORDS = new Set(["in", "not", "and", "or", "if", "else", "elif", "is", "for", "set", "return"]);
 
@@ -149,6 +152,8 @@ function numberToken(text: string, isFloat: boolean): Token {
   }
   const lower = clean.toLowerCase();
   const big = lower.startsWith("0b") || lower.startsWith("0o") || lower.startsWith("0x") ? BigInt(lower) : BigInt(clean);
+  // The parser stores literals as JS numbers; an int beyond 2**53 travels as a reserved name instead.
+  if (big > 9007199254740991n) return tok(BIG_INT_PREFIX + big.toString(), "Identifier");
   return tok(big.toString(), "NumericLiteral");
 }
 

@@ -3,9 +3,8 @@
  * gen-py-cases.py): our output must be byte-identical, and where Python raised, we raise a ChatwireError
  * with the same message.
  *
- * Known gaps, so not among the cases: int literals beyond 2**53 in template source (the parser keeps
- * them as JS numbers), and dicts whose int-like keys are out of ascending order (JS objects order
- * such keys numerically; Python keeps insertion order).
+ * Known gap, so not among the cases: dicts whose int-like keys are out of ascending order (JS objects
+ * order such keys numerically; Python keeps insertion order).
  */
 import { describe, expect, it } from "vitest";
 import { compileTemplate } from "../../src/jinja/index.js";

@@ -1,15 +1,15 @@
 /**
  * chatwire's public API. Nothing but re-exports lives here.
  */
-export { loadTemplate, ChatTemplate } from "./template/index.js";
+export { loadTemplate, templateFromConfig, ChatTemplate } from "./template/index.js";
 export type { TemplateSource, RenderOptions, LoadOptions, TemplateCaps } from "./template/index.js";
 export { normalizeRequest, readJson } from "./request/index.js";
 export type { Conversation } from "./request/index.js";
 export { compileTemplate, PyFloat } from "./jinja/index.js";
 export type { CompiledTemplate, RenderLimits } from "./jinja/index.js";
-export { detectFormat, getFormat, listFormats } from "./formats/index.js";
+export { detectFormat, detectReasoning, getFormat, listFormats } from "./formats/index.js";
 export type { FormatDescription, FormatId } from "./formats/index.js";
-export { parseCompletion, createStreamParser } from "./parse/index.js";
+export { parseCompletion, createStreamParser, foldDeltas } from "./parse/index.js";
 export type { ParseOptions } from "./parse/index.js";
 export { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats } from "./grammar/index.js";
 export type { GrammarOptions } from "./grammar/index.js";

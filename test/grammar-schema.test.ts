@@ -11,6 +11,9 @@ import { ChatwireError } from "../src/errors.js";
 import { buildGbnf, buildToolJsonSchema, grammarFormats } from "../src/grammar/index.js";
 import { readJson } from "../src/request/index.js";
 import { GbnfRecognizer } from "./helpers/gbnf-recognizer.js";
+import { seededRandom } from "./helpers/rng.js";
+import { GbnfBuilder } from "../src/grammar/gbnf.js";
+import { textWithout } from "../src/grammar/text-rules.js";
 import { join } from "node:path";
 import { FIXTURES } from "./helpers/fixtures.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -258,6 +261,36 @@ describe("chatwire grammar", () => {
     const kind = await cli(["grammar", "--format", "hermes", "--request", requestFile, "--kind", "lark"]);
     expect(kind.stderr).toMatch(/^chatwire: usage: --kind must be gbnf or json-schema/);
   });
+});
+
+describe("text without markers", () => {
+  // Overlapping markers (a prefix of one is a suffix of another) are where a naive rule goes wrong.
+  const markerSets = [["<tool_call>"], ["abab", "aab"], ["[", "<|x|>"], ["\n</p>"], ["aa", "ba", "b]"]];
+  for (const markers of markerSets) {
+    it(`${JSON.stringify(markers)}: random texts are accepted exactly when no marker occurs`, () => {
+      const builder = new GbnfBuilder();
+      const start = textWithout(builder, "text", markers);
+      builder.add("root", start);
+      const r = new GbnfRecognizer(builder.toString());
+      const alphabet = [...new Set([...markers.join(""), "z"])];
+      const random = seededRandom(markers.length * 7919);
+      let accepted = 0;
+      for (let n = 0; n < 300; n++) {
+        const length = Math.floor(random() * 12);
+        let text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+        if (random() < 0.3) {
+          // Plant a marker, so long markers are tested too.
+          const at = Math.floor(random() * (text.length + 1));
+          text = text.slice(0, at) + markers[Math.floor(random() * markers.length)] + text.slice(at);
+        }
+        const clean = !markers.some((m) => text.includes(m));
+        expect(r.accepts(text), JSON.stringify(text)).toBe(clean);
+        if (clean) accepted++;
+      }
+      expect(accepted).toBeGreaterThan(10);
+      expect(accepted).toBeLessThan(300);
+    });
+  }
 });
 
 describe("the test recogniser itself", () => {

@@ -7,7 +7,7 @@ import { getAttr, getItem, getSlice } from "./access.js";
 import * as A from "./ast.js";
 import { FILTER_ALIASES, FILTERS } from "./filters.js";
 import { Frame } from "./frame.js";
-import { BIG_INT_PREFIX, TRAILING_COMMA } from "./lexer.js";
+import { BIG_INT_PREFIX, CHAINED, TRAILING_COMMA } from "./lexer.js";
 import { pyAdd, pyConcat, pyFloorDiv, pyIn, pyMod, pyMul, pyNeg, pyPos, pyPow, pySub, pyTrueDiv } from "./ops.js";
 import { TESTS } from "./tests.js";
 import { NEGATED_TEST_PREFIX, TEST_PREFIX } from "./tests-syntax.js";
@@ -548,7 +548,44 @@ function compileTest(node: A.TestNode): Expr {
   return (f) => test(unwrap(operand(f)), []) !== negate;
 }
 
+const COMPARE: Readonly<Record<string, (a: unknown, b: unknown) => boolean>> = {
+  "==": (a, b) => pyEq(a, b),
+  "!=": (a, b) => !pyEq(a, b),
+  "<": (a, b) => pyCompare(a, b, "<") < 0,
+  "<=": (a, b) => pyCompare(a, b, "<=") <= 0,
+  ">": (a, b) => pyCompare(a, b, ">") > 0,
+  ">=": (a, b) => pyCompare(a, b, ">=") >= 0,
+};
+
+/** `a < b < c` is `a < b and b < c` with b evaluated once (the lexer marked the chained operators). */
+function compileChain(node: A.BinaryNode): Expr {
+  const operands: A.Node[] = [];
+  const ops: string[] = [];
+  let n: A.Node = node;
+  while (n.type === "BinaryExpression" && nodeOf<A.BinaryNode>(n).operator.value.startsWith(CHAINED)) {
+    const b = nodeOf<A.BinaryNode>(n);
+    operands.unshift(b.right);
+    ops.unshift(b.operator.value.slice(CHAINED.length));
+    n = b.left;
+  }
+  const head = nodeOf<A.BinaryNode>(n);
+  operands.unshift(head.left, head.right);
+  ops.unshift(head.operator.value);
+  const exprs = operands.map(compileExpr);
+  const tests = ops.map((op) => COMPARE[op]!);
+  return (f) => {
+    let left = exprs[0]!(f);
+    for (let i = 0; i < tests.length; i++) {
+      const right = exprs[i + 1]!(f);
+      if (!tests[i]!(left, right)) return false;
+      left = right;
+    }
+    return true;
+  };
+}
+
 function compileBinary(node: A.BinaryNode): Expr {
+  if (node.operator.value.startsWith(CHAINED)) return compileChain(node);
   const left = compileExpr(node.left);
   const right = compileExpr(node.right);
   const op = node.operator.value;

@@ -24,6 +24,10 @@ function tok(value: string, type: TokenType): Token {
  */
 export const TRAILING_COMMA = "__chatwire_trailing_comma__";
 
+/** Marks a comparison operator that continues a chain (`b < c` in `a < b < c`). */
+export const CHAINED = "chain:";
+const CHAIN_BOUNDARY = new Set(["and", "or", "not", "if", "else", "in", "is"]);
+
 /** Prefix of the placeholder name that carries an int literal too big for a JS number. */
 export const BIG_INT_PREFIX = "__chatwire_int__";
 
@@ -264,6 +268,9 @@ function lexTag(src: string, from: number, mode: "expression" | "statement", tok
   tokens.push(mode === "expression" ? tok("{{", "OpenExpression") : tok("{%", "OpenStatement"));
   const balance: string[] = [];
   const grouping: boolean[] = [];
+  // Per bracket depth: whether a comparison was seen since the last and/or/not/if/else/comma, so that
+  // `a < b < c` can be marked as a Python chained comparison (the parser would nest it as (a < b) < c).
+  const comparing: boolean[] = [false];
   let pos = from;
   for (;;) {
     if (pos >= src.length) throw syntaxError(`unexpected end of template, expected '${mode === "expression" ? "}}" : "%}"}'`, from);
@@ -301,6 +308,7 @@ function lexTag(src: string, from: number, mode: "expression" | "statement", tok
     m = NAME_RE.exec(src);
     if (m) {
       tokens.push(tok(m[0], "Identifier"));
+      if (CHAIN_BOUNDARY.has(m[0])) comparing[comparing.length - 1] = false;
       pos = NAME_RE.lastIndex;
       continue;
     }
@@ -329,7 +337,14 @@ function lexTag(src: string, from: number, mode: "expression" | "statement", tok
       if (expected === undefined) throw syntaxError(`unexpected '${text}'`, pos);
       if (expected !== text) throw syntaxError(`unexpected '${text}', expected '${expected}'`, pos);
     }
-    tokens.push(tok(text, type));
+    if (type === "ComparisonBinaryOperator") {
+      const chained = comparing[comparing.length - 1] === true;
+      comparing[comparing.length - 1] = true;
+      tokens.push(tok(chained ? CHAINED + text : text, type));
+    } else tokens.push(tok(text, type));
+    if (text === "(" || text === "[" || text === "{") comparing.push(false);
+    else if (text === ")" || text === "]" || text === "}") comparing.pop();
+    else if (text === "," || text === ":") comparing[comparing.length - 1] = false;
     pos += text.length;
     if (text === "," && grouping[grouping.length - 1] === true && /^\s*\)/.test(src.slice(pos, pos + 64))) {
       tokens.push(tok(TRAILING_COMMA, "Identifier"));

@@ -178,4 +178,11 @@ export const PY_CASES: PyCase[] = [
   {"t": "{{ []|select('odd') is iterable }}|{{ ([]|map('upper')) is defined }}|{% if []|select('odd') %}gen-true{% endif %}|{{ ([]|select('odd')|list) == [] }}", "ctx": {}, "ok": "True|True|gen-true|True"},
   {"t": "{% set g = [3, 1, 2]|map('int') %}{{ g|sort }}{{ g|sort }}", "ctx": {}, "ok": "[1, 2, 3][]"},
   {"t": "{{ 12345678901234567890 }} {{ 12345678901234567890 + 1 }} {{ 9007199254740993 - 1 }} {{ 0xFFFFFFFFFFFFFFFFFF }} {{ -99999999999999999999 }} {{ [18446744073709551616]|tojson }}", "ctx": {}, "ok": "12345678901234567890 12345678901234567891 9007199254740992 4722366482869645213695 -99999999999999999999 [18446744073709551616]"},
+  {"t": "{{ 1 + 2 * 3 }}|{{ (1 + 2) * 3 }}|{{ 2 ** 3 * 2 }}|{{ -2 ** 2 }}|{{ 10 - 2 - 3 }}|{{ 2 * 3 % 4 }}|{{ 7 // 2 * 2 }}", "ctx": {}, "ok": "7|9|16|4|5|2|6"},
+  {"t": "{{ 'a' ~ 1 + 2 }}|{{ 1 + 2 ~ 'b' }}|{{ 'x' ~ 2 * 3 }}", "ctx": {}, "err": "can only concatenate str (not \"int\") to str", "type": "TypeError"},
+  {"t": "{{ not 1 == 2 }}|{{ not 'a' in 'abc' }}|{{ 'a' not in 'abc' }}|{{ 1 < 2 < 3 }}|{{ 3 > 2 > 1 }}|{{ 1 < 3 > 2 }}|{{ 1 == 1 == 1 }}", "ctx": {}, "ok": "True|False|False|True|True|True|True"},
+  {"t": "{{ true or false and false }}|{{ (true or false) and false }}|{{ none or 0 or 'z' }}|{{ 1 and 2 and 3 }}", "ctx": {}, "ok": "True|False|z|3"},
+  {"t": "{{ 'b' if 1 > 2 else 'c' if 2 > 1 else 'd' }}|{{ 1 if true else 2 + 10 }}|{{ [1, 2]|length + 1 }}|{{ -[1, 2]|length }}|{{ 3 - 1|abs }}", "ctx": {}, "err": "bad operand type for unary -: 'list'", "type": "TypeError"},
+  {"t": "{{ x.y[0].z|upper }}|{{ (x.y|first).z }}|{{ x['y'][0]['z'] ~ '!' }}", "ctx": {"x": {"y": [{"z": "q"}]}}, "ok": "Q|q|q!"},
+  {"t": "{{ 1 is number and 'a' is string }}|{{ not x is defined }}|{{ x is not defined or true }}|{{ 2 + 2 is even }}", "ctx": {}, "ok": "True|True|True|3"},
 ];

@@ -7,7 +7,7 @@ import { getAttr, getItem, getSlice } from "./access.js";
 import * as A from "./ast.js";
 import { FILTER_ALIASES, FILTERS } from "./filters.js";
 import { Frame } from "./frame.js";
-import { BIG_INT_PREFIX, CHAINED, TRAILING_COMMA } from "./lexer.js";
+import { BIG_INT_PREFIX, CHAINED, GENERATION_FILTER, TRAILING_COMMA } from "./lexer.js";
 import { pyAdd, pyConcat, pyFloorDiv, pyIn, pyMod, pyMul, pyNeg, pyPos, pyPow, pySub, pyTrueDiv } from "./ops.js";
 import { TESTS } from "./tests.js";
 import { NEGATED_TEST_PREFIX, TEST_PREFIX } from "./tests-syntax.js";
@@ -222,7 +222,8 @@ function compileSet(node: A.SetNode): Stmt {
       ? compileExpr(node.value)
       : ((): Expr => {
           const body = withSoft(false, () => compileBody(node.body));
-          return (f) => f.capture(() => void body(f));
+          // A set block's body is its own scope: sets inside it do not leak.
+          return (f) => f.capture(() => void body(new Frame(f.rt, f)));
         })();
   const assignee = node.assignee;
   if (assignee.type === "MemberExpression") {
@@ -332,12 +333,15 @@ function compileCallBlock(node: A.CallStatementNode): Stmt {
   };
 }
 
+/** `{% filter name %}...{% endfilter %}` (and `{% generation %}`): the body runs in its own scope. */
 function compileFilterBlock(node: A.FilterStatementNode): Stmt {
   const body = withSoft(false, () => compileBody(node.body));
-  const apply = compileFilterCall(node.filter);
+  const isGeneration = node.filter.type === "Identifier" && nodeOf<A.IdentifierNode>(node.filter).value === GENERATION_FILTER;
+  const apply = isGeneration ? null : compileFilterCall(node.filter);
   return (f) => {
-    const text = f.capture(() => void body(f));
-    f.emit(pyStr(apply(f, text)));
+    const inner = new Frame(f.rt, f);
+    const text = f.capture(() => void body(inner));
+    f.emit(apply === null ? text : pyStr(apply(f, text)));
     return NORMAL;
   };
 }

@@ -72,7 +72,14 @@ const WHITESPACE_RE = /\s+/y;
 const TAG_START_RE = /\{([{%#])([-+]?)/g;
 const RAW_BEGIN_RE = /\{%([-+]?)\s*raw\s*(-?)%\}/y;
 const RAW_END_RE = /\{%([-+]?)\s*endraw\s*([-+]?)%\}/g;
-const GENERATION_RE = /\s*(?:end)?generation\s*[-+]?%\}/y;
+const GENERATION_RE = /\s*(end)?generation\s*[-+]?%\}/y;
+
+/**
+ * transformers' `{% generation %}` extension renders its body through a caller macro, so the body is a
+ * scope of its own (a set inside does not leak). We lex it as a filter block with this reserved,
+ * identity filter name; the compiler gives filter blocks their own frame.
+ */
+export const GENERATION_FILTER = "__chatwire_generation__";
 
 function syntaxError(message: string, position: number): ChatwireError {
   return new ChatwireError("invalid_template", `${message} (at offset ${position})`, { position });
@@ -215,9 +222,12 @@ export function tokenizeTemplate(source: string): Token[] {
     } else if (kind === "#") {
       pos = skipComment(src, m.index + m[0].length);
     } else if (kind === "%" && isGenerationTag(src, m.index + m[0].length)) {
-      // transformers' {% generation %} extension only marks assistant spans: it renders its body as is.
       GENERATION_RE.lastIndex = m.index + m[0].length;
-      GENERATION_RE.exec(src);
+      const end = GENERATION_RE.exec(src)![1] !== undefined;
+      tokens.push(tok("{%", "OpenStatement"));
+      if (end) tokens.push(tok("endfilter", "Identifier"));
+      else tokens.push(tok("filter", "Identifier"), tok(GENERATION_FILTER, "Identifier"));
+      tokens.push(tok("%}", "CloseStatement"));
       pos = afterBlockEnd(src, GENERATION_RE.lastIndex, src[GENERATION_RE.lastIndex - 3] ?? "");
     } else {
       pos = lexTag(src, m.index + m[0].length, kind === "{" ? "expression" : "statement", tokens);

@@ -185,4 +185,11 @@ export const PY_CASES: PyCase[] = [
   {"t": "{{ 'b' if 1 > 2 else 'c' if 2 > 1 else 'd' }}|{{ 1 if true else 2 + 10 }}|{{ [1, 2]|length + 1 }}|{{ -[1, 2]|length }}|{{ 3 - 1|abs }}", "ctx": {}, "err": "bad operand type for unary -: 'list'", "type": "TypeError"},
   {"t": "{{ x.y[0].z|upper }}|{{ (x.y|first).z }}|{{ x['y'][0]['z'] ~ '!' }}", "ctx": {"x": {"y": [{"z": "q"}]}}, "ok": "Q|q|q!"},
   {"t": "{{ 1 is number and 'a' is string }}|{{ not x is defined }}|{{ x is not defined or true }}|{{ 2 + 2 is even }}", "ctx": {}, "ok": "True|True|True|3"},
+  {"t": "{{ (3 > 2) > 1 }}|{{ 1 < 2 < 3 < 4 }}|{{ 1 < 2 > 3 }}|{{ 1 < 2 and 2 > 3 }}|{{ [1 < 2, 2 < 1] }}|{{ x < 5 if x > 1 else 0 }}|{{ 1 < 2 == true }}|{% if 0 < n <= 10 %}in{% endif %}", "ctx": {"x": 3, "n": 10}, "ok": "False|True|False|False|[True, False]|True|False|in"},
+  {"t": "{% set x = 0 %}{% filter upper %}{% set x = 1 %}a{{ x }}{% endfilter %}{{ x }}", "ctx": {}, "ok": "A10"},
+  {"t": "{% set x = 0 %}{% generation %}{% set x = 1 %}g{{ x }}{% endgeneration %}{{ x }}", "ctx": {}, "ok": "g10"},
+  {"t": "{% set y = 0 %}{% set b %}{% set y = 1 %}{{ y }}{% endset %}{{ b }}{{ y }}", "ctx": {}, "ok": "10"},
+  {"t": "{% set y = 0 %}{% if true %}{% set y = 1 %}{% endif %}{{ y }}", "ctx": {}, "ok": "1"},
+  {"t": "{% macro m() %}{% set z = 1 %}{{ z }}{% endmacro %}{% set z = 0 %}{{ m() }}{{ z }}", "ctx": {}, "ok": "10"},
+  {"t": "{% set ns = namespace(v=0) %}{% filter trim %}{% set ns.v = 5 %} x {% endfilter %}{{ ns.v }}", "ctx": {}, "ok": "x5"},
 ];

@@ -8,7 +8,7 @@ import { budget } from "./limits.js";
 import { capitalize, STR_METHODS } from "./methods.js";
 import { PyFloat } from "./py-float.js";
 import { percentFormat } from "./pyformat.js";
-import type { JsonCache, JsonOptions } from "./tojson.js";
+import { DEFAULT_OPTIONS, type JsonCache } from "./tojson.js";
 import {
   JinjaError,
   Undefined,
@@ -218,8 +218,6 @@ function mapItems(v: unknown, a: unknown[], k: Kwargs, env: FilterEnv): unknown[
   return items.map((item) => env.filter(name, item, rest, k));
 }
 
-const DEFAULT_JSON: JsonOptions = Object.freeze({ indent: null, itemSeparator: ", ", keySeparator: ": ", sortKeys: false, ensureAscii: false });
-
 export const FILTERS: Readonly<Record<string, Filter>> = {
   abs: (v) => {
     if (typeof v === "bigint") return v < 0n ? -v : v;
@@ -344,7 +342,7 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   title: (v) => jinjaTitle(pyStr(v)),
   tojson: (v, a, k, env) => {
     // Most templates call plain `|tojson`: one shared options object, no argument binding.
-    if (a.length === 0 && k === null) return env.json.dump(v, DEFAULT_JSON);
+    if (a.length === 0 && k === null) return env.json.dump(v, DEFAULT_OPTIONS);
     const [ensureAscii, indentArg, separators, sortKeys] = params(
       a,
       k,

@@ -14,8 +14,18 @@ import { ChatwireError } from "../errors.js";
 export type Token = ReturnType<typeof tokenize>[number];
 type TokenType = Token["type"];
 
+/** Where each token starts in the (newline-normalised) source, for syntax error positions. */
+const POSITIONS = new WeakMap<Token, number>();
+let cursor = 0;
+
 function tok(value: string, type: TokenType): Token {
-  return { value, type } as Token;
+  const t = { value, type } as Token;
+  POSITIONS.set(t, cursor);
+  return t;
+}
+
+export function tokenPosition(t: Token | undefined): number | undefined {
+  return t === undefined ? undefined : POSITIONS.get(t);
 }
 
 /**
@@ -203,10 +213,12 @@ export function tokenizeTemplate(source: string): Token[] {
     TAG_START_RE.lastIndex = pos;
     const m = TAG_START_RE.exec(src);
     if (!m) {
+      cursor = pos;
       pushText(src.slice(pos));
       break;
     }
     let text = src.slice(pos, m.index);
+    cursor = pos;
     const kind = m[1]!;
     let sign = m[2]!;
     const tagStart = m.index;
@@ -217,6 +229,7 @@ export function tokenizeTemplate(source: string): Token[] {
     else if (sign !== "+" && kind !== "{") text = lstripText(text, lineStarting);
     pushText(text);
 
+    cursor = tagStart;
     if (raw) {
       pos = readRaw(src, tagStart, raw, pushText);
     } else if (kind === "#") {
@@ -283,6 +296,7 @@ function lexTag(src: string, from: number, mode: "expression" | "statement", tok
   const comparing: boolean[] = [false];
   let pos = from;
   for (;;) {
+    cursor = pos;
     if (pos >= src.length) throw syntaxError(`unexpected end of template, expected '${mode === "expression" ? "}}" : "%}"}'`, from);
     if (balance.length === 0) {
       const close = mode === "expression" ? "}}" : "%}";

@@ -1,11 +1,44 @@
 /**
- * Front end: our Jinja2-exact lexer feeding @huggingface/jinja's parser.
+ * Front end: our Jinja2-exact lexer feeding @huggingface/jinja's parser, and syntax errors with the
+ * offset of the token the parser stopped at.
  */
 import { parse } from "@huggingface/jinja";
+import { ChatwireError } from "../errors.js";
 import type { ProgramNode } from "./ast.js";
-import { tokenizeTemplate } from "./lexer.js";
+import { tokenizeTemplate, tokenPosition, type Token } from "./lexer.js";
 import { rewriteTestArguments } from "./tests-syntax.js";
 
 export function parseTemplate(source: string): ProgramNode {
-  return parse(rewriteTestArguments(tokenizeTemplate(source)) as ReturnType<typeof tokenizeTemplate>) as unknown as ProgramNode;
+  const tokens = rewriteTestArguments(tokenizeTemplate(source)) as Token[];
+  try {
+    return parse(tokens) as unknown as ProgramNode;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const position = tokenPosition(tokens[furthestToken(tokens)]);
+    throw new ChatwireError(
+      "invalid_template",
+      position === undefined ? message : `${message} (at offset ${position})`,
+      position === undefined ? {} : { position },
+    );
+  }
+}
+
+/**
+ * The parser keeps its cursor private; on the error path only, parse again through a proxy that records
+ * the furthest token read. That is the token the parser choked on (or the one right after it).
+ */
+function furthestToken(tokens: Token[]): number {
+  let furthest = -1;
+  const watched = new Proxy(tokens, {
+    get(target, key, receiver) {
+      if (typeof key === "string" && /^\d+$/.test(key)) furthest = Math.max(furthest, Math.min(Number(key), target.length - 1));
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  try {
+    parse(watched);
+  } catch {
+    // expected: the same error again
+  }
+  return furthest;
 }

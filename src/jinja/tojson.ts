@@ -61,6 +61,9 @@ function dumpScalarNumber(k: number | bigint | PyFloat): string {
   return Number.isInteger(k) ? numberStr(k) : floatJson(k);
 }
 
+/** json.dumps's defaults: what a plain `|tojson` asks for. */
+export const DEFAULT_OPTIONS: JsonOptions = Object.freeze({ indent: null, itemSeparator: ", ", keySeparator: ": ", sortKeys: false, ensureAscii: false });
+
 /** json.dumps of one value. Built by string concatenation: V8's ropes beat collecting and joining pieces. */
 export function dumpJson(value: unknown, options: JsonOptions, depth = 0): string {
   switch (typeof value) {

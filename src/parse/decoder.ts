@@ -57,4 +57,7 @@ export interface DecoderContext {
   regionText?(from: number, to: number): string;
 }
 
+/** The shared, frozen answer of a push that produced no events (callers never modify event arrays). */
+export const NO_EVENTS: DecoderEvent[] = Object.freeze([]) as unknown as DecoderEvent[];
+
 export type DecoderFactory = (ctx: DecoderContext) => PayloadDecoder;

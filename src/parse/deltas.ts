@@ -4,6 +4,12 @@
  */
 import type { Delta } from "../types.js";
 
+/**
+ * What a push that emits nothing returns: one shared frozen array, so that the common case of a push
+ * that only extends held-back text allocates nothing. Callers must not modify returned arrays.
+ */
+export const NO_DELTAS: Delta[] = Object.freeze([]) as unknown as Delta[];
+
 export class DeltaSink {
   private out: Delta[] = [];
 
@@ -40,6 +46,7 @@ export class DeltaSink {
 
   take(): Delta[] {
     const out = this.out;
+    if (out.length === 0) return NO_DELTAS;
     this.out = [];
     return out;
   }

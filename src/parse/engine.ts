@@ -25,6 +25,7 @@ import { idsFor } from "./ids.js";
 import { tablesFor } from "./marker-tables.js";
 import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js";
 import type { CallPolicy } from "./policy.js";
+import { TextRope } from "./rope.js";
 import { TextChannel } from "./text-channel.js";
 import { validateArguments } from "./validate.js";
 
@@ -46,11 +47,13 @@ interface CurrentCall {
 
 interface Region {
   region: CallRegion;
+  /** The markers that mean something inside this region (looked up once, not per push). */
+  table: MarkerTable;
   decoder: PayloadDecoder;
   channel: Channel;
   section: Section | undefined;
-  /** The region's text so far, markers included. */
-  raw: string;
+  /** The region's text so far, markers included (a rope: appended per push, read when calls end). */
+  raw: TextRope;
   valid: number;
   calls: number;
   /** Texts of failed calls, for when some call in the region succeeded. */
@@ -132,7 +135,7 @@ export class ParseEngine {
       case "section":
         return this.tables.section;
       case "region":
-        return this.tables.region(s.r.region);
+        return s.r.table;
       case "header":
         return this.tables.header;
     }
@@ -298,19 +301,20 @@ export class ParseEngine {
       // Called only after `r` exists (decoders slice when a call ends).
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
     };
-    const r: Region = { region, decoder: region.decoder(ctx), channel, section, raw, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;
   }
 
   /** Feeds region text to the decoder. Returns the text after the payload if the region closed. */
   private regionText(r: Region, s: string, record: boolean): string | undefined {
-    if (record) r.raw += s;
+    if (record) r.raw.append(s);
     return this.handle(r, r.decoder.push(s));
   }
 
   private handle(r: Region, events: DecoderEvent[]): string | undefined {
     let rest: string | undefined;
-    for (const ev of events) {
+    for (let k = 0; k < events.length; k++) {
+      const ev = events[k]!;
       switch (ev.kind) {
         case "call":
           this.onCall(r, ev.name, ev.id);
@@ -387,13 +391,16 @@ export class ParseEngine {
     if (raw) r.failedRaw.push(raw);
   }
 
-  /** Drops the text handed back by a self-closing decoder from the region's raw text. */
+  /**
+   * Drops the text handed back by a self-closing decoder from the region's raw text. The rope cuts only
+   * its last pieces: slicing a flat copy here would copy the rest of a one-shot buffer per region.
+   */
   private trimRaw(r: Region, rest: string): void {
-    r.raw = r.raw.slice(0, Math.max(0, r.raw.length - rest.length));
+    r.raw.truncate(Math.max(0, r.raw.length - rest.length));
   }
 
   private closeRegion(r: Region, closed: boolean, endMarker: string): void {
-    r.raw += endMarker;
+    r.raw.append(endMarker);
     // A self-closing decoder cannot hand text back at the end of the output; ignore `close` here.
     this.handle(r, r.decoder.end(closed).filter((e) => e.kind !== "close"));
     this.finishRegion(r);
@@ -405,13 +412,13 @@ export class ParseEngine {
       // The decoder ended without closing its call: treat it as cut off.
       this.onFail(r, { kind: "fail", type: "truncated", message: "the call was cut off before it ended" });
     }
-    const regionRaw = r.raw;
-    if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = regionRaw;
+    // The region's whole text is only built when something did not become a valid call.
+    if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = r.raw.toString();
     for (const issue of r.issues) {
-      if (issue.text === "") issue.text = regionRaw;
+      if (issue.text === "") issue.text = r.raw.toString();
       this.issues.push(issue);
     }
-    const text = r.valid === 0 ? regionRaw : r.failedRaw.join("");
+    const text = r.valid === 0 ? r.raw.toString() : r.failedRaw.join("");
     const section = r.section;
     if (section) {
       this.state = { kind: "section", section };

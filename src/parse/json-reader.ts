@@ -5,6 +5,25 @@
  * Strings are skipped with a native regex search, so long string arguments cost little per character.
  */
 const STRING_STOP = /["\\]/g;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** Below this many characters a plain loop beats a regex search (streaming pushes are a few characters). */
+const SHORT = 32;
+
+/** The index of the next `"` or `\\` at or after `from`, or -1. */
+function stringStop(text: string, from: number): number {
+  if (text.length - from <= SHORT) {
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE || c === BACKSLASH) return i;
+    }
+    return -1;
+  }
+  STRING_STOP.lastIndex = from;
+  const m = STRING_STOP.exec(text);
+  return m === null ? -1 : m.index;
+}
+
 const SCALAR_CHAR = /[-+0-9.eEa-zA-Z]/;
 
 export type JsonValueKind = "object" | "array" | "string" | "scalar";
@@ -43,11 +62,10 @@ export class JsonValueReader {
           i++;
           continue;
         }
-        STRING_STOP.lastIndex = i;
-        const m = STRING_STOP.exec(text);
-        if (m === null) return text.length;
-        i = m.index + 1;
-        if (m[0] === "\\") this.escape = true;
+        const stop = stringStop(text, i);
+        if (stop < 0) return text.length;
+        i = stop + 1;
+        if (text.charCodeAt(stop) === BACKSLASH) this.escape = true;
         else {
           this.inString = false;
           if (this.kind === "string") this.done = true;

@@ -26,10 +26,18 @@ function escapeClass(ch: string): string {
   return /[\\\]^-]/.test(ch) ? `\\${ch}` : ch;
 }
 
+/** Whether `text` from `i` to its end is a prefix of `marker` (compared in place, no slice). */
+function isPrefixAt(marker: string, text: string, i: number): boolean {
+  for (let k = i; k < text.length; k++) if (text.charCodeAt(k) !== marker.charCodeAt(k - i)) return false;
+  return true;
+}
+
 export class MarkerSet {
   readonly markers: readonly string[];
   private readonly byFirst = new Map<string, string[]>();
   private readonly firstChars: RegExp | undefined;
+  /** The markers' first character when they all share one (`<` for most formats): found with indexOf. */
+  private readonly onlyFirst: string | undefined;
 
   constructor(markers: Iterable<string>) {
     // Longest first, so the first complete match at a position is the longest.
@@ -42,6 +50,7 @@ export class MarkerSet {
     }
     const chars = [...this.byFirst.keys()];
     this.firstChars = chars.length > 0 ? new RegExp(`[${chars.map(escapeClass).join("")}]`, "g") : undefined;
+    this.onlyFirst = chars.length === 1 ? chars[0] : undefined;
   }
 
   get empty(): boolean {
@@ -54,9 +63,10 @@ export class MarkerSet {
   scan(text: string, from: number, final = false): ScanResult {
     const re = this.firstChars;
     if (re === undefined) return NONE;
-    re.lastIndex = from;
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      const i = m.index;
+    const only = this.onlyFirst;
+    // indexOf is much cheaper than a regex exec on the short texts of a streaming push.
+    let i = only !== undefined ? text.indexOf(only, from) : this.nextFirst(re, text, from);
+    for (; i >= 0; i = only !== undefined ? text.indexOf(only, i + 1) : this.nextFirst(re, text, i + 1)) {
       const candidates = this.byFirst.get(text[i]!)!;
       let partial = false;
       for (const marker of candidates) {
@@ -66,11 +76,17 @@ export class MarkerSet {
           if (partial && !final) return { kind: "hold", index: i };
           return { kind: "marker", index: i, marker };
         }
-        if (!final && text.length - i < marker.length && marker.startsWith(text.slice(i))) partial = true;
+        if (!final && text.length - i < marker.length && isPrefixAt(marker, text, i)) partial = true;
       }
       if (partial) return { kind: "hold", index: i };
-      re.lastIndex = i + 1;
     }
     return NONE;
+  }
+
+  /** The index of the next character at or after `from` that starts some marker, or -1. */
+  private nextFirst(re: RegExp, text: string, from: number): number {
+    re.lastIndex = from;
+    const m = re.exec(text);
+    return m === null ? -1 : m.index;
   }
 }

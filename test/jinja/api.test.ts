@@ -34,9 +34,14 @@ describe("compileTemplate", () => {
     expect(u.position).toBe(5);
   });
 
-  it("reports parser errors as invalid_template", () => {
+  it("reports parser errors as invalid_template, with the offset of the offending token", () => {
     expect(thrown(() => compileTemplate("{% if x %}no end")).code).toBe("invalid_template");
-    expect(thrown(() => compileTemplate("{% frobnicate %}")).code).toBe("invalid_template");
+    const unknown = thrown(() => compileTemplate("ab\n{% frobnicate %}"));
+    expect(unknown.code).toBe("invalid_template");
+    expect(unknown.position).toBe(6);
+    const bad = thrown(() => compileTemplate("{{ 1 }}{{ x y }}"));
+    expect(bad.position).toBe(12);
+    expect(bad.message).toContain("(at offset 12)");
   });
 
   it("rejects an unknown filter at compile time, except inside an if (Jinja2's soft frames)", () => {

@@ -6,6 +6,7 @@
  * for `arguments`, arguments as a JSON string holding the object, a missing final `}` (or `]`) at the
  * end of the output, no arguments at all (`{}`).
  */
+import { NO_EVENTS } from "../decoder.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { JsonValueReader } from "../json-reader.js";
 import { ArgsValue, clip } from "./json-value.js";
@@ -76,6 +77,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private readonly idKeys: readonly string[];
 
   private readonly seen: SeenText;
+  /** The events of the push in progress (handed out, and replaced, when there are any). */
+  private out: DecoderEvent[] = [];
 
   constructor(
     private readonly opts: JsonCallsOptions,
@@ -89,7 +92,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
   }
 
   push(text: string): DecoderEvent[] {
-    const out: DecoderEvent[] = [];
+    const out = this.out;
     this.seen.begin(text);
     let i = 0;
     while (i < text.length && this.phase !== "closed") {
@@ -113,6 +116,9 @@ export class JsonCallsDecoder implements PayloadDecoder {
       }
     }
     this.releaseArgs(out);
+    // Most pushes inside a long value emit at most one fragment; one that emits nothing allocates nothing.
+    if (out.length === 0) return NO_EVENTS;
+    this.out = [];
     return out;
   }
 

@@ -39,7 +39,7 @@ const MAX_NAME = 256;
 type State = "start" | "item" | "prefix" | "name" | "args" | "after" | "end" | "failed" | "closed";
 
 export function callListDecoder(syntax: CallListSyntax): DecoderFactory {
-  return (ctx: DecoderContext) => new CallListDecoder(syntax, ctx.selfClosing === true);
+  return (ctx: DecoderContext) => new CallListDecoder(syntax, ctx);
 }
 
 /** Python calls, `[f(a=1), g()]` or a bare `f(a=1)`. */
@@ -97,12 +97,14 @@ class CallListDecoder extends StepDecoder {
   private raw: string[] = [];
   private failure = "";
   private readonly top: LiteralTop;
+  private readonly selfClosing: boolean;
 
   constructor(
     private readonly syntax: CallListSyntax,
-    private readonly selfClosing: boolean,
+    ctx: DecoderContext,
   ) {
-    super();
+    super(ctx.regionText);
+    this.selfClosing = ctx.selfClosing === true;
     this.top = syntax.dialect === "gemma" ? "gemma-args" : "kwargs";
   }
 

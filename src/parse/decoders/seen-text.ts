@@ -1,29 +1,33 @@
 /**
  * What a decoder has been pushed, addressed by offsets from the region's first payload character.
  * When the engine offers `regionText` (it keeps the region's text anyway, for failures), slices come
- * from there and the decoder keeps no copy; otherwise the decoder keeps its own. Either way, nothing
- * is copied per push: a long argument is sliced once, when its call ends.
+ * from there and the decoder keeps no copy; otherwise the decoder keeps its own (a rope, so that many
+ * small pushes stay cheap). Either way, nothing is copied per push: a long argument is sliced once,
+ * when its call ends.
  */
 import type { DecoderContext } from "../decoder.js";
+import { TextRope } from "../rope.js";
 
 export class SeenText {
   /** Offset of the current push's first character. */
   base = 0;
   /** Characters pushed so far. */
   total = 0;
-  private own = "";
+  private readonly own: TextRope | undefined;
 
-  constructor(private readonly source: DecoderContext["regionText"]) {}
+  constructor(private readonly source: DecoderContext["regionText"]) {
+    this.own = source === undefined ? new TextRope() : undefined;
+  }
 
   /** Call once per push, before reading `text`. */
   begin(text: string): void {
     this.base = this.total;
     this.total += text.length;
-    if (this.source === undefined) this.own += text;
+    if (this.own !== undefined) this.own.append(text);
   }
 
   slice(from: number, to: number): string {
-    return this.source ? this.source(from, to) : this.own.slice(from, to);
+    return this.source ? this.source(from, to) : this.own!.slice(from, to);
   }
 }
 

@@ -4,12 +4,25 @@
  * newline that may be stripped) is kept and read again with the next push. Events are queued and
  * handed out per push. Once closed (the region ended, or a region without end marker reported
  * `close`), the decoder ignores further text.
+ *
+ * `seen` addresses everything pushed so far by offset and `origin` is the offset of the first character
+ * of the text `run` reads, so a decoder can remember where a call's text starts and slice it once when
+ * the call ends, instead of collecting a piece of it per push.
  */
-import type { DecoderEvent, PayloadDecoder } from "../decoder.js";
+import { NO_EVENTS } from "../decoder.js";
+import type { DecoderContext, DecoderEvent, PayloadDecoder } from "../decoder.js";
+import { SeenText } from "./seen-text.js";
 
 export abstract class StepDecoder implements PayloadDecoder {
   protected events: DecoderEvent[] = [];
+  protected readonly seen: SeenText;
+  /** The offset (in `seen`) of `s[0]` for the `run` in progress. */
+  protected origin = 0;
   private pending = "";
+
+  constructor(regionText?: DecoderContext["regionText"]) {
+    this.seen = new SeenText(regionText);
+  }
 
   /** Reads `s` from its start; returns where it stopped (the rest is kept for the next push). */
   protected abstract run(s: string, final: boolean): number;
@@ -19,17 +32,20 @@ export abstract class StepDecoder implements PayloadDecoder {
   protected abstract close(): void;
 
   push(text: string): DecoderEvent[] {
-    if (this.isClosed()) return [];
-    const s = this.pending + text;
+    if (this.isClosed()) return NO_EVENTS;
+    this.seen.begin(text);
+    const s = this.pending === "" ? text : this.pending + text;
+    this.origin = this.seen.total - s.length;
     const i = this.run(s, false);
-    this.pending = this.isClosed() ? "" : s.slice(i);
+    this.pending = this.isClosed() || i === s.length ? "" : s.slice(i);
     return this.take();
   }
 
   end(closed: boolean): DecoderEvent[] {
-    if (this.isClosed()) return [];
+    if (this.isClosed()) return NO_EVENTS;
     const rest = this.pending;
     this.pending = "";
+    this.origin = this.seen.total - rest.length;
     this.finish(rest, closed);
     this.close();
     return this.take();
@@ -37,6 +53,7 @@ export abstract class StepDecoder implements PayloadDecoder {
 
   private take(): DecoderEvent[] {
     const e = this.events;
+    if (e.length === 0) return NO_EVENTS;
     this.events = [];
     return e;
   }

@@ -20,6 +20,7 @@
  */
 import type { JsonSchema } from "../../types.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
+import { TextRope } from "../rope.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
@@ -82,7 +83,8 @@ type State = "between" | "name" | "call" | "key" | "valueOpen" | "value" | "body
 interface OpenCall {
   name: string;
   parameters: JsonSchema | undefined;
-  parts: string[];
+  /** The arguments JSON written so far. */
+  args: TextRope;
   /** Parameters read so far. */
   n: number;
   /** The arguments came as one JSON object (`jsonBody`), already written whole. */
@@ -123,8 +125,15 @@ class TaggedDecoder extends StepDecoder {
   private body: LiteralReader | null = null;
   private text = "";
   private calls = 0;
-  /** The model's text of the call being read (from its first character), or of the failed rest. */
-  private raw: string[] | null = null;
+  /**
+   * The model's text of the call being read (from its first character), or of the failed rest: where it
+   * starts and (so far) ends, as offsets into `seen`; rawFrom < 0 when none is being kept. It is sliced
+   * once, when the call ends.
+   */
+  private rawFrom = -1;
+  private rawTo = 0;
+  /** Where the step in progress started, in `seen` (a text kept from a step on starts there). */
+  private stepStart = 0;
   private closing: Extract<DecoderEvent, { kind: "done" }> | null = null;
   private failure = "";
   private failedName: string | undefined;
@@ -133,19 +142,16 @@ class TaggedDecoder extends StepDecoder {
     private readonly syntax: TaggedSyntax,
     private readonly ctx: DecoderContext,
   ) {
-    super();
+    super(ctx.regionText);
   }
 
   protected finish(s: string, closed: boolean): void {
-    if (closed) {
-      const i = this.run(s, true);
-      if (this.raw !== null) this.raw.push(s.slice(i));
-      this.endOfRegion();
-    } else {
-      if (this.raw !== null) this.raw.push(s);
-      if (this.state === "failed") this.emitFailure("malformed", this.failure);
-      else if (this.raw !== null || this.calls === 0) this.emitFailure("truncated", "the output ended inside a tool call");
-    }
+    if (closed) this.run(s, true);
+    // Whatever was not read (closed) or is still kept (not closed) belongs to the text being kept.
+    if (this.rawFrom >= 0) this.rawTo = this.seen.total;
+    if (closed) this.endOfRegion();
+    else if (this.state === "failed") this.emitFailure("malformed", this.failure);
+    else if (this.rawFrom >= 0 || this.calls === 0) this.emitFailure("truncated", "the output ended inside a tool call");
   }
 
   /** A method, so that TypeScript does not narrow the state across the calls that change it. */
@@ -189,20 +195,21 @@ class TaggedDecoder extends StepDecoder {
     const ev: DecoderEvent = { kind: "fail", type, message };
     const name = this.call?.announced ? this.call.name : this.failedName;
     if (name !== undefined) ev.name = name;
-    if (this.raw !== null) ev.raw = this.raw.join("");
+    if (this.rawFrom >= 0) ev.raw = this.seen.slice(this.rawFrom, this.rawTo);
     this.events.push(ev);
     this.call = null;
     this.value = null;
-    this.raw = null;
+    this.rawFrom = -1;
   }
 
   protected run(s: string, final: boolean): number {
     let i = 0;
     while (i < s.length && this.state !== "closed") {
       const wasFailed = this.state === "failed";
+      this.stepStart = this.origin + i;
       const j = this.step(s, i, final);
       if (j < 0) break;
-      if (this.raw !== null) this.raw.push(i === 0 && j === s.length ? s : s.slice(i, j));
+      if (this.rawFrom >= 0) this.rawTo = this.origin + j;
       this.finishClosing();
       if (!wasFailed && this.state === "failed" && this.ctx.selfClosing) {
         // No end marker to wait for: report now and hand the rest back to the engine.
@@ -245,7 +252,7 @@ class TaggedDecoder extends StepDecoder {
     this.state = "failed";
     this.failure = message;
     this.failedName = this.call?.announced ? this.call.name : undefined;
-    if (this.raw === null) this.raw = [];
+    this.keepRaw();
   }
 
   private between(s: string, i: number, final: boolean): number {
@@ -253,20 +260,27 @@ class TaggedDecoder extends StepDecoder {
     if (j > i) return j;
     if (this.syntax.callOpen === undefined) {
       if (this.calls > 0) return this.failAt(i, "text after the tool call");
-      this.raw = [];
+      this.keepRaw(true);
       this.text = "";
       this.state = "name";
       return i;
     }
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
-    this.raw = [];
+    this.keepRaw(true);
     const name = tag === null ? undefined : this.syntax.callOpen(tag);
     if (tag === null || name === undefined || !isToolName(name)) {
       return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
     }
     this.openCall(name);
     return i + tag.length;
+  }
+
+  /** Keeps the model's text from the start of the step in progress (`restart`: even if some is kept). */
+  private keepRaw(restart = false): void {
+    if (this.rawFrom >= 0 && !restart) return;
+    this.rawFrom = this.stepStart;
+    this.rawTo = this.stepStart;
   }
 
   private failAt(i: number, message: string): number {
@@ -363,7 +377,7 @@ class TaggedDecoder extends StepDecoder {
    * tag confirms it, so that prose fails the region before any call is named and stays plain text.
    */
   private openCall(name: string): void {
-    this.call = { name, parameters: this.ctx.toolSchema(name), parts: [], n: 0, body: false, announced: false };
+    this.call = { name, parameters: this.ctx.toolSchema(name), args: new TextRope(), n: 0, body: false, announced: false };
     this.state = "call";
     if (!this.ctx.selfClosing) this.announce(this.call);
   }
@@ -379,7 +393,7 @@ class TaggedDecoder extends StepDecoder {
     this.announce(call);
     if (!call.body) this.emitArgs(call.n === 0 ? "{}" : "}");
     // The value is the arguments text parsed: one source of truth, and no second copy of long values.
-    const args = call.parts.join("");
+    const args = call.args.toString();
     this.closing = { kind: "done", arguments: args, value: JSON.parse(args) as unknown };
     this.events.push(this.closing);
     this.calls++;
@@ -390,14 +404,14 @@ class TaggedDecoder extends StepDecoder {
   /** After the step that closed a call has added its text to `raw`: the call's raw text is complete. */
   private finishClosing(): void {
     if (this.closing === null) return;
-    if (this.raw !== null) this.closing.raw = this.raw.join("");
+    if (this.rawFrom >= 0) this.closing.raw = this.seen.slice(this.rawFrom, this.rawTo);
     this.closing = null;
-    this.raw = null;
+    this.rawFrom = -1;
   }
 
   private emitArgs(text: string): void {
     if (text === "") return;
-    this.call!.parts.push(text);
+    this.call!.args.append(text);
     const last = this.events[this.events.length - 1];
     if (last?.kind === "args") last.text += text;
     else this.events.push({ kind: "args", text });

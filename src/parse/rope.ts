@@ -1,0 +1,114 @@
+/**
+ * Text that grows by many small appends (a region's text, a call's arguments) and is read back rarely
+ * (when a call or region ends). Appending with `+=` would build one V8 cons node per piece: tens of
+ * thousands of small objects that survive young-generation GC, and every later `slice` flattens (copies)
+ * the whole text, so slicing once per call of a many-call region is quadratic.
+ *
+ * Here small pieces collect in a short list that is joined into one flat chunk every CHUNK characters
+ * (so each character is copied once, and the pieces die young); a large piece becomes a chunk as it is,
+ * without a copy. A slice touches only the chunks it covers; cutting the end (a decoder handing text
+ * back) touches only the last pieces.
+ */
+
+/** Characters collected before small pieces are joined into one chunk. */
+const CHUNK = 2048;
+
+export class TextRope {
+  /** Characters appended so far (minus what `truncate` cut). */
+  length = 0;
+  private readonly chunks: string[] = [];
+  /** ends[k]: the offset just after chunks[k]. */
+  private readonly ends: number[] = [];
+  private readonly tail: string[] = [];
+  private tailLength = 0;
+
+  constructor(initial = "") {
+    this.append(initial);
+  }
+
+  append(s: string): void {
+    if (s.length === 0) return;
+    if (s.length >= CHUNK) {
+      this.seal();
+      this.addChunk(s);
+    } else {
+      this.tail.push(s);
+      this.tailLength += s.length;
+      if (this.tailLength >= CHUNK) this.seal();
+    }
+    this.length += s.length;
+  }
+
+  /** The text between two offsets (clamped to what is there). */
+  slice(from: number, to: number): string {
+    const end = Math.min(to, this.length);
+    const start = Math.max(0, from);
+    if (start >= end) return "";
+    this.seal();
+    // The first chunk that ends after `start`.
+    let lo = 0;
+    let hi = this.ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ends[mid]! > start) hi = mid;
+      else lo = mid + 1;
+    }
+    let out = "";
+    for (let k = lo; k < this.chunks.length; k++) {
+      const chunkStart = this.ends[k]! - this.chunks[k]!.length;
+      if (chunkStart >= end) break;
+      const c = this.chunks[k]!;
+      out += chunkStart >= start && this.ends[k]! <= end ? c : c.slice(Math.max(0, start - chunkStart), end - chunkStart);
+    }
+    return out;
+  }
+
+  /** Cuts the text to its first `n` characters. */
+  truncate(n: number): void {
+    while (this.length > n) {
+      const extra = this.length - n;
+      const inTail = this.tail.length > 0;
+      const list = inTail ? this.tail : this.chunks;
+      const last = list[list.length - 1]!;
+      if (last.length > extra) {
+        list[list.length - 1] = last.slice(0, last.length - extra);
+        if (inTail) this.tailLength -= extra;
+        else this.ends[this.ends.length - 1]! -= extra;
+        this.length = n;
+        return;
+      }
+      list.pop();
+      if (inTail) this.tailLength -= last.length;
+      else this.ends.pop();
+      this.length -= last.length;
+    }
+  }
+
+  /** The whole text, as one string (kept, so asking twice costs nothing more). */
+  toString(): string {
+    this.seal();
+    if (this.chunks.length === 0) return "";
+    if (this.chunks.length > 1) {
+      const all = this.chunks.join("");
+      this.chunks.length = 0;
+      this.ends.length = 0;
+      this.addChunk(all);
+    }
+    return this.chunks[0]!;
+  }
+
+  /** Joins the small pieces collected so far into one chunk. */
+  private seal(): void {
+    if (this.tailLength === 0) return;
+    const s = this.tail.length === 1 ? this.tail[0]! : this.tail.join("");
+    this.tail.length = 0;
+    this.tailLength = 0;
+    this.addChunk(s);
+  }
+
+  private addChunk(s: string): void {
+    const prev = this.ends.length > 0 ? this.ends[this.ends.length - 1]! : 0;
+    this.chunks.push(s);
+    this.ends.push(prev + s.length);
+  }
+}

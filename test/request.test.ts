@@ -314,3 +314,18 @@ describe("rule 9: tools and tool_choice", () => {
     expect(fieldOf({ messages: m, tool_choice: "sometimes" })).toBe("tool_choice");
   });
 });
+
+describe("readJson fast path", () => {
+  it("takes JSON.parse only when no integral float sits outside a string", async () => {
+    const { readJson } = await import("../src/request/read-json.js");
+    const { PyFloat } = await import("../src/jinja/py-float.js");
+    expect(readJson('{"a": "1.0", "b": 2.5}')).toEqual({ a: "1.0", b: 2.5 });
+    const v = readJson('{"s": "say \\"1.0\\"", "n": 3.0, "e": 1e3}') as Record<string, unknown>;
+    expect(v.s).toBe('say "1.0"');
+    expect(v.n).toBeInstanceOf(PyFloat);
+    expect(v.e).toBeInstanceOf(PyFloat);
+    expect(() => readJson('{"a": }')).toThrow(/position/);
+    const deep = "[".repeat(1001) + "]".repeat(1001);
+    expect(() => readJson(deep)).toThrow(/nested too deeply/);
+  });
+});

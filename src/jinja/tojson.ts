@@ -8,6 +8,7 @@ import { ChatwireError } from "../errors.js";
 import { PyFloat } from "./py-float.js";
 import { JinjaError, Markup, Undefined, dictKeys, floatRepr, isDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
 import { budget } from "./limits.js";
+import { matchesRecord, recordValue } from "./json-snapshot.js";
 
 export interface JsonOptions {
   indent: string | null;
@@ -154,9 +155,27 @@ function optionsKey(options: JsonOptions): string {
 const SHARED = new WeakMap<object, Map<string, string>>();
 
 /**
+ * Results for any other plain-data object, shared by all renders but trusted only after checking the
+ * object against the record taken when it was encoded (json-snapshot.ts). `checkedBy` is the render
+ * that last checked it: within one render the immutable sandbox keeps it unchanged, so once is enough.
+ */
+interface CheckedEntry {
+  readonly record: readonly unknown[];
+  readonly texts: Map<string, string>;
+  checkedBy: JsonCache | undefined;
+}
+const ACROSS = new WeakMap<object, CheckedEntry>();
+
+/** V8 keeps a concatenation as a deep rope; flattening a shared result once keeps later joins cheap. */
+function flat(text: string): string {
+  return (" " + text).slice(1);
+}
+
+/**
  * tojson results by object identity and options. Within one render any object qualifies (the immutable
- * sandbox means a template cannot change it between two calls); across renders only deeply frozen
- * objects do, because the caller may change anything else between renders.
+ * sandbox means a template cannot change it between two calls). Across renders, deeply frozen objects
+ * are reused as they are and other plain data after a check that it is unchanged: a server or an
+ * inspector renders the same tool list again and again, and encoding it is most of a render's work.
  */
 export class JsonCache {
   private readonly byObject = new WeakMap<object, Map<string, string>>();
@@ -165,23 +184,42 @@ export class JsonCache {
       return dumpJson(value, options);
     }
     const key = optionsKey(options);
-    const frozen = Object.isFrozen(value);
-    const table = frozen ? SHARED : this.byObject;
-    let perObject = table.get(value);
-    let text = perObject?.get(key);
+    let text = this.shared(value, key, options);
     if (text === undefined) {
-      text = dumpJson(value, options);
-      const store = frozen && isDeepFrozen(value) ? SHARED : this.byObject;
-      // The text is a deep rope of concatenations; V8 flattens it when sliced. Paying that once for a
-      // shared entry keeps every later render's final join cheap.
-      if (store === SHARED) text = (" " + text).slice(1);
-      if (perObject === undefined || store !== table) {
-        perObject = store.get(value);
-        if (perObject === undefined) store.set(value, (perObject = new Map()));
+      // Not plain data (template-made values): cached for this render only.
+      let perObject = this.byObject.get(value);
+      text = perObject?.get(key);
+      if (text === undefined) {
+        text = dumpJson(value, options);
+        if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
+        perObject.set(key, text);
       }
-      perObject.set(key, text);
     }
     budget().stringLength(text.length);
+    return text;
+  }
+
+  /** The result shared across renders (computing and storing it), or undefined when `value` cannot be shared. */
+  private shared(value: object, key: string, options: JsonOptions): string | undefined {
+    if (Object.isFrozen(value) && isDeepFrozen(value)) {
+      let texts = SHARED.get(value);
+      if (texts === undefined) SHARED.set(value, (texts = new Map()));
+      let text = texts.get(key);
+      if (text === undefined) texts.set(key, (text = flat(dumpJson(value, options))));
+      return text;
+    }
+    let entry = ACROSS.get(value);
+    if (entry !== undefined && entry.checkedBy !== this) {
+      if (matchesRecord(value, entry.record)) entry.checkedBy = this;
+      else entry = undefined;
+    }
+    if (entry === undefined) {
+      const record = recordValue(value);
+      if (record === undefined) return undefined;
+      ACROSS.set(value, (entry = { record, texts: new Map(), checkedBy: this }));
+    }
+    let text = entry.texts.get(key);
+    if (text === undefined) entry.texts.set(key, (text = flat(dumpJson(value, options))));
     return text;
   }
 }

@@ -22,6 +22,7 @@ import type { Delta, FinishReason, ParseIssue } from "../types.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";
 import { idsFor } from "./ids.js";
+import { NO_MARKER } from "./lexer.js";
 import { tablesFor } from "./marker-tables.js";
 import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js";
 import type { CallPolicy } from "./policy.js";
@@ -104,6 +105,14 @@ export class ParseEngine {
 
   push(delta: string): Delta[] {
     if (this.ended || delta === "") return this.sink.take();
+    const st = this.state;
+    if (st.kind === "region" && this.held === "" && st.r.table.set.scan(delta, 0) === NO_MARKER) {
+      // The common push inside a call: no marker can start in it, so all of it is region text. This is
+      // what run() does with it, minus the loop.
+      const rest = this.regionText(st.r, delta, true);
+      if (rest !== undefined) this.run(rest, false);
+      return this.sink.take();
+    }
     this.run(this.held + delta, false);
     return this.sink.take();
   }

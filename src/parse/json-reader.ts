@@ -92,6 +92,11 @@ export class JsonValueReader {
     return i;
   }
 
+  /** Inside a string, `text` cannot end it (no quote, no backslash, no escape pending). */
+  continuesString(text: string): boolean {
+    return this.inString && !this.escape && !this.done && stringStop(text, 0) < 0;
+  }
+
   /** At the end of the input: a scalar ends there; anything else still open is truncated. */
   finish(): boolean {
     if (this.kind === "scalar") this.done = true;

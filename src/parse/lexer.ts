@@ -19,8 +19,8 @@ export type ScanResult =
   /** Nothing from `from` on can be or become a marker. */
   | { kind: "none" };
 
-/** Shared: "nothing found" is the common answer, and needs no allocation. */
-const NONE: ScanResult = Object.freeze({ kind: "none" });
+/** Shared: "nothing found" is the common answer, and needs no allocation (compare with ===). */
+export const NO_MARKER: ScanResult = Object.freeze({ kind: "none" });
 
 function escapeClass(ch: string): string {
   return /[\\\]^-]/.test(ch) ? `\\${ch}` : ch;
@@ -62,7 +62,7 @@ export class MarkerSet {
    */
   scan(text: string, from: number, final = false): ScanResult {
     const re = this.firstChars;
-    if (re === undefined) return NONE;
+    if (re === undefined) return NO_MARKER;
     const only = this.onlyFirst;
     // indexOf is much cheaper than a regex exec on the short texts of a streaming push.
     let i = only !== undefined ? text.indexOf(only, from) : this.nextFirst(re, text, from);
@@ -80,7 +80,7 @@ export class MarkerSet {
       }
       if (partial) return { kind: "hold", index: i };
     }
-    return NONE;
+    return NO_MARKER;
   }
 
   /** The index of the next character at or after `from` that starts some marker, or -1. */

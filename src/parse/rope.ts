@@ -16,10 +16,10 @@ const CHUNK = 2048;
 export class TextRope {
   /** Characters appended so far (minus what `truncate` cut). */
   length = 0;
-  private readonly chunks: string[] = [];
+  private chunks: string[] = [];
   /** ends[k]: the offset just after chunks[k]. */
-  private readonly ends: number[] = [];
-  private readonly tail: string[] = [];
+  private ends: number[] = [];
+  private tail: string[] = [];
   private tailLength = 0;
 
   constructor(initial = "") {
@@ -90,9 +90,8 @@ export class TextRope {
     if (this.chunks.length === 0) return "";
     if (this.chunks.length > 1) {
       const all = this.chunks.join("");
-      this.chunks.length = 0;
-      this.ends.length = 0;
-      this.addChunk(all);
+      this.chunks = [all];
+      this.ends = [all.length];
     }
     return this.chunks[0]!;
   }
@@ -101,7 +100,8 @@ export class TextRope {
   private seal(): void {
     if (this.tailLength === 0) return;
     const s = this.tail.length === 1 ? this.tail[0]! : this.tail.join("");
-    this.tail.length = 0;
+    // A fresh list: cheaper than truncating the old one, which then dies young.
+    this.tail = [];
     this.tailLength = 0;
     this.addChunk(s);
   }

@@ -8,6 +8,7 @@ import { invalidRequest } from "../errors.js";
 import { normalizeContent } from "./content.js";
 import { isObject } from "./is-object.js";
 import { readJson } from "./read-json.js";
+import { freezeDeep } from "../jinja/index.js";
 
 /** What normalisation needs to know about the template that will render the conversation. */
 export interface TemplateInfo {
@@ -67,7 +68,7 @@ export class MessageRules {
   arguments(args: unknown, field: string): unknown {
     if (typeof args !== "string") return args;
     try {
-      return readJson(args);
+      return parsedArguments(args);
     } catch {
       this.warnings.push(`${field}: not valid JSON, passed to the template as a string`);
       return args;
@@ -86,4 +87,22 @@ export class MessageRules {
     }
     return this.callNames.get(id);
   }
+}
+
+/**
+ * Parsed `arguments` strings, shared across requests: an agent loop sends the same history on every
+ * turn, and re-reading it (then re-encoding it with `tojson`) was a large part of a render. Values are
+ * deeply frozen, so sharing them is safe and `tojson` can reuse their text without checking them.
+ */
+const ARGUMENTS = new Map<string, unknown>();
+const ARGUMENTS_LIMIT = 4096;
+
+function parsedArguments(text: string): unknown {
+  let value = ARGUMENTS.get(text);
+  if (value === undefined) {
+    value = freezeDeep(readJson(text));
+    if (ARGUMENTS.size >= ARGUMENTS_LIMIT) ARGUMENTS.delete(ARGUMENTS.keys().next().value as string);
+    ARGUMENTS.set(text, value);
+  }
+  return value;
 }

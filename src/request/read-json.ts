@@ -13,6 +13,15 @@ class JsonSyntaxError extends SyntaxError {}
 
 /** Parses `text` as JSON, wrapping integral float literals in PyFloat. Throws SyntaxError on bad JSON. */
 export function readJson(text: string): unknown {
+  // No integral float literal (`1.0`, `2e3`) outside strings: JSON.parse (native, five times faster)
+  // gives the same values. Its errors are worded differently, so failures take the slow path.
+  if (!hasIntegralFloat(text) && !nestedTooDeeply(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // fall through: the reader reports the error with its position
+    }
+  }
   const reader = new Reader(text);
   reader.skipSpace();
   const value = reader.value();
@@ -21,6 +30,43 @@ export function readJson(text: string): unknown {
   return value;
 }
 
+const MAYBE_FLOAT = /[0-9][.eE]/;
+/** A string literal (skipped whole) or a number literal with a fraction or an exponent. */
+const STRING_OR_FLOAT = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?[eE][+-]?\d+|-?\d+\.\d+/g;
+
+/** Whether a number literal outside strings is a float whose value is integral (it needs PyFloat). */
+function hasIntegralFloat(text: string): boolean {
+  if (!MAYBE_FLOAT.test(text)) return false;
+  STRING_OR_FLOAT.lastIndex = 0;
+  for (let m = STRING_OR_FLOAT.exec(text); m !== null; m = STRING_OR_FLOAT.exec(text)) {
+    if (m[0].charCodeAt(0) !== 0x22 && Number.isInteger(Number(m[0]))) return true;
+  }
+  return false;
+}
+// Python's json gives up near its recursion limit (1000) too; deeper input would exhaust our stack.
+const MAX_DEPTH = 1000;
+
+/** Whether brackets outside strings nest deeper than the reader allows (it then reports the error). */
+function nestedTooDeeply(text: string): boolean {
+  if (text.length <= MAX_DEPTH) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // skip the string: to the next quote that is not escaped
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 
 class Reader {
@@ -61,7 +107,7 @@ class Reader {
   /** Steps into `{` or `[`; true when the container is empty (its closing bracket already read). */
   private open(close: string): boolean {
     // Deep nesting would overflow the JS stack; JSON.parse has no such limit, so we bound it clearly.
-    if (++this.depth > 10_000) this.fail("JSON nested too deeply");
+    if (++this.depth > MAX_DEPTH) this.fail("JSON nested too deeply");
     this.pos++;
     this.skipSpace();
     if (this.text[this.pos] !== close) return false;

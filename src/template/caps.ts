@@ -66,9 +66,22 @@ export function probeSupportsSystem(key: string, probe: ProbeRender): boolean {
   });
 }
 
-/** The caps that only need the source text. */
-export function sourceCaps(source: string): Pick<TemplateCaps, "knowsDeveloperRole" | "supportsTools" | "variables" | "reasoning"> {
-  const caps: ReturnType<typeof sourceCaps> = {
+type SourceCaps = Pick<TemplateCaps, "knowsDeveloperRole" | "supportsTools" | "variables" | "reasoning">;
+const sourceCache = new Map<string, SourceCaps>();
+
+/** The caps that only need the source text (asked on every render, so computed once per template text). */
+export function sourceCaps(source: string): SourceCaps {
+  let caps = sourceCache.get(source);
+  if (caps === undefined) {
+    caps = Object.freeze(computeSourceCaps(source)); // shared: nobody may change it
+    if (sourceCache.size >= CACHE_LIMIT) sourceCache.delete(sourceCache.keys().next().value as string);
+    sourceCache.set(source, caps);
+  }
+  return caps;
+}
+
+function computeSourceCaps(source: string): SourceCaps {
+  const caps: SourceCaps = {
     knowsDeveloperRole: source.includes("developer"),
     supportsTools: /\btools\b/.test(source) || detectFormat(source) !== undefined,
     variables: KNOWN_VARIABLES.filter((name) => new RegExp(`\\b${name}\\b`).test(source)),

@@ -189,7 +189,7 @@ class CallListDecoder extends StepDecoder {
     if (this.reader !== null && this.announced) ev.name = this.name;
     const raw = this.raw.join("");
     if (raw !== "") ev.raw = raw;
-    this.events.push(ev);
+    this.emit(ev);
     this.reader = null;
     this.raw = [];
   }
@@ -248,9 +248,9 @@ class CallListDecoder extends StepDecoder {
   private announce(reader: LiteralReader): void {
     if (this.announced || (this.selfClosing && !reader.named && !reader.done)) return;
     this.announced = true;
-    this.events.push({ kind: "call", name: this.name });
+    this.emit({ kind: "call", name: this.name });
     const text = this.argParts.join("");
-    if (text !== "") this.events.push({ kind: "args", text });
+    if (text !== "") this.emit({ kind: "args", text });
   }
 
   private args(s: string, i: number): number {
@@ -260,7 +260,7 @@ class CallListDecoder extends StepDecoder {
     this.raw.push(s.slice(i, j));
     const text = reader.take();
     if (this.announced) {
-      if (text !== "") this.events.push({ kind: "args", text });
+      if (text !== "") this.emit({ kind: "args", text });
       this.argParts.push(text);
     } else {
       this.argParts.push(text);
@@ -268,7 +268,7 @@ class CallListDecoder extends StepDecoder {
     }
     if (reader.error !== undefined) return this.failAt(j, reader.error);
     if (!reader.done) return j;
-    this.events.push({ kind: "done", arguments: this.argParts.join(""), value: reader.value, raw: this.raw.join("") });
+    this.emit({ kind: "done", arguments: this.argParts.join(""), value: reader.value, raw: this.raw.join("") });
     this.calls++;
     this.reader = null;
     this.raw = [];
@@ -303,7 +303,7 @@ class CallListDecoder extends StepDecoder {
 
   /** Ends a region that has no end marker: the text from `s[j]` goes back to the engine. */
   private closeRegion(s: string, j: number): number {
-    this.events.push({ kind: "close", rest: s.slice(j) });
+    this.emit({ kind: "close", rest: s.slice(j) });
     this.close();
     return s.length;
   }

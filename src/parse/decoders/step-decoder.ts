@@ -14,7 +14,8 @@ import type { DecoderContext, DecoderEvent, PayloadDecoder } from "../decoder.js
 import { SeenText } from "./seen-text.js";
 
 export abstract class StepDecoder implements PayloadDecoder {
-  protected events: DecoderEvent[] = [];
+  /** Events queued for the push in progress; NO_EVENTS (shared) until the first one. */
+  protected events: DecoderEvent[] = NO_EVENTS;
   protected readonly seen: SeenText;
   /** The offset (in `seen`) of `s[0]` for the `run` in progress. */
   protected origin = 0;
@@ -51,11 +52,23 @@ export abstract class StepDecoder implements PayloadDecoder {
     return this.take();
   }
 
-  private take(): DecoderEvent[] {
+  /** Nothing is kept from earlier pushes (a subclass's fast path may then read a push on its own). */
+  protected idle(): boolean {
+    return this.pending === "";
+  }
+
+  /** The events queued since the last call. */
+  protected take(): DecoderEvent[] {
     const e = this.events;
     if (e.length === 0) return NO_EVENTS;
-    this.events = [];
+    this.events = NO_EVENTS;
     return e;
+  }
+
+  /** Queues an event (the first of a push makes an array of exactly one: no spare capacity). */
+  protected emit(ev: DecoderEvent): void {
+    if (this.events === NO_EVENTS) this.events = [ev];
+    else this.events.push(ev);
   }
 }
 

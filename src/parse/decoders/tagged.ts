@@ -73,6 +73,9 @@ export interface TaggedSyntax {
   jsonBody?: boolean;
 }
 
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
 /** Longest tag, key or call name read before the text is judged not to be one. */
 const MAX_TAG = 1024;
 /** How much of a value's start decides whether a union type can still be something other than a string. */
@@ -104,8 +107,8 @@ interface OpenValue {
   lead: string | null;
   /** The value's start without leading whitespace, up to TYPE_PROBE characters (for the union decision). */
   probe: string;
-  /** The last character given to the value ("\n" at its start: a value starts a line). */
-  prev: string;
+  /** The last character given to the value was a newline (true at its start: a value starts a line). */
+  atLineStart: boolean;
   writer: JsonStringWriter;
 }
 
@@ -154,6 +157,24 @@ class TaggedDecoder extends StepDecoder {
     else if (this.rawFrom >= 0 || this.calls === 0) this.emitFailure("truncated", "the output ended inside a tool call");
   }
 
+  /**
+   * The common push of a long streamed string value: no `<` (nothing can end the value) and no newline
+   * at the end (nothing to hold back), with nothing left over from the last push. Then the text goes
+   * straight out as JSON string content; this is exactly what the general path does with such text,
+   * without its per-step bookkeeping.
+   */
+  override push(text: string): DecoderEvent[] {
+    const v = this.value;
+    if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || !this.idle() || text === "") return super.push(text);
+    const last = text.charCodeAt(text.length - 1);
+    if (last === NEWLINE || last === CR || text.indexOf("<") >= 0) return super.push(text);
+    this.seen.begin(text);
+    if (this.rawFrom >= 0) this.rawTo = this.seen.total;
+    v.atLineStart = false;
+    this.emitArgs(v.writer.write(text));
+    return this.take();
+  }
+
   /** A method, so that TypeScript does not narrow the state across the calls that change it. */
   protected isClosed(): boolean {
     return this.state === "closed";
@@ -196,7 +217,7 @@ class TaggedDecoder extends StepDecoder {
     const name = this.call?.announced ? this.call.name : this.failedName;
     if (name !== undefined) ev.name = name;
     if (this.rawFrom >= 0) ev.raw = this.seen.slice(this.rawFrom, this.rawTo);
-    this.events.push(ev);
+    this.emit(ev);
     this.call = null;
     this.value = null;
     this.rawFrom = -1;
@@ -217,7 +238,7 @@ class TaggedDecoder extends StepDecoder {
         this.close();
       }
       if (this.isClosed()) {
-        this.events.push({ kind: "close", rest: s.slice(j) });
+        this.emit({ kind: "close", rest: s.slice(j) });
         return s.length;
       }
       i = j;
@@ -385,7 +406,7 @@ class TaggedDecoder extends StepDecoder {
   private announce(call: OpenCall): void {
     if (call.announced) return;
     call.announced = true;
-    this.events.push({ kind: "call", name: call.name });
+    this.emit({ kind: "call", name: call.name });
   }
 
   private closeCall(): void {
@@ -395,7 +416,7 @@ class TaggedDecoder extends StepDecoder {
     // The value is the arguments text parsed: one source of truth, and no second copy of long values.
     const args = call.args.toString();
     this.closing = { kind: "done", arguments: args, value: JSON.parse(args) as unknown };
-    this.events.push(this.closing);
+    this.emit(this.closing);
     this.calls++;
     this.call = null;
     this.state = "between";
@@ -414,7 +435,7 @@ class TaggedDecoder extends StepDecoder {
     this.call!.args.append(text);
     const last = this.events[this.events.length - 1];
     if (last?.kind === "args") last.text += text;
-    else this.events.push({ kind: "args", text });
+    else this.emit({ kind: "args", text });
   }
 
   private openValue(key: string, untyped?: readonly ValueType[]): void {
@@ -425,7 +446,7 @@ class TaggedDecoder extends StepDecoder {
     // `{` is written with the first key, so that a JSON body can still replace the parameters.
     this.emitArgs((call.n > 0 ? ", " : "{") + JSON.stringify(key) + ": " + (stream ? '"' : ""));
     call.n++;
-    this.value = { key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", probe: "", prev: "\n", writer: new JsonStringWriter() };
+    this.value = { key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", probe: "", atLineStart: true, writer: new JsonStringWriter() };
     this.state = "value";
   }
 
@@ -471,7 +492,7 @@ class TaggedDecoder extends StepDecoder {
     } else if (atClose === "partial") {
       return "wait";
     }
-    const lineStart = p > i ? s[p - 1] === "\n" : this.value!.prev === "\n";
+    const lineStart = p > i ? s[p - 1] === "\n" : this.value!.atLineStart;
     if (!lineStart) return "text";
     for (const end of this.syntax.implicitEnds ?? []) {
       const at = tokenAt(s, p, end.tag, final);
@@ -509,7 +530,7 @@ class TaggedDecoder extends StepDecoder {
       t = lead.startsWith("\r\n") ? lead.slice(2) : lead.startsWith("\n") ? lead.slice(1) : lead;
     }
     if (t === "") return;
-    v.prev = t[t.length - 1]!;
+    v.atLineStart = t.charCodeAt(t.length - 1) === NEWLINE;
     if (v.mode === "stream") {
       this.emitArgs(v.writer.write(t));
       return;

@@ -1,0 +1,71 @@
+/**
+ * A flat record of a plain data value (what requests are made of: dicts, lists, strings, numbers,
+ * booleans, None, PyFloat), so a `tojson` result can be reused across renders of the same object
+ * without trusting that the caller left it alone. Recording walks the value once; checking walks it again
+ * and compares every key and leaf with `===`, which costs a fraction of encoding it (no string is built,
+ * and an unchanged string is the same string object, compared by pointer). Any change anywhere, an
+ * edited leaf, an added or removed key, a replaced child, makes the check fail and the value is encoded
+ * afresh.
+ */
+import { PyFloat } from "./py-float.js";
+import { dictKeys, isDict, iteratorKind } from "./values.js";
+
+const LIST = Symbol("list");
+const DICT = Symbol("dict");
+
+/** The record of `value`, or undefined when it holds something that is not plain data. */
+export function recordValue(value: unknown): unknown[] | undefined {
+  const out: unknown[] = [];
+  return record(value, out) ? out : undefined;
+}
+
+function record(value: unknown, out: unknown[]): boolean {
+  if (value === null || typeof value !== "object" || value instanceof PyFloat) {
+    out.push(value);
+    return typeof value !== "function" && typeof value !== "symbol";
+  }
+  if (Array.isArray(value)) {
+    if (iteratorKind(value) !== undefined) return false;
+    out.push(LIST, value.length);
+    for (let i = 0; i < value.length; i++) if (!record(value[i], out)) return false;
+    return true;
+  }
+  if (!isDict(value)) return false;
+  const names = Object.keys(value);
+  if (dictKeys(value, names) !== names) return false; // a template-made dict with non-string keys
+  out.push(DICT, names.length);
+  for (const name of names) {
+    out.push(name);
+    if (!record(value[name], out)) return false;
+  }
+  return true;
+}
+
+/** Whether `value` still matches its record exactly. */
+export function matchesRecord(value: unknown, rec: readonly unknown[]): boolean {
+  return check(value, rec, 0) === rec.length;
+}
+
+/** Walks `value` against `rec` from `at`; the position after it, or -1 at the first difference. */
+function check(value: unknown, rec: readonly unknown[], at: number): number {
+  if (value === null || typeof value !== "object" || value instanceof PyFloat) {
+    return rec[at] === value ? at + 1 : -1;
+  }
+  if (Array.isArray(value)) {
+    if (rec[at] !== LIST || rec[at + 1] !== value.length || iteratorKind(value) !== undefined) return -1;
+    let p = at + 2;
+    for (let i = 0; i < value.length && p >= 0; i++) p = check(value[i], rec, p);
+    return p;
+  }
+  if (rec[at] !== DICT || !isDict(value)) return -1;
+  let p = at + 2;
+  let count = 0;
+  for (const name in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
+    if (rec[p] !== name) return -1;
+    p = check(value[name], rec, p + 1);
+    if (p < 0) return -1;
+    count++;
+  }
+  return count === rec[at + 1] ? p : -1;
+}

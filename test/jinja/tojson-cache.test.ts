@@ -1,0 +1,50 @@
+/**
+ * `tojson` results are reused across renders of the same objects (the tool list a server renders on
+ * every turn). The reuse must never go stale: any change to the object between renders is seen.
+ */
+import { describe, expect, it } from "vitest";
+import { compileTemplate, freezeDeep } from "../../src/jinja/index.js";
+import { PyFloat } from "../../src/jinja/py-float.js";
+
+const t = compileTemplate("{% for tool in tools %}{{ tool | tojson }}\n{% endfor %}");
+
+describe("tojson reuse across renders", () => {
+  it("sees every kind of change to a shared object", () => {
+    const tools: Record<string, unknown>[] = [{ name: "f", parameters: { type: "object", properties: { a: { type: "string" } } } }];
+    const render = () => t.render({ tools });
+    expect(render()).toBe('{"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}\n');
+    expect(render()).toBe(render()); // reused
+    ((tools[0]!.parameters as Record<string, unknown>).properties as Record<string, unknown>).a = { type: "integer" };
+    expect(render()).toContain('"a": {"type": "integer"}');
+    (tools[0]!.parameters as Record<string, unknown>).required = ["a"];
+    expect(render()).toContain('"required": ["a"]');
+    delete (tools[0]!.parameters as Record<string, unknown>).required;
+    expect(render()).not.toContain("required");
+    tools[0]!.name = "g";
+    expect(render()).toContain('"name": "g"');
+    tools[0]!.extra = [1, 2];
+    expect(render()).toContain('"extra": [1, 2]');
+    (tools[0]!.extra as unknown[]).push(3);
+    expect(render()).toContain('"extra": [1, 2, 3]');
+    (tools[0]!.extra as unknown[])[0] = new PyFloat(1);
+    expect(render()).toContain('"extra": [1.0, 2, 3]');
+    tools[0]!.extra = null;
+    expect(render()).toContain('"extra": null');
+  });
+
+  it("keeps key order changes and same-valued new strings apart", () => {
+    const tool: Record<string, unknown> = { a: 1, b: 2 };
+    expect(t.render({ tools: [tool] })).toBe('{"a": 1, "b": 2}\n');
+    delete tool.a;
+    tool.a = 1; // same keys and values, new order
+    expect(t.render({ tools: [tool] })).toBe('{"b": 2, "a": 1}\n');
+    tool.b = "2";
+    expect(t.render({ tools: [tool] })).toBe('{"b": "2", "a": 1}\n');
+  });
+
+  it("shares deeply frozen objects without checking and still prints them exactly", () => {
+    const tools = freezeDeep([{ name: "f", n: new PyFloat(2), s: "深圳" }]);
+    expect(t.render({ tools })).toBe('{"name": "f", "n": 2.0, "s": "深圳"}\n');
+    expect(t.render({ tools })).toBe('{"name": "f", "n": 2.0, "s": "深圳"}\n');
+  });
+});

@@ -88,8 +88,17 @@ function pyItem(obj: unknown, key: unknown): unknown {
   return undefined;
 }
 
+/** Names a dict answers as an attribute (its methods, allowed or not): the rest are item lookups. */
+const DICT_ATTRS: ReadonlySet<string> = new Set([...Object.keys(DICT_METHODS), ...MUTATING["dict"]!]);
+
 /** `obj.name` in a template. */
 export function getAttr(obj: unknown, name: string): unknown {
+  // The hot case, `message.role` on a request dict: with no method or dunder of that name, Jinja2's
+  // getattr-then-getitem comes down to the item (the same answer as the general path below, sooner).
+  if (isDict(obj) && !DICT_ATTRS.has(name) && !(name.startsWith("__") && name.endsWith("__"))) {
+    const item = ownValue(obj, name);
+    return item !== undefined ? item : new Undefined(name, obj);
+  }
   if (obj instanceof Undefined) obj.fail();
   const target = obj instanceof Markup ? obj.text : obj;
   const attr = pyAttr(target, name);

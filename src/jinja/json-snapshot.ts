@@ -60,8 +60,9 @@ function check(value: unknown, rec: readonly unknown[], at: number): number {
   if (rec[at] !== DICT || !isDict(value)) return -1;
   let p = at + 2;
   let count = 0;
+  // A dict's prototype is Object.prototype or null (isDict), whose keys are not enumerable; should someone
+  // add an enumerable one there, it shows up here as an extra key and the check fails: safe.
   for (const name in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
     if (rec[p] !== name) return -1;
     p = check(value[name], rec, p + 1);
     if (p < 0) return -1;

@@ -37,6 +37,14 @@ export type DecoderEvent =
 
 export interface PayloadDecoder {
   push(text: string): DecoderEvent[];
+  /**
+   * Optional fast path for the most common push while streaming: text in the middle of a long value
+   * of the current call's arguments. When all of `text` is such text (nothing in it can end the value
+   * or has to be held back), the decoder takes it and returns the arguments fragment it makes ("" when
+   * it writes none yet); otherwise it takes nothing and returns undefined, and the engine calls `push`.
+   * Taking the text here must have exactly the effect `push` would have had: one args event, or none.
+   */
+  pushPlain?(text: string): string | undefined;
   /** `closed`: the region's end marker was seen (false: the stream ended inside the region). */
   end(closed: boolean): DecoderEvent[];
 }

@@ -108,8 +108,15 @@ export class ParseEngine {
     const st = this.state;
     if (st.kind === "region" && this.held === "" && st.r.table.set.scan(delta, 0) === NO_MARKER) {
       // The common push inside a call: no marker can start in it, so all of it is region text. This is
-      // what run() does with it, minus the loop.
-      const rest = this.regionText(st.r, delta, true);
+      // what run() does with it, minus the loop; inside a long value the decoder may take it directly.
+      const r = st.r;
+      const plain = r.decoder.pushPlain?.(delta);
+      if (plain !== undefined) {
+        r.raw.append(delta);
+        if (plain !== "" && r.current?.index !== undefined) this.sink.args(r.current.index, plain);
+        return this.sink.take();
+      }
+      const rest = this.regionText(r, delta, true);
       if (rest !== undefined) this.run(rest, false);
       return this.sink.take();
     }

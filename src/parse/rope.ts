@@ -19,8 +19,8 @@ export class TextRope {
   private chunks: string[] = [];
   /** ends[k]: the offset just after chunks[k]. */
   private ends: number[] = [];
-  private tail: string[] = [];
-  private tailLength = 0;
+  /** Small pieces since the last chunk, concatenated (a V8 cons string until it is sealed). */
+  private tail = "";
 
   constructor(initial = "") {
     this.append(initial);
@@ -32,9 +32,8 @@ export class TextRope {
       this.seal();
       this.addChunk(s);
     } else {
-      this.tail.push(s);
-      this.tailLength += s.length;
-      if (this.tailLength >= CHUNK) this.seal();
+      this.tail += s;
+      if (this.tail.length >= CHUNK) this.seal();
     }
     this.length += s.length;
   }
@@ -67,19 +66,21 @@ export class TextRope {
   truncate(n: number): void {
     while (this.length > n) {
       const extra = this.length - n;
-      const inTail = this.tail.length > 0;
-      const list = inTail ? this.tail : this.chunks;
-      const last = list[list.length - 1]!;
+      if (this.tail.length > 0) {
+        const cut = Math.min(extra, this.tail.length);
+        this.tail = this.tail.slice(0, this.tail.length - cut);
+        this.length -= cut;
+        continue;
+      }
+      const last = this.chunks[this.chunks.length - 1]!;
       if (last.length > extra) {
-        list[list.length - 1] = last.slice(0, last.length - extra);
-        if (inTail) this.tailLength -= extra;
-        else this.ends[this.ends.length - 1]! -= extra;
+        this.chunks[this.chunks.length - 1] = last.slice(0, last.length - extra);
+        this.ends[this.ends.length - 1]! -= extra;
         this.length = n;
         return;
       }
-      list.pop();
-      if (inTail) this.tailLength -= last.length;
-      else this.ends.pop();
+      this.chunks.pop();
+      this.ends.pop();
       this.length -= last.length;
     }
   }
@@ -98,11 +99,12 @@ export class TextRope {
 
   /** Joins the small pieces collected so far into one chunk. */
   private seal(): void {
-    if (this.tailLength === 0) return;
-    const s = this.tail.length === 1 ? this.tail[0]! : this.tail.join("");
-    // A fresh list: cheaper than truncating the old one, which then dies young.
-    this.tail = [];
-    this.tailLength = 0;
+    const s = this.tail;
+    if (s.length === 0) return;
+    // Reading a character makes V8 flatten the concatenation into one flat string, so the small
+    // pieces and their cons nodes die young instead of being kept (and copied by the GC) per push.
+    s.charCodeAt(0);
+    this.tail = "";
     this.addChunk(s);
   }
 

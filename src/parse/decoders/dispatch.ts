@@ -27,6 +27,10 @@ class DispatchDecoder implements PayloadDecoder {
     return this.inner.push(all);
   }
 
+  pushPlain(text: string): string | undefined {
+    return this.inner?.pushPlain?.(text);
+  }
+
   end(closed: boolean): DecoderEvent[] {
     if (this.inner) return this.inner.end(closed);
     const out: DecoderEvent[] = [{ kind: "fail", type: closed ? "malformed" : "truncated", message: "empty call region", raw: this.lead }];

@@ -94,15 +94,6 @@ export class JsonCallsDecoder implements PayloadDecoder {
   push(text: string): DecoderEvent[] {
     const out = this.out;
     this.seen.begin(text);
-    const obj = this.obj;
-    if (this.phase === "object" && obj!.step === "value" && obj!.inArgs && obj!.args!.reader.continuesString(text)) {
-      // The common push of a long string argument: all of it is inside the string. Exactly what
-      // objectChars does with it, without its per-character dispatch.
-      obj!.args!.feed(text, 0, this.seen.base);
-      obj!.rawEnd = this.seen.total;
-      const args = obj!.opened ? obj!.args!.release() : "";
-      return args === "" ? NO_EVENTS : [{ kind: "args", text: args }];
-    }
     let i = 0;
     while (i < text.length && this.phase !== "closed") {
       switch (this.phase) {
@@ -134,6 +125,19 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (out.length === 0) return NO_EVENTS;
     this.out = [];
     return out;
+  }
+
+  /**
+   * The common push of a long string argument: all of it is inside the string. Exactly what push (and
+   * objectChars) does with it, without the per-character dispatch and the event.
+   */
+  pushPlain(text: string): string | undefined {
+    const obj = this.obj;
+    if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs || !obj!.args!.reader.continuesString(text)) return undefined;
+    this.seen.begin(text);
+    obj!.args!.feed(text, 0, this.seen.base);
+    obj!.rawEnd = this.seen.total;
+    return obj!.opened ? obj!.args!.release() : "";
   }
 
   end(closed: boolean): DecoderEvent[] {

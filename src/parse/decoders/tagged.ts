@@ -163,16 +163,17 @@ class TaggedDecoder extends StepDecoder {
    * straight out as JSON string content; this is exactly what the general path does with such text,
    * without its per-step bookkeeping.
    */
-  override push(text: string): DecoderEvent[] {
+  pushPlain(text: string): string | undefined {
     const v = this.value;
-    if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || !this.idle() || text === "") return super.push(text);
+    if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || !this.idle() || text === "") return undefined;
     const last = text.charCodeAt(text.length - 1);
-    if (last === NEWLINE || last === CR || text.indexOf("<") >= 0) return super.push(text);
+    if (last === NEWLINE || last === CR || text.indexOf("<") >= 0) return undefined;
     this.seen.begin(text);
     if (this.rawFrom >= 0) this.rawTo = this.seen.total;
     v.atLineStart = false;
-    this.emitArgs(v.writer.write(text));
-    return this.take();
+    const json = v.writer.write(text);
+    this.call!.args.append(json);
+    return json;
   }
 
   /** A method, so that TypeScript does not narrow the state across the calls that change it. */

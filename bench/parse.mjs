@@ -2,7 +2,9 @@
  * Parse benchmark (issues 3 and 4), against the built package (dist/index.js; `npm run bench` builds).
  *
  * 1. Throughput: a 1 MB Hermes completion with 50 calls, parsed one-shot, next to JSON.parse of the same
- *    call objects (one JSON array of the 50 `{"name", "arguments"}` objects, about the same bytes).
+ *    call objects (one JSON array of the 50 `{"name", "arguments"}` objects, about the same bytes); and
+ *    the same calls written as 50 bare pythonic lists (`[write_file(path=..., content=...)]`), each a
+ *    region without end marker, so the cost of closing such regions shows (it must stay linear).
  * 2. Streaming: one Hermes and one Qwen3-Coder call whose string argument is 25 KB and 200 KB (8x), fed in
  *    4-character deltas. Linear work means the 8x text costs about 8x time (the issue allows ~10x) and
  *    streaming costs at most 3x the one-shot parse of the same text.
@@ -85,10 +87,15 @@ function throughput(lib) {
     throw new Error(`bench: expected 50 valid calls, got ${(check.message.tool_calls ?? []).length} and ${check.errors.length} errors`);
   }
   const mb = (s) => Buffer.byteLength(s, "utf8") / 1e6;
+  const pythonic = calls.map((args, i) => `Step ${i}.\n[write_file(path=${JSON.stringify(args.path)}, content=${JSON.stringify(args.content)})]\n`).join("");
+  const pyCheck = lib.parseCompletion("pythonic", pythonic, REQUEST);
+  if ((pyCheck.message.tool_calls ?? []).length !== 50 || pyCheck.errors.length !== 0) throw new Error("bench: pythonic did not parse to 50 valid calls");
   const parseMs = time(() => lib.parseCompletion("hermes", completion, REQUEST), 15);
   const jsonMs = time(() => JSON.parse(payload), 15);
-  printTable("Parse throughput: 1 MB Hermes completion, 50 calls (one-shot)", ["what", "MB", "ms", "MB/s"], [
-    ["chatwire parseCompletion", fmt(mb(completion), 2), fmt(parseMs, 2), fmt(mb(completion) / (parseMs / 1000))],
+  const pyMs = time(() => lib.parseCompletion("pythonic", pythonic, REQUEST), 7);
+  printTable("Parse throughput: 1 MB completion, 50 calls (one-shot)", ["what", "MB", "ms", "MB/s"], [
+    ["chatwire parseCompletion (hermes)", fmt(mb(completion), 2), fmt(parseMs, 2), fmt(mb(completion) / (parseMs / 1000))],
+    ["chatwire parseCompletion (pythonic lists)", fmt(mb(pythonic), 2), fmt(pyMs, 2), fmt(mb(pythonic) / (pyMs / 1000))],
     ["JSON.parse (same calls as one array)", fmt(mb(payload), 2), fmt(jsonMs, 2), fmt(mb(payload) / (jsonMs / 1000))],
   ]);
   return { parseMBs: mb(completion) / (parseMs / 1000), jsonMBs: mb(payload) / (jsonMs / 1000) };

@@ -63,6 +63,8 @@ export interface DecoderContext {
    * their own copy.
    */
   regionText?(from: number, to: number): string;
+  /** The same text as `regionText`, as the pieces the engine stores it in (not joined). */
+  regionPieces?(from: number, to: number): string[];
 }
 
 /** The shared, frozen answer of a push that produced no events (callers never modify event arrays). */

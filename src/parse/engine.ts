@@ -316,6 +316,7 @@ export class ParseEngine {
       selfClosing,
       // Called only after `r` exists (decoders slice when a call ends).
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
+      regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
     const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;

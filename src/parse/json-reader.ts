@@ -31,9 +31,18 @@ export type JsonValueKind = "object" | "array" | "string" | "scalar";
 export class JsonValueReader {
   kind: JsonValueKind | undefined;
   done = false;
+  /**
+   * Of an object value: where each string directly inside it (its keys, and its values that are
+   * strings) starts and ends, as pairs of offsets from the value's first character. A long string
+   * argument can then be decoded on its own, in pieces (json-value.ts).
+   */
+  readonly members: number[] = [];
   private depth = 0;
   private inString = false;
   private escape = false;
+  /** Characters read so far. */
+  private read = 0;
+  private memberStart = 0;
 
   /** True when `ch` can begin a JSON value. */
   static startsValue(ch: string): boolean {
@@ -46,6 +55,12 @@ export class JsonValueReader {
    * `done`, else `text.length`.
    */
   feed(text: string, from: number): number {
+    const end = this.scan(text, from);
+    this.read += end - from;
+    return end;
+  }
+
+  private scan(text: string, from: number): number {
     let i = from;
     if (this.kind === undefined && i < text.length) {
       const ch = text[i]!;
@@ -69,6 +84,7 @@ export class JsonValueReader {
         else {
           this.inString = false;
           if (this.kind === "string") this.done = true;
+          else if (this.depth === 1 && this.kind === "object") this.members.push(this.memberStart, this.read + i - from);
         }
         continue;
       }
@@ -81,8 +97,10 @@ export class JsonValueReader {
         i++;
         continue;
       }
-      if (ch === '"') this.inString = true;
-      else if (ch === "{" || ch === "[") this.depth++;
+      if (ch === '"') {
+        this.inString = true;
+        this.memberStart = this.read + i - from;
+      } else if (ch === "{" || ch === "[") this.depth++;
       else if (ch === "}" || ch === "]") {
         this.depth--;
         if (this.depth === 0) this.done = true;
@@ -92,9 +110,29 @@ export class JsonValueReader {
     return i;
   }
 
-  /** Inside a string, `text` cannot end it (no quote, no backslash, no escape pending). */
-  continuesString(text: string): boolean {
-    return this.inString && !this.escape && !this.done && stringStop(text, 0) < 0;
+  /**
+   * Inside a string, reads all of `text` if it stays inside the string (it holds no unescaped quote),
+   * exactly as feed would; otherwise reads nothing and returns false.
+   */
+  feedInString(text: string): boolean {
+    if (!this.inString || this.done) return false;
+    let escape = this.escape;
+    let i = 0;
+    while (i < text.length) {
+      if (escape) {
+        escape = false;
+        i++;
+        continue;
+      }
+      const stop = stringStop(text, i);
+      if (stop < 0) break;
+      if (text.charCodeAt(stop) === QUOTE) return false;
+      escape = true;
+      i = stop + 1;
+    }
+    this.escape = escape;
+    this.read += text.length;
+    return true;
   }
 
   /** At the end of the input: a scalar ends there; anything else still open is truncated. */

@@ -40,9 +40,20 @@ export class TextRope {
 
   /** The text between two offsets (clamped to what is there). */
   slice(from: number, to: number): string {
+    const parts = this.pieces(from, to);
+    let out = "";
+    for (const p of parts) out += p;
+    return out;
+  }
+
+  /**
+   * The text between two offsets as the stored pieces it spans (each cut to the range), without joining
+   * them: one piece when the range lies in one chunk (always, for text that arrived in one push).
+   */
+  pieces(from: number, to: number): string[] {
     const end = Math.min(to, this.length);
     const start = Math.max(0, from);
-    if (start >= end) return "";
+    if (start >= end) return [];
     this.seal();
     // The first chunk that ends after `start`.
     let lo = 0;
@@ -52,12 +63,12 @@ export class TextRope {
       if (this.ends[mid]! > start) hi = mid;
       else lo = mid + 1;
     }
-    let out = "";
+    const out: string[] = [];
     for (let k = lo; k < this.chunks.length; k++) {
       const chunkStart = this.ends[k]! - this.chunks[k]!.length;
       if (chunkStart >= end) break;
       const c = this.chunks[k]!;
-      out += chunkStart >= start && this.ends[k]! <= end ? c : c.slice(Math.max(0, start - chunkStart), end - chunkStart);
+      out.push(chunkStart >= start && this.ends[k]! <= end ? c : c.slice(Math.max(0, start - chunkStart), end - chunkStart));
     }
     return out;
   }

@@ -10,6 +10,7 @@ import { NO_EVENTS } from "../decoder.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { JsonValueReader } from "../json-reader.js";
 import { ArgsValue, clip } from "./json-value.js";
+import { parseStringLiteral } from "./long-member.js";
 import { SeenText } from "./seen-text.js";
 
 export interface JsonCallsOptions {
@@ -85,7 +86,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     private readonly selfClosing: boolean,
     ctx: DecoderContext,
   ) {
-    this.seen = new SeenText(ctx.regionText);
+    this.seen = new SeenText(ctx.regionText, ctx.regionPieces);
     this.nameKeys = opts.nameKeys ?? ["name"];
     this.argsKeys = opts.argsKeys ?? ["arguments", "parameters"];
     this.idKeys = opts.idKeys ?? [];
@@ -133,9 +134,9 @@ export class JsonCallsDecoder implements PayloadDecoder {
    */
   pushPlain(text: string): string | undefined {
     const obj = this.obj;
-    if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs || !obj!.args!.reader.continuesString(text)) return undefined;
+    // `seen.total` is where this text starts (its base once begun).
+    if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs || !obj!.args!.feedInString(text, this.seen.total)) return undefined;
     this.seen.begin(text);
-    obj!.args!.feed(text, 0, this.seen.base);
     obj!.rawEnd = this.seen.total;
     return obj!.opened ? obj!.args!.release() : "";
   }
@@ -317,7 +318,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
           obj.keyText += text.slice(i, end);
           i = end;
           if (obj.keyReader!.done) {
-            obj.key = parseString(obj.keyText) ?? obj.keyText;
+            obj.key = parseStringLiteral(obj.keyText) ?? obj.keyText;
             obj.step = "colon";
           }
           continue;
@@ -456,7 +457,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     }
     const pending = obj.args.release();
     if (pending !== "") out.push({ kind: "args", text: pending });
-    const { outcome, tail } = obj.args.finish(this.seen.slice(obj.args.start, obj.args.end));
+    const { outcome, tail } = obj.args.finishFrom(this.seen);
     if (!outcome.ok) {
       out.push({ kind: "fail", type: "malformed", message: outcome.message, name: obj.name, raw });
       return;
@@ -481,15 +482,6 @@ export class JsonCallsDecoder implements PayloadDecoder {
       return;
     }
     this.payloadComplete(out, text, next);
-  }
-}
-
-function parseString(text: string): string | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === "string" ? v : undefined;
-  } catch {
-    return undefined;
   }
 }
 

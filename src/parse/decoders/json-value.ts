@@ -6,6 +6,8 @@
  * fragments always add up to the final `arguments` text.
  */
 import { JsonValueReader } from "../json-reader.js";
+import { parseWithLongMember } from "./long-member.js";
+import type { SeenText } from "./seen-text.js";
 
 export type ArgsOutcome = { ok: true; arguments: string; value: unknown } | { ok: false; message: string };
 
@@ -35,6 +37,17 @@ export class ArgsValue {
     return end;
   }
 
+  /**
+   * The streaming fast path: reads all of `text` (at offset `base`) if it stays inside a string of the
+   * value, with the same effect as feed; otherwise reads nothing and returns false.
+   */
+  feedInString(text: string, base: number): boolean {
+    if (text === "" || !this.reader.feedInString(text)) return false;
+    this.end = base + text.length;
+    if (this.reader.kind !== "string") this.pending = this.pending === "" ? text : this.pending + text;
+    return true;
+  }
+
   /** The name is known: buffered bytes may go out. */
   goLive(): void {
     this.live = true;
@@ -52,6 +65,17 @@ export class ArgsValue {
    * The final arguments, plus what is still to be released so fragments add up to them. `raw` is the
    * value's whole text (the SeenText slice from `start` to `end`).
    */
+  /** As finish, reading the value's text from `seen`; a long string member is not joined to parse it. */
+  finishFrom(seen: SeenText): { outcome: ArgsOutcome; tail: string } {
+    const raw = seen.slice(this.start, this.end);
+    if (this.reader.kind !== "object" || !this.reader.finish()) return this.finish(raw);
+    const parsed = parseWithLongMember(seen, this.start, this.end, this.reader.members);
+    if (parsed === undefined) return this.finish(raw);
+    const tail = this.pending;
+    this.pending = "";
+    return { outcome: { ok: true, arguments: raw, value: parsed.value }, tail };
+  }
+
   finish(raw: string): { outcome: ArgsOutcome; tail: string } {
     const ended = this.reader.finish();
     if (!ended) return { outcome: { ok: false, message: "arguments cut off before their end" }, tail: "" };

@@ -15,7 +15,10 @@ export class SeenText {
   total = 0;
   private readonly own: TextRope | undefined;
 
-  constructor(private readonly source: DecoderContext["regionText"]) {
+  constructor(
+    private readonly source: DecoderContext["regionText"],
+    private readonly sourcePieces?: DecoderContext["regionPieces"],
+  ) {
     this.own = source === undefined ? new TextRope() : undefined;
   }
 
@@ -29,10 +32,20 @@ export class SeenText {
   slice(from: number, to: number): string {
     return this.source ? this.source(from, to) : this.own!.slice(from, to);
   }
+
+  /** The same text as slice, as stored pieces (one piece when the source cannot tell them). */
+  pieces(from: number, to: number): string[] {
+    if (this.own !== undefined) return this.own.pieces(from, to);
+    return this.sourcePieces ? this.sourcePieces(from, to) : [this.source!(from, to)];
+  }
 }
 
 /** A context whose region text starts `shift` characters later (a decoder nested after a header). */
 export function shifted(ctx: DecoderContext, shift: number): DecoderContext {
   const source = ctx.regionText;
-  return source === undefined ? ctx : { ...ctx, regionText: (from, to) => source(from + shift, to + shift) };
+  const pieces = ctx.regionPieces;
+  if (source === undefined) return ctx;
+  const out: DecoderContext = { ...ctx, regionText: (from, to) => source(from + shift, to + shift) };
+  if (pieces !== undefined) out.regionPieces = (from, to) => pieces(from + shift, to + shift);
+  return out;
 }

@@ -21,6 +21,7 @@
 import type { JsonSchema } from "../../types.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { TextRope } from "../rope.js";
+import { parseWithLongMember } from "./long-member.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
@@ -88,6 +89,8 @@ interface OpenCall {
   parameters: JsonSchema | undefined;
   /** The arguments JSON written so far. */
   args: TextRope;
+  /** Where each key, and each streamed string value, starts and ends in `args` (pairs of offsets). */
+  members: number[];
   /** Parameters read so far. */
   n: number;
   /** The arguments came as one JSON object (`jsonBody`), already written whole. */
@@ -167,7 +170,11 @@ class TaggedDecoder extends StepDecoder {
     const v = this.value;
     if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || !this.idle() || text === "") return undefined;
     const last = text.charCodeAt(text.length - 1);
-    if (last === NEWLINE || last === CR || text.indexOf("<") >= 0) return undefined;
+    if (last === NEWLINE || last === CR) return undefined;
+    // A `<` is fine when it is plain text here (`x < 10`), as valueText would judge it.
+    for (let p = text.indexOf("<"); p >= 0; p = text.indexOf("<", p + 1)) {
+      if (this.endAt(text, 0, p, false) !== "text") return undefined;
+    }
     this.seen.begin(text);
     if (this.rawFrom >= 0) this.rawTo = this.seen.total;
     v.atLineStart = false;
@@ -399,7 +406,7 @@ class TaggedDecoder extends StepDecoder {
    * tag confirms it, so that prose fails the region before any call is named and stays plain text.
    */
   private openCall(name: string): void {
-    this.call = { name, parameters: this.ctx.toolSchema(name), args: new TextRope(), n: 0, body: false, announced: false };
+    this.call = { name, parameters: this.ctx.toolSchema(name), args: new TextRope(), members: [], n: 0, body: false, announced: false };
     this.state = "call";
     if (!this.ctx.selfClosing) this.announce(this.call);
   }
@@ -414,9 +421,19 @@ class TaggedDecoder extends StepDecoder {
     const call = this.call!;
     this.announce(call);
     if (!call.body) this.emitArgs(call.n === 0 ? "{}" : "}");
-    // The value is the arguments text parsed: one source of truth, and no second copy of long values.
-    const args = call.args.toString();
-    this.closing = { kind: "done", arguments: args, value: JSON.parse(args) as unknown };
+    // The value is the arguments text parsed: one source of truth. A long streamed string is decoded
+    // from its pieces, and the whole text is joined only if someone reads `arguments` (the engine does
+    // not: its client got the text as fragments), so no large copy is made per call.
+    const args = call.args;
+    const parsed = call.body ? undefined : parseWithLongMember(args, 0, args.length, call.members);
+    const value = parsed !== undefined ? parsed.value : (JSON.parse(args.toString()) as unknown);
+    this.closing = {
+      kind: "done",
+      get arguments(): string {
+        return args.toString();
+      },
+      value,
+    };
     this.emit(this.closing);
     this.calls++;
     this.call = null;
@@ -445,7 +462,12 @@ class TaggedDecoder extends StepDecoder {
     const types = schema !== undefined ? schemaTypes(schema, call.parameters) : (untyped ?? this.syntax.untyped);
     const stream = types.length === 1 && types[0] === "string";
     // `{` is written with the first key, so that a JSON body can still replace the parameters.
-    this.emitArgs((call.n > 0 ? ", " : "{") + JSON.stringify(key) + ": " + (stream ? '"' : ""));
+    const keyJson = JSON.stringify(key);
+    const keyAt = call.args.length + (call.n > 0 ? 2 : 1);
+    call.members.push(keyAt, keyAt + keyJson.length);
+    this.emitArgs((call.n > 0 ? ", " : "{") + keyJson + ": " + (stream ? '"' : ""));
+    // A streamed string's opening quote is the last character written; its end is recorded at close.
+    if (stream) call.members.push(call.args.length - 1);
     call.n++;
     this.value = { key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", probe: "", atLineStart: true, writer: new JsonStringWriter() };
     this.state = "value";
@@ -542,6 +564,7 @@ class TaggedDecoder extends StepDecoder {
     if (v.probe !== "" && !couldBeNonString(v.probe, v.types)) {
       // It can only be a string now: write what came so far and stream the rest.
       v.mode = "stream";
+      this.call!.members.push(this.call!.args.length);
       this.emitArgs('"' + v.writer.write(v.parts.join("")));
     }
   }
@@ -554,8 +577,10 @@ class TaggedDecoder extends StepDecoder {
       if (v.mode === "stream") this.emitArgs(v.writer.write(lead));
       else v.parts.push(lead);
     }
-    if (v.mode === "stream") this.emitArgs(v.writer.end() + '"');
-    else this.emitArgs(typeRawValue(v.parts.join(""), v.types).json);
+    if (v.mode === "stream") {
+      this.emitArgs(v.writer.end() + '"');
+      this.call!.members.push(this.call!.args.length);
+    } else this.emitArgs(typeRawValue(v.parts.join(""), v.types).json);
     this.value = null;
     this.state = "call";
   }

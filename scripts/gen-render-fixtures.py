@@ -3,7 +3,7 @@ Writes the render conformance fixtures. Run from the repository root with the re
 
     .ref/bin/python scripts/gen-render-fixtures.py
 
-- fixtures/render/<template>.json: `caps.readsContentParts` (the content-part probe's answer) and in
+- fixtures/render/<template>.json: `caps.readsContentParts` / `caps.readsArgumentsAsString` (the probes' answers) and in
   `pairs`, for every fixture conversation, `{"prompt": ...}` (what transformers
   renders) or `{"error": ..., "kind": ...}` (the exception it raises; kind `invalid_request` means the
   request normaliser rejects it and `error` is the field it names), plus `"input"`: which entry of
@@ -20,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from ref_normalize import reads_content_parts  # noqa: E402
+from ref_normalize import reads_arguments_as_string, reads_content_parts  # noqa: E402
 from ref_render import ROOT, expected, load_conversations, load_templates, prober  # noqa: E402
 
 OUT = os.path.join(ROOT, "fixtures", "render")
@@ -51,7 +51,8 @@ def main():
                 prompts += 1
             else:
                 errors += 1
-        caps = {"readsContentParts": reads_content_parts(prober(source, bos, eos))}
+        probe = prober(source, bos, eos)
+        caps = {"readsContentParts": reads_content_parts(probe), "readsArgumentsAsString": reads_arguments_as_string(probe)}
         write_json(os.path.join(OUT, name + ".json"), {"caps": caps, "pairs": results})
     write_json(os.path.join(OUT, "_normalized.json"), normalized)
     print(f"{prompts + errors} pairs: {prompts} prompts, {errors} errors -> {os.path.relpath(OUT, ROOT)}")

@@ -50,8 +50,28 @@ def _content(content, keep_parts):
     return out
 
 
-def _arguments(args, warnings, field):
-    if not isinstance(args, str):
+def reads_arguments_as_string(render):
+    """Spec 4's exception: a template that raises on object arguments but not on the same call with a
+    JSON-string `arguments` (functionary v3.2 concatenates them) gets them as strings."""
+    def call_with(arguments):
+        return [
+            {"role": "user", "content": "x"},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": arguments}}]},
+        ]
+    try:
+        render(call_with({"a": 1}))
+        return False
+    except Exception:
+        pass
+    try:
+        render(call_with('{"a": 1}'))
+        return True
+    except Exception:
+        return False
+
+
+def _arguments(args, warnings, field, keep_strings=False):
+    if not isinstance(args, str) or keep_strings:
         return args
     try:
         return json.loads(args)
@@ -83,7 +103,7 @@ def _tools(tools):
     return out or None
 
 
-def _responses_messages(body, keep_parts, warnings):
+def _responses_messages(body, keep_parts, warnings, keep_strings):
     messages = []
     if body.get("instructions") is not None:
         messages.append({"role": "system", "content": body["instructions"]})
@@ -100,7 +120,7 @@ def _responses_messages(body, keep_parts, warnings):
             pending_reasoning = "\n".join(texts)
             continue
         if kind == "function_call":
-            args = _arguments(item.get("arguments"), warnings, f"input[{i}].arguments")
+            args = _arguments(item.get("arguments"), warnings, f"input[{i}].arguments", keep_strings)
             call = {"id": item["call_id"], "type": "function", "function": {"name": item["name"], "arguments": args}}
             call_names[item["call_id"]] = item["name"]
             if messages and messages[-1]["role"] == "assistant" and messages[-1].get("_from_items"):
@@ -140,7 +160,7 @@ def _responses_messages(body, keep_parts, warnings):
     return messages
 
 
-def _chat_messages(body, keep_parts, warnings):
+def _chat_messages(body, keep_parts, warnings, keep_strings):
     if not isinstance(body["messages"], list):
         raise InvalidRequest("messages", "must be an array")
     messages = []
@@ -157,7 +177,7 @@ def _chat_messages(body, keep_parts, warnings):
         for j, call in enumerate(msg.get("tool_calls") or []):
             fn = call.get("function") or {}
             if "arguments" in fn:
-                fn["arguments"] = _arguments(fn["arguments"], warnings, f"messages[{i}].tool_calls[{j}].function.arguments")
+                fn["arguments"] = _arguments(fn["arguments"], warnings, f"messages[{i}].tool_calls[{j}].function.arguments", keep_strings)
             if "id" in call:
                 call_names[call["id"]] = fn.get("name")
         if role == "tool" and "tool_call_id" in msg:
@@ -172,11 +192,12 @@ def _chat_messages(body, keep_parts, warnings):
 def normalize(body, template_source, render_probe):
     """Returns (messages, tools, warnings). `render_probe(messages)` renders with the target template."""
     keep_parts = reads_content_parts(render_probe)
+    keep_strings = reads_arguments_as_string(render_probe)
     warnings = []
     if "messages" in body:
-        messages = _chat_messages(body, keep_parts, warnings)
+        messages = _chat_messages(body, keep_parts, warnings, keep_strings)
     elif "input" in body:
-        messages = _responses_messages(body, keep_parts, warnings)
+        messages = _responses_messages(body, keep_parts, warnings, keep_strings)
     else:
         raise InvalidRequest("messages", "is required (or `input` for a Responses body)")
     if "developer" not in template_source:

@@ -22,7 +22,7 @@ export type ExpectedResult =
   | { prompt: string; input: number }
   | { error: string; kind: string; input?: number };
 export interface ExpectedTemplate {
-  caps: { readsContentParts: boolean };
+  caps: { readsContentParts: boolean; readsArgumentsAsString?: boolean };
   pairs: Record<string, ExpectedResult>;
 }
 export interface NormalizedConversation {

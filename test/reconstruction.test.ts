@@ -97,10 +97,6 @@ const LIMITS: Record<string, { fails: "parallel" | "all"; reason: string }> = {
   },
   "Kimi-K2-Thinking.jinja": { fails: "all", reason: "same list.append SecurityError as Kimi-K2-Instruct (transformers raises too)" },
   "llama-cpp-deepseek-r1.jinja": { fails: "all", reason: "raises 'Object of type generator is not JSON serializable' for any request with tools (transformers too)" },
-  "meetkai-functionary-medium-v3.2.jinja": {
-    fails: "all",
-    reason: "concatenates function.arguments as a string, but arguments reach templates as objects (as in transformers), so it raises 'can only concatenate str (not \"dict\") to str'",
-  },
   "LFM2-8B-A1B.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
   "LFM2.5-Instruct.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
   "ibm-granite-granite-3.3-2B-Instruct.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
@@ -174,7 +170,6 @@ const NOT_COVERED: Record<string, string> = {
   "tagged-pythonic": "prompted by agent frameworks; no chat template",
   "phi4-mini": "no Phi-4-mini template in the corpus",
   "json-block": "the fallback for templates without tool syntax; no template renders it",
-  "functionary-v3.2": "its only template raises on tool calls (see LIMITS)",
   granite: "its only template (Granite 3.3) drops tool calls (see LIMITS); Granite 4 templates are hermes",
 };
 

@@ -47,11 +47,18 @@ for (const tpl of templates) {
   const expectedTemplate = loadExpected(tpl.name);
   const info = {
     readsContentParts: expectedTemplate.caps.readsContentParts,
+    readsArgumentsAsString: expectedTemplate.caps.readsArgumentsAsString === true,
     knowsDeveloperRole: tpl.chat_template.includes("developer"),
   };
   describe(tpl.name, () => {
     let loaded: ReturnType<typeof loadTemplate> | undefined;
     const template = () => (loaded ??= loadTemplate({ chat_template: tpl.chat_template, bos_token: tpl.bos_token, eos_token: tpl.eos_token }));
+
+    it("probes its caps like the reference", async () => {
+      const caps = (await template()).caps;
+      expect(caps.readsContentParts).toBe(expectedTemplate.caps.readsContentParts);
+      expect(caps.readsArgumentsAsString).toBe(expectedTemplate.caps.readsArgumentsAsString === true);
+    });
 
     for (const conv of conversations) {
       const expected = expectedTemplate.pairs[conv.name];

@@ -16,6 +16,12 @@ export interface TemplateInfo {
   readsContentParts: boolean;
   /** The template source mentions `developer`, so that role is passed through instead of becoming `system`. */
   knowsDeveloperRole: boolean;
+  /**
+   * The template needs tool-call `arguments` as the JSON string (functionary v3.2 concatenates them):
+   * it raises on an object but not on the string (a probe render; see TemplateCaps). Optional: absent
+   * means objects.
+   */
+  readsArgumentsAsString?: boolean;
 }
 
 export type Message = Record<string, unknown>;
@@ -64,9 +70,12 @@ export class MessageRules {
     });
   }
 
-  /** Rule 4: a JSON string becomes its value (floats kept); anything else is left alone, with a warning. */
+  /**
+   * Rule 4: a JSON string becomes its value (floats kept); anything else is left alone, with a warning.
+   * Templates that concatenate arguments as text keep the string.
+   */
   arguments(args: unknown, field: string): unknown {
-    if (typeof args !== "string") return args;
+    if (typeof args !== "string" || this.info.readsArgumentsAsString === true) return args;
     try {
       return parsedArguments(args);
     } catch {

@@ -13,6 +13,8 @@ export interface TemplateCaps {
   knowsDeveloperRole: boolean;
   /** The source mentions `tools`: tool definitions reach the prompt. */
   supportsTools: boolean;
+  /** Tool-call arguments reach the template as JSON strings, not objects (probe; functionary v3.2). */
+  readsArgumentsAsString: boolean;
   /** A system message's text reaches the prompt without the template raising (probe). */
   supportsSystem: boolean;
   /** Extra variables the template reads (`enable_thinking`, `reasoning_effort`, ...), for `variables`. */
@@ -53,6 +55,17 @@ export function probeReadsContentParts(key: string, probe: ProbeRender): boolean
   return cached(`parts\u0000${key}`, () => {
     const out = rendersWithout(probe, [{ role: "user", content: [{ type: "text", text: PROBE }] }]);
     return out !== undefined && out.includes(PROBE) && !out.includes(`'text': '${PROBE}'`) && !out.includes(`"text": "${PROBE}"`);
+  });
+}
+
+/** Spec rule 4's exception: raises on object `arguments` but renders the same call given the JSON string. */
+export function probeReadsArgumentsAsString(key: string, probe: ProbeRender): boolean {
+  return cached(`arguments\u0000${key}`, () => {
+    const withArguments = (args: unknown) => [
+      { role: "user", content: "x" },
+      { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: args } }] },
+    ];
+    return rendersWithout(probe, withArguments({ a: 1 })) === undefined && rendersWithout(probe, withArguments('{"a": 1}')) !== undefined;
   });
 }
 

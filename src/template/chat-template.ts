@@ -11,7 +11,7 @@ import { normalizeRequest, type Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
 import type { TemplateInfo } from "../request/message-rules.js";
 import type { ParseResult, StreamParser } from "../types.js";
-import { probeReadsContentParts, probeSupportsSystem, sourceCaps, type TemplateCaps } from "./caps.js";
+import { probeReadsArgumentsAsString, probeReadsContentParts, probeSupportsSystem, sourceCaps, type TemplateCaps } from "./caps.js";
 import type { LoadedTemplate } from "./config.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
@@ -209,6 +209,9 @@ export class ChatTemplate {
         get readsContentParts() {
           return probeReadsContentParts(key, probe);
         },
+        get readsArgumentsAsString() {
+          return probeReadsArgumentsAsString(key, probe);
+        },
       };
       this.infos.set(source, info);
     }
@@ -219,6 +222,7 @@ export class ChatTemplate {
     return {
       ...sourceCaps(source),
       readsContentParts: this.templateInfo(source).readsContentParts,
+      readsArgumentsAsString: this.templateInfo(source).readsArgumentsAsString === true,
       supportsSystem: probeSupportsSystem(this.probeKey(source), this.probe(source)),
     };
   }

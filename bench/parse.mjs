@@ -12,7 +12,8 @@
  *    in full would take minutes (it is quadratic), so it is sampled: the accumulated text is re-parsed at
  *    SAMPLES evenly spaced deltas and the mean cost is multiplied by the number of deltas.
  *
- * Run: `node bench/parse.mjs` (or through bench/run.mjs). Prints one table per part.
+ * Run: `node bench/parse.mjs` (or through bench/run.mjs). Prints one table per part. `DIST=<path to an
+ * index.js>` benchmarks another build instead (a copy of dist/ from before a change, for before/after).
  */
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
@@ -171,7 +172,7 @@ function streaming(lib) {
 }
 
 export async function runParseBench() {
-  const lib = await import(new URL("../dist/index.js", import.meta.url).href);
+  const lib = await import(process.env.DIST ?? new URL("../dist/index.js", import.meta.url).href);
   console.log("\n== chatwire parse benchmark ==");
   const tp = throughput(lib);
   const verdicts = streaming(lib);

@@ -36,6 +36,11 @@ export class DeltaSink {
 
   args(index: number, text: string): void {
     if (text === "") return;
+    if (this.out === NO_DELTAS) {
+      // The common push inside a call: its one delta, built directly into the array returned.
+      this.out = [{ tool_calls: [{ index, function: { arguments: text } }] }];
+      return;
+    }
     const call = this.last()?.tool_calls?.[0];
     if (call !== undefined && call.index === index && call.function.name === undefined && call.function.arguments !== undefined) {
       call.function.arguments += text;

@@ -106,22 +106,41 @@ export class ParseEngine {
   push(delta: string): Delta[] {
     if (this.ended || delta === "") return this.sink.take();
     const st = this.state;
-    if (st.kind === "region" && this.held === "" && st.r.table.set.scan(delta, 0) === NO_MARKER) {
-      // The common push inside a call: no marker can start in it, so all of it is region text. This is
-      // what run() does with it, minus the loop; inside a long value the decoder may take it directly.
+    if (st.kind === "region") {
+      // The common push inside a call. What run() would do with it, minus the loop: when no marker
+      // can start in it, all of it is region text; when only its tail may still become a marker (`<`
+      // at the end of a push of code), the text before that tail is, and the tail is held back.
       const r = st.r;
-      const plain = r.decoder.pushPlain?.(delta);
-      if (plain !== undefined) {
-        r.raw.append(delta);
-        if (plain !== "" && r.current?.index !== undefined) this.sink.args(r.current.index, plain);
+      const text = this.held === "" ? delta : this.held + delta;
+      const hit = r.table.set.scan(text, 0);
+      if (hit.kind === "none") {
+        this.held = "";
+        if (this.plainRegionText(r, text)) return this.sink.take();
+        const rest = this.regionText(r, text, true);
+        if (rest !== undefined) this.run(rest, false);
         return this.sink.take();
       }
-      const rest = this.regionText(r, delta, true);
-      if (rest !== undefined) this.run(rest, false);
+      if (hit.kind === "hold" && (hit.index === 0 || this.plainRegionText(r, text.slice(0, hit.index)))) {
+        this.held = text.slice(hit.index);
+        return this.sink.take();
+      }
+      this.run(text, false);
       return this.sink.take();
     }
     this.run(this.held + delta, false);
     return this.sink.take();
+  }
+
+  /**
+   * Region text taken by the decoder's fast path (inside a long value), with the same effect as
+   * regionText; false when the decoder did not take it (then nothing happened).
+   */
+  private plainRegionText(r: Region, s: string): boolean {
+    const plain = r.decoder.pushPlain?.(s);
+    if (plain === undefined) return false;
+    r.raw.append(s);
+    if (plain !== "" && r.current?.index !== undefined) this.sink.args(r.current.index, plain);
+    return true;
   }
 
   end(): Delta[] {

@@ -117,6 +117,20 @@ export class JsonValueReader {
   feedInString(text: string): boolean {
     if (!this.inString || this.done) return false;
     let escape = this.escape;
+    if (text.length <= SHORT) {
+      // A streaming push: one pass over its few characters, no search calls.
+      for (let k = 0; k < text.length; k++) {
+        if (escape) escape = false;
+        else {
+          const c = text.charCodeAt(k);
+          if (c === BACKSLASH) escape = true;
+          else if (c === QUOTE) return false;
+        }
+      }
+      this.escape = escape;
+      this.read += text.length;
+      return true;
+    }
     let i = 0;
     while (i < text.length) {
       if (escape) {

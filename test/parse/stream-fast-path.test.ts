@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { getFormat } from "../../src/formats/index.js";
 import type { FormatId } from "../../src/formats/index.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "../../src/parse/decoder.js";
+import { JsonStringWriter } from "../../src/parse/decoders/pythonic-literal.js";
 import { TextRope } from "../../src/parse/rope.js";
 import { randomPieces, seededRandom } from "../helpers/rng.js";
 import { parseOneShot } from "../helpers/run-parse.js";
@@ -242,5 +243,29 @@ describe("tagged formats: a long streamed value parsed in pieces equals the argu
     const done = events.find((e) => e.kind === "done");
     expect(done?.kind === "done" && JSON.parse(done.arguments)).toEqual({ path: "a", content: big });
     expect(done?.kind === "done" && done.value).toEqual({ path: "a", content: big });
+  });
+});
+
+describe("JsonStringWriter: pieces escape to JSON.stringify of the whole", () => {
+  // Every kind of character the escaper treats apart: quote, backslash, each named and numbered
+  // control, DEL (not escaped), non-ASCII, a surrogate pair, lone high and low surrogates.
+  const alphabet = ['"', "\\", "\b", "\f", "\n", "\r", "\t", "\u0000", "\u001f", "\u007f", "a", " ", "é", "深", "😀", "\ud800", "\udc00", "/"];
+  it("for random texts cut at random places, short pieces and long ones", () => {
+    const random = seededRandom(4242);
+    for (let round = 0; round < 400; round++) {
+      let text = "";
+      const len = Math.floor(random() * 80);
+      for (let i = 0; i < len; i++) text += alphabet[Math.floor(random() * alphabet.length)]!;
+      const writer = new JsonStringWriter();
+      let out = "";
+      let i = 0;
+      while (i < text.length) {
+        const n = 1 + Math.floor(random() * (random() < 0.8 ? 6 : 60));
+        out += writer.write(text.slice(i, i + n));
+        i += n;
+      }
+      out += writer.end();
+      expect(out, `round ${round}: ${JSON.stringify(text)}`).toBe(JSON.stringify(text).slice(1, -1));
+    }
   });
 });

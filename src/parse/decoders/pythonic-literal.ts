@@ -94,6 +94,27 @@ export function jsonStringBody(s: string): string {
 /** Characters JSON.stringify escapes: quote, backslash, controls, and (lone) surrogates. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Whether `s` ends with the high half of a surrogate pair (its low half is still to come). */
+function endsHigh(s: string): boolean {
+  const last = s.charCodeAt(s.length - 1);
+  return last >= 0xd800 && last <= 0xdbff;
+}
+
+/** Up to this length, escapeShort's loop beats the regex test of the general path. */
+const SHORT_TEXT = 32;
+
+/**
+ * jsonStringBody for a short string (a streaming push): `s` itself when nothing in it needs escaping,
+ * found by a plain loop (cheaper than a regex test on a few characters); else JSON.stringify's escapes.
+ */
+function escapeShort(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return jsonStringBody(s);
+  }
+  return s;
+}
+
 /**
  * Escapes a string that arrives in pieces. A piece may end with the high half of a surrogate pair
  * (a stream cut between UTF-16 code units); JSON.stringify would escape it alone as `\ud83d`, so it is
@@ -103,6 +124,9 @@ export class JsonStringWriter {
   private high = "";
 
   write(text: string): string {
+    // A streaming push is a few characters: escape it by hand, without a regex test and the two
+    // strings JSON.stringify + slice make. Long text (one-shot) takes the native path below.
+    if (this.high === "" && text.length <= SHORT_TEXT && !endsHigh(text)) return escapeShort(text);
     // Most text needs no escaping: return it as it is (no copy).
     if (this.high === "" && !NEEDS_ESCAPE.test(text)) return text;
     let t = this.high + text;

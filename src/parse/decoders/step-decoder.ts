@@ -52,9 +52,16 @@ export abstract class StepDecoder implements PayloadDecoder {
     return this.take();
   }
 
-  /** Nothing is kept from earlier pushes (a subclass's fast path may then read a push on its own). */
-  protected idle(): boolean {
-    return this.pending === "";
+  /**
+   * For a subclass's fast path, which reads a push as `run` would: the text kept from earlier pushes
+   * (read first), and `keep` to set what is kept after it.
+   */
+  protected kept(): string {
+    return this.pending;
+  }
+
+  protected keep(rest: string): void {
+    this.pending = rest;
   }
 
   /** The events queued since the last call. */

@@ -161,24 +161,29 @@ class TaggedDecoder extends StepDecoder {
   }
 
   /**
-   * The common push of a long streamed string value: no `<` (nothing can end the value) and no newline
-   * at the end (nothing to hold back), with nothing left over from the last push. Then the text goes
-   * straight out as JSON string content; this is exactly what the general path does with such text,
-   * without its per-step bookkeeping.
+   * The common push of a long streamed string value, with any text kept from the last push before it:
+   * no `<` that can end the value. Then the text goes straight out as JSON string content, except a
+   * trailing newline (it may be the one stripped before the close tag), which is kept for the next push.
+   * This is exactly what one valueText step (and run's bookkeeping of it) does with such text, without
+   * the step loop.
    */
   pushPlain(text: string): string | undefined {
     const v = this.value;
-    if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || !this.idle() || text === "") return undefined;
-    const last = text.charCodeAt(text.length - 1);
-    if (last === NEWLINE || last === CR) return undefined;
+    if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || text === "") return undefined;
+    const kept = this.kept();
+    const s = kept === "" ? text : kept + text;
     // A `<` is fine when it is plain text here (`x < 10`), as valueText would judge it.
-    for (let p = text.indexOf("<"); p >= 0; p = text.indexOf("<", p + 1)) {
-      if (this.endAt(text, 0, p, false) !== "text") return undefined;
+    for (let p = s.indexOf("<"); p >= 0; p = s.indexOf("<", p + 1)) {
+      if (this.endAt(s, 0, p, false) !== "text") return undefined;
     }
     this.seen.begin(text);
-    if (this.rawFrom >= 0) this.rawTo = this.seen.total;
-    v.atLineStart = false;
-    const json = v.writer.write(text);
+    const cut = s.length - newlineBefore(s, s.length, 0, true);
+    this.keep(cut === s.length ? "" : s.slice(cut));
+    if (cut === 0) return "";
+    if (this.rawFrom >= 0) this.rawTo = this.seen.total - (s.length - cut);
+    const body = cut === s.length ? s : s.slice(0, cut);
+    v.atLineStart = body.charCodeAt(cut - 1) === NEWLINE;
+    const json = v.writer.write(body);
     this.call!.args.append(json);
     return json;
   }

@@ -71,7 +71,11 @@ function timeNode(lib, compiled, tpl, text, budgetMs) {
     out.chatwire = { error: e.message };
   }
   try {
-    const info = { readsContentParts: false, knowsDeveloperRole: tpl.chat_template.includes("developer") };
+    const info = {
+      readsContentParts: false,
+      readsArgumentsAsString: compiled.chatwire.caps.readsArgumentsAsString,
+      knowsDeveloperRole: tpl.chat_template.includes("developer"),
+    };
     const conv = lib.normalizeRequest(JSON.parse(text), info);
     const context = { messages: conv.messages, tools: conv.tools, documents: null, add_generation_prompt: true, bos_token: tpl.bos_token, eos_token: tpl.eos_token };
     if (compiled.hf instanceof Error) throw compiled.hf;

@@ -33,6 +33,7 @@ for (const tpl of templates) {
         // Normalised by chatwire (the fixture's own copy has sorted keys, and key order shows in prompts).
         const n = normalizeRequest(conv.request, {
           readsContentParts: expected.caps.readsContentParts,
+          readsArgumentsAsString: expected.caps.readsArgumentsAsString === true,
           knowsDeveloperRole: tpl.chat_template.includes("developer"),
         });
         const input = { messages: n.messages, tools: n.tools ?? null };

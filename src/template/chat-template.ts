@@ -204,13 +204,17 @@ export class ChatTemplate {
     if (info === undefined) {
       const key = this.probeKey(source);
       const probe = this.probe(source);
+      let partsAnswer: boolean | undefined;
+      let argumentsAnswer: boolean | undefined;
       info = {
         knowsDeveloperRole: source.includes("developer"),
+        // Probed on first use, then remembered here: the probe cache's key is the whole template text,
+        // too long to rebuild and hash for every message of every render.
         get readsContentParts() {
-          return probeReadsContentParts(key, probe);
+          return (partsAnswer ??= probeReadsContentParts(key, probe));
         },
         get readsArgumentsAsString() {
-          return probeReadsArgumentsAsString(key, probe);
+          return (argumentsAnswer ??= probeReadsArgumentsAsString(key, probe));
         },
       };
       this.infos.set(source, info);

@@ -15,6 +15,7 @@ import { loadTemplate } from "../src/template/index.js";
 import type { ChatTemplate } from "../src/template/index.js";
 import { canonicalJson, parsedOrText } from "./helpers/canonical-json.js";
 import { FIXTURES } from "./helpers/fixtures.js";
+import { assistantTurnText } from "./helpers/assistant-turn.js";
 
 const TEMPLATES = join(FIXTURES, "templates");
 
@@ -110,32 +111,13 @@ interface Turn {
   promptSuffix?: string;
 }
 
-/**
- * Where the prompt and the rendered conversation part, backed off to just after the last `>`, `]` or
- * newline they share, so the cut never falls inside a marker (`<|START_THINKING|>` and `<|START_ACTION|>`
- * share `<|START_`).
- */
-function sharedHeaderLength(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  while (i > 0 && !">]\n".includes(a[i - 1]!)) i--;
-  return i;
-}
-
-/**
- * The text of the final assistant turn, and the request that prompts for it. Some templates open a
- * reasoning block in the generation prompt (`<think>\n`) but render a past assistant turn without it
- * (`</think>` or nothing); the prompt is then not a prefix of the conversation, and the turn is what
- * follows the assistant header they share, parsed as if the prompt had ended there.
- */
+/** The text of the final assistant turn, and the request that prompts for it (see assistantTurnText). */
 function assistantTurn(t: ChatTemplate, file: string, calls: typeof PARALLEL): Turn {
   const variables = VARIABLES[file] ?? {};
   const request = { messages: [USER], tools: TOOLS };
   const prompt = t.render(request, { addGenerationPrompt: true, variables });
   const full = t.render({ messages: [USER, assistantWith(calls)], tools: TOOLS }, { addGenerationPrompt: false, variables });
-  if (full.startsWith(prompt)) return { text: full.slice(prompt.length), request };
-  const common = sharedHeaderLength(prompt, full);
-  return { text: full.slice(common), request, promptSuffix: full.slice(Math.max(0, common - 200), common) };
+  return { ...assistantTurnText(prompt, full), request };
 }
 
 function roundTrip(t: ChatTemplate, file: string, calls: typeof PARALLEL): string[] {

@@ -14,6 +14,7 @@ import { expect } from "vitest";
 import { loadTemplate } from "../../src/template/index.js";
 import { codePointPieces } from "../helpers/rng.js";
 import { FIXTURES } from "../helpers/fixtures.js";
+import { assistantTurnText } from "../helpers/assistant-turn.js";
 import { parseOneShot, parseStreamed } from "../helpers/run-parse.js";
 import type { ParseResult } from "../../src/types.js";
 
@@ -64,13 +65,9 @@ export async function reconstruct(file: string, calls = RECON_CALLS): Promise<Re
   };
   const prompt = t.render({ messages: [user], tools: RECON_TOOLS }, { addGenerationPrompt: true });
   const full = t.render({ messages: [user, assistant], tools: RECON_TOOLS }, { addGenerationPrompt: false });
-  let k = 0;
-  while (k < prompt.length && k < full.length && prompt[k] === full[k]) k++;
-  // Do not cut inside a tag (`<think>` in the prompt vs `</think>` in history).
-  const lt = full.lastIndexOf("<", k - 1);
-  if (k < prompt.length && lt >= 0 && full.indexOf(">", lt) >= k) k = lt;
-  const text = full.slice(k);
-  const promptSuffix = full.slice(0, k);
+  const turn = assistantTurnText(prompt, full);
+  const text = turn.text;
+  const promptSuffix = turn.promptSuffix ?? prompt;
   const spec = { format: t.format ?? "", request: { tools: RECON_TOOLS }, promptSuffix };
   const result = parseOneShot(spec, text);
   expect(parseStreamed(spec, codePointPieces(text)).result, `${file}: streamed equals one-shot`).toEqual(result);

@@ -1,8 +1,8 @@
 /**
  * transformers' `tojson` filter: `json.dumps(x, ensure_ascii=False, indent=, separators=, sort_keys=)`.
  * Python-exact: `1.0` stays `1.0`, `1e-05`, separators `, ` and `: ` by default (`,` with an indent),
- * tuples are arrays, non-ASCII is kept. Results for the same object and options are cached per render
- * (the immutable sandbox means a template cannot change an object between two calls).
+ * tuples are arrays, non-ASCII is kept. Results for the same object and options are reused (JsonCache):
+ * within a render freely, across renders only when the object cannot have changed.
  */
 import { ChatwireError } from "../errors.js";
 import { PyFloat } from "./py-float.js";
@@ -184,16 +184,14 @@ export class JsonCache {
       return dumpJson(value, options);
     }
     const key = optionsKey(options);
-    let text = this.shared(value, key, options);
+    // Values that cannot be shared (template-made, not plain data) are kept for this render only; looking
+    // here first spares them the walk that finds them unshareable on every call.
+    let perObject = this.byObject.get(value);
+    let text = perObject?.get(key) ?? this.shared(value, key, options);
     if (text === undefined) {
-      // Not plain data (template-made values): cached for this render only.
-      let perObject = this.byObject.get(value);
-      text = perObject?.get(key);
-      if (text === undefined) {
-        text = dumpJson(value, options);
-        if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
-        perObject.set(key, text);
-      }
+      text = dumpJson(value, options);
+      if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
+      perObject.set(key, text);
     }
     budget().stringLength(text.length);
     return text;

@@ -325,6 +325,11 @@ describe("readJson fast path", () => {
     expect(v.n).toBeInstanceOf(PyFloat);
     expect(v.e).toBeInstanceOf(PyFloat);
     expect(() => readJson('{"a": }')).toThrow(/position/);
+    // A huge string literal next to floats must not exhaust the stack on the way to the fast path.
+    const huge = readJson(`{"a": "${"x".repeat(20_000_000)} 1.5", "n": 3.0, "m": 2.5}`) as Record<string, unknown>;
+    expect((huge.a as string).length).toBe(20_000_004);
+    expect(huge.n).toBeInstanceOf(PyFloat);
+    expect(huge.m).toBe(2.5);
     const deep = "[".repeat(1001) + "]".repeat(1001);
     expect(() => readJson(deep)).toThrow(/nested too deeply/);
   });

@@ -15,7 +15,7 @@ class JsonSyntaxError extends SyntaxError {}
 export function readJson(text: string): unknown {
   // No integral float literal (`1.0`, `2e3`) outside strings: JSON.parse (native, five times faster)
   // gives the same values. Its errors are worded differently, so failures take the slow path.
-  if (!hasIntegralFloat(text) && !nestedTooDeeply(text)) {
+  if (jsonParseSuffices(text)) {
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -30,25 +30,16 @@ export function readJson(text: string): unknown {
   return value;
 }
 
-const MAYBE_FLOAT = /[0-9][.eE]/;
-/** A string literal (skipped whole) or a number literal with a fraction or an exponent. */
-const STRING_OR_FLOAT = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?[eE][+-]?\d+|-?\d+\.\d+/g;
-
-/** Whether a number literal outside strings is a float whose value is integral (it needs PyFloat). */
-function hasIntegralFloat(text: string): boolean {
-  if (!MAYBE_FLOAT.test(text)) return false;
-  STRING_OR_FLOAT.lastIndex = 0;
-  for (let m = STRING_OR_FLOAT.exec(text); m !== null; m = STRING_OR_FLOAT.exec(text)) {
-    if (m[0].charCodeAt(0) !== 0x22 && Number.isInteger(Number(m[0]))) return true;
-  }
-  return false;
-}
 // Python's json gives up near its recursion limit (1000) too; deeper input would exhaust our stack.
 const MAX_DEPTH = 1000;
 
-/** Whether brackets outside strings nest deeper than the reader allows (it then reports the error). */
-function nestedTooDeeply(text: string): boolean {
-  if (text.length <= MAX_DEPTH) return false;
+/**
+ * One pass over the text outside strings: whether JSON.parse alone would read it the way the reader
+ * does, i.e. no number literal is an integral float (`1.0`, `2e3`: those need PyFloat) and brackets nest
+ * no deeper than the reader allows (it reports that error itself). A loop, not a regex: a regex over a
+ * 100 MB string literal exhausts the stack.
+ */
+function jsonParseSuffices(text: string): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -60,12 +51,21 @@ function nestedTooDeeply(text: string): boolean {
         else if (d === 0x22) break;
       }
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_DEPTH) return true;
+      if (++depth > MAX_DEPTH) return false;
     } else if (c === 0x5d || c === 0x7d) {
       depth--;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const start = i;
+      let float = false;
+      for (; i + 1 < text.length; i++) {
+        const d = text.charCodeAt(i + 1);
+        if (d === 0x2e || d === 0x65 || d === 0x45) float = true;
+        else if (!(d === 0x2b || d === 0x2d || (d >= 0x30 && d <= 0x39))) break;
+      }
+      if (float && Number.isInteger(Number(text.slice(start, i + 1)))) return false;
     }
   }
-  return false;
+  return true;
 }
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 

@@ -15,6 +15,7 @@ import { parseTemplate } from "./parse.js";
 import { TESTS } from "./tests.js";
 import { JsonCache } from "./tojson.js";
 import { JinjaError, type Kwargs } from "./values.js";
+import { BoundedCache } from "../bounded-cache.js";
 
 export { PyFloat } from "./py-float.js";
 export type { RenderLimits } from "./limits.js";
@@ -83,13 +84,15 @@ class Compiled implements CompiledTemplate {
   }
 }
 
-const cache = new Map<string, Compiled>();
-const CACHE_LIMIT = 256;
+/** Compiled templates by source text. */
+const cache = new BoundedCache<string, CompiledTemplate>(256);
 
 /** Parse and compile a chat template once; later calls with the same source reuse it. */
 export function compileTemplate(source: string): CompiledTemplate {
-  const hit = cache.get(source);
-  if (hit !== undefined) return hit;
+  return cache.get(source, compileNew);
+}
+
+function compileNew(source: string): CompiledTemplate {
   let program: Stmt;
   try {
     program = compileProgram(parseTemplate(source));
@@ -98,9 +101,6 @@ export function compileTemplate(source: string): CompiledTemplate {
     const message = e instanceof CompileError || e instanceof Error ? e.message : String(e);
     throw new ChatwireError("invalid_template", message);
   }
-  const compiled = new Compiled(source, program);
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  cache.set(source, compiled);
-  return compiled;
+  return new Compiled(source, program);
 }
 

@@ -9,6 +9,7 @@ import { normalizeContent } from "./content.js";
 import { isObject } from "./is-object.js";
 import { readJson } from "./read-json.js";
 import { freezeDeep } from "../jinja/index.js";
+import { BoundedCache } from "../bounded-cache.js";
 
 /** What normalisation needs to know about the template that will render the conversation. */
 export interface TemplateInfo {
@@ -103,15 +104,8 @@ export class MessageRules {
  * turn, and re-reading it (then re-encoding it with `tojson`) was a large part of a render. Values are
  * deeply frozen, so sharing them is safe and `tojson` can reuse their text without checking them.
  */
-const ARGUMENTS = new Map<string, unknown>();
-const ARGUMENTS_LIMIT = 4096;
+const ARGUMENTS = new BoundedCache<string, unknown>(4096);
 
 function parsedArguments(text: string): unknown {
-  let value = ARGUMENTS.get(text);
-  if (value === undefined) {
-    value = freezeDeep(readJson(text));
-    if (ARGUMENTS.size >= ARGUMENTS_LIMIT) ARGUMENTS.delete(ARGUMENTS.keys().next().value as string);
-    ARGUMENTS.set(text, value);
-  }
-  return value;
+  return ARGUMENTS.get(text, (t) => freezeDeep(readJson(t)));
 }

@@ -5,6 +5,7 @@
  */
 import { detectFormat, detectReasoning } from "../formats/index.js";
 import type { ReasoningMarkers } from "../formats/types.js";
+import { BoundedCache } from "../bounded-cache.js";
 
 export interface TemplateCaps {
   /** Prints content-part arrays itself (spec rule 7 probe); otherwise text parts are joined into a string. */
@@ -29,18 +30,8 @@ export type ProbeRender = (messages: Record<string, unknown>[]) => string;
 const PROBE = "CHATWIRE_PROBE";
 const KNOWN_VARIABLES = ["enable_thinking", "thinking", "reasoning_effort", "builtin_tools", "documents", "tools_in_user_message", "date_string", "custom_tools", "xml_tools", "python_tools", "keep_cots", "truncate_history_thinking"];
 
-const cache = new Map<string, boolean>();
-const CACHE_LIMIT = 1024;
-
-function cached(key: string, compute: () => boolean): boolean {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = compute();
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(key, value);
-  }
-  return value;
-}
+/** Probe answers by (kind, template text, special tokens). */
+const probeAnswers = new BoundedCache<string, boolean>(1024);
 
 function rendersWithout(probe: ProbeRender, messages: Record<string, unknown>[]): string | undefined {
   try {
@@ -52,7 +43,7 @@ function rendersWithout(probe: ProbeRender, messages: Record<string, unknown>[])
 
 /** Spec rule 7: the probe text comes out, and not merely as part of a printed Python/JSON list. */
 export function probeReadsContentParts(key: string, probe: ProbeRender): boolean {
-  return cached(`parts\u0000${key}`, () => {
+  return probeAnswers.get(`parts\u0000${key}`, () => {
     const out = rendersWithout(probe, [{ role: "user", content: [{ type: "text", text: PROBE }] }]);
     return out !== undefined && out.includes(PROBE) && !out.includes(`'text': '${PROBE}'`) && !out.includes(`"text": "${PROBE}"`);
   });
@@ -60,7 +51,7 @@ export function probeReadsContentParts(key: string, probe: ProbeRender): boolean
 
 /** Spec rule 4's exception: raises on object `arguments` but renders the same call given the JSON string. */
 export function probeReadsArgumentsAsString(key: string, probe: ProbeRender): boolean {
-  return cached(`arguments\u0000${key}`, () => {
+  return probeAnswers.get(`arguments\u0000${key}`, () => {
     const withArguments = (args: unknown) => [
       { role: "user", content: "x" },
       { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: args } }] },
@@ -70,7 +61,7 @@ export function probeReadsArgumentsAsString(key: string, probe: ProbeRender): bo
 }
 
 export function probeSupportsSystem(key: string, probe: ProbeRender): boolean {
-  return cached(`system\u0000${key}`, () => {
+  return probeAnswers.get(`system\u0000${key}`, () => {
     const out = rendersWithout(probe, [
       { role: "system", content: PROBE },
       { role: "user", content: "Hi" },
@@ -80,17 +71,12 @@ export function probeSupportsSystem(key: string, probe: ProbeRender): boolean {
 }
 
 type SourceCaps = Pick<TemplateCaps, "knowsDeveloperRole" | "supportsTools" | "variables" | "reasoning">;
-const sourceCache = new Map<string, SourceCaps>();
+const sourceCache = new BoundedCache<string, SourceCaps>(1024);
 
 /** The caps that only need the source text (asked on every render, so computed once per template text). */
 export function sourceCaps(source: string): SourceCaps {
-  let caps = sourceCache.get(source);
-  if (caps === undefined) {
-    caps = Object.freeze(computeSourceCaps(source)); // shared: nobody may change it
-    if (sourceCache.size >= CACHE_LIMIT) sourceCache.delete(sourceCache.keys().next().value as string);
-    sourceCache.set(source, caps);
-  }
-  return caps;
+  // Frozen: the object is shared by every render of that text, and nobody may change it.
+  return sourceCache.get(source, (text) => Object.freeze(computeSourceCaps(text)));
 }
 
 function computeSourceCaps(source: string): SourceCaps {

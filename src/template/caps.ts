@@ -17,7 +17,7 @@ export interface TemplateCaps {
    * decided by the three probed caps below.
    */
   supportsTools: boolean;
-  /** Tool definitions (`tools`) reach the prompt: a probe tool's name and description are printed. */
+  /** Tool definitions (`tools`) reach the prompt: a probe tool's name is printed. */
   rendersToolDefinitions: boolean;
   /** Every tool call of the history reaches the prompt (name, argument keys and values), in some message shape. */
   rendersToolCalls: boolean;
@@ -128,11 +128,14 @@ export function probeToolCalls(key: string, probe: ProbeRender): ToolProbe {
   });
 }
 
-/** Tool definitions reach the prompt: the probe tool's name and description are printed. */
+/**
+ * Tool definitions reach the prompt: the probe tool's name is printed (with no call in the probe, only
+ * the definitions can print it; some templates print names and schemas but no descriptions).
+ */
 export function probeRendersToolDefinitions(key: string, probe: ProbeRender): boolean {
   return probeAnswers.get(`definitions\u0000${key}`, () => {
     const out = rendersWithout(probe, [{ role: "user", content: "x" }], [PROBE_TOOL]);
-    return out !== undefined && out.includes(PROBE_TOOL.function.name) && out.includes(PROBE_TOOL.function.description);
+    return out !== undefined && out.includes(PROBE_TOOL.function.name);
   });
 }
 

@@ -67,14 +67,15 @@ export class ChatTemplate {
     this.variants = Object.freeze({ ...loaded.variants });
     this.specialTokens = Object.freeze({ ...loaded.specialTokens });
     this.origin = loaded.origin;
-    if (options.templateName !== undefined && !(options.templateName in this.variants)) {
+    const has = (name: string) => Object.prototype.hasOwnProperty.call(this.variants, name);
+    if (options.templateName !== undefined && (typeof options.templateName !== "string" || !has(options.templateName))) {
       throw new ChatwireError(
         "invalid_template",
         `${this.origin}: no chat template named ${JSON.stringify(options.templateName)} (has ${Object.keys(this.variants).join(", ")})`,
       );
     }
     this.forcedVariant = options.templateName;
-    const primary = this.forcedVariant ?? ("tool_use" in this.variants ? "tool_use" : "default" in this.variants ? "default" : undefined);
+    const primary = this.forcedVariant ?? (has("tool_use") ? "tool_use" : has("default") ? "default" : undefined);
     if (primary === undefined) {
       throw new ChatwireError(
         "invalid_template",
@@ -201,8 +202,8 @@ export class ChatTemplate {
   private variantFor(request: unknown): string {
     if (this.forcedVariant !== undefined) return this.source;
     const tools = isObject(request) ? request.tools : undefined;
-    const name = Array.isArray(tools) && tools.length > 0 && "tool_use" in this.variants ? "tool_use" : "default";
-    const source = this.variants[name];
+    const name = Array.isArray(tools) && tools.length > 0 && Object.prototype.hasOwnProperty.call(this.variants, "tool_use") ? "tool_use" : "default";
+    const source = Object.prototype.hasOwnProperty.call(this.variants, name) ? this.variants[name] : undefined;
     if (source === undefined) {
       throw new ChatwireError(
         "invalid_template",

@@ -97,11 +97,14 @@ const LIMITS: Record<string, { fails: "parallel" | "all"; reason: string }> = {
     reason: "calls list.append on its id queue, which the sandbox forbids: transformers raises the same SecurityError for any conversation with tool calls",
   },
   "Kimi-K2-Thinking.jinja": { fails: "all", reason: "same list.append SecurityError as Kimi-K2-Instruct (transformers raises too)" },
-  "llama-cpp-deepseek-r1.jinja": { fails: "all", reason: "raises 'Object of type generator is not JSON serializable' for any request with tools (transformers too)" },
+  // llama-cpp-deepseek-r1.jinja raises 'Object of type generator is not JSON serializable' for any request
+  // with tools (transformers too), so its probed caps say it shows neither tools nor calls and the default
+  // render goes through the tool polyfill (json-block), which round-trips (issue 9).
   "LFM2-8B-A1B.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
   "LFM2.5-Instruct.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
   "ibm-granite-granite-3.3-2B-Instruct.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
-  "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as <｜Assistant｜><｜end▁of▁sentence｜>" },
+  // deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja prints calls only for `content: None` with string
+  // arguments: the tool-call shape probe gives it that shape, so it round-trips natively (issue 9).
 };
 
 interface Turn {

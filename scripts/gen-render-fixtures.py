@@ -7,7 +7,8 @@ Writes the render conformance fixtures. Run from the repository root with the re
   config (fixtures/real-configs/<name>, as `real-<name>`):
   - `caps`: the probes' answers, found by rendering with transformers (scripts/ref_normalize.py,
     ref_polyfill.py): readsContentParts, readsArgumentsAsString, callContentAsNone (the tool-call shape
-    under which every call of the history is printed), rendersToolDefinitions, rendersToolCalls,
+    under which every call of the history is printed), callsOnePerMessage (several calls of one message
+    are split), rendersToolDefinitions, rendersToolCalls,
     rendersToolResults, supportsSystem;
   - `pairs`: for every fixture conversation, `{"prompt": ...}` (what transformers renders) or
     `{"error": ..., "kind": ...}` (the exception it raises; kind `invalid_request` means the request
@@ -26,13 +27,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from ref_normalize import call_content_as_none, reads_arguments_as_string, reads_content_parts  # noqa: E402
+from ref_normalize import call_content_as_none, calls_one_per_message, reads_arguments_as_string, reads_content_parts  # noqa: E402
 from ref_polyfill import supports_system  # noqa: E402
 from ref_render import ROOT, expected, load_conversations, load_real_configs, load_templates, probed_caps, prober  # noqa: E402
 
 OUT = os.path.join(ROOT, "fixtures", "render")
 # Conversations also rendered with the polyfill's `auto` rewrite (tool calls in history, tool lists).
-AUTO = ["03-tools-schema", "06-agent-loop", "09-content-null-float-args", "30-tool-history-content-null"]
+AUTO = ["03-tools-schema", "05-parallel-calls", "06-agent-loop", "09-content-null-float-args", "30-tool-history-content-null"]
 
 
 def write_json(path, value):
@@ -66,6 +67,7 @@ def main():
             "readsContentParts": reads_content_parts(probe),
             "readsArgumentsAsString": reads_arguments_as_string(probe),
             "callContentAsNone": call_content_as_none(probe),
+            "callsOnePerMessage": calls_one_per_message(probe),
             "supportsSystem": supports_system(probe),
             **probed_caps(probe),
         }

@@ -110,17 +110,49 @@ def _try_render(render, messages, tools=None):
         return None
 
 
+def _shows_every_call(out):
+    return out is not None and all(n in out and k in out and v in out for _, n, k, v, _ in PROBE_CALLS)
+
+
+def _parallel_history(content_none, as_string):
+    """The probe history with both calls in one assistant message, both answered."""
+    seq = _call_history(content_none, as_string)
+    calls = [c for m in seq for c in m.get("tool_calls", [])]
+    return [seq[0], {"role": "assistant", "content": None if content_none else "", "tool_calls": calls}] + [m for m in seq if m["role"] == "tool"]
+
+
 def tool_probe(render):
-    """{"shape": (content_none, as_string) or None, "results": bool}: the first shape under which every
-    probe call (name, argument key and value) is printed, and whether tool results are printed."""
+    """{"shape": (content_none, as_string) or None, "one_per_message": bool, "results": bool}: the first
+    shape under which every probe call (name, argument key and value) is printed, whether two calls in
+    one message are not both printed in it (they are then split), and whether tool results are printed."""
     first = None
     for shape in SHAPES:
         out = _try_render(render, _call_history(*shape), [PROBE_TOOL])
         if shape == SHAPES[0]:
             first = out
-        if out is not None and all(n in out and k in out and v in out for _, n, k, v, _ in PROBE_CALLS):
-            return {"shape": shape, "results": all(r in out for *_, r in PROBE_CALLS)}
-    return {"shape": None, "results": first is not None and all(r in first for *_, r in PROBE_CALLS)}
+        if _shows_every_call(out):
+            parallel = _try_render(render, _parallel_history(*shape), [PROBE_TOOL])
+            return {"shape": shape, "one_per_message": not _shows_every_call(parallel), "results": all(r in out for *_, r in PROBE_CALLS)}
+    return {"shape": None, "one_per_message": False, "results": first is not None and all(r in first for *_, r in PROBE_CALLS)}
+
+
+def calls_one_per_message(render):
+    return tool_probe(render)["one_per_message"]
+
+
+def _split_calls(messages, content_none):
+    """Spec 3b: for templates that print one call per message, a message with several calls becomes one
+    message per call (the first keeps its other fields; the rest are {role, content, tool_calls})."""
+    out = []
+    for m in messages:
+        calls = m.get("tool_calls")
+        if m["role"] != "assistant" or not isinstance(calls, list) or len(calls) < 2:
+            out.append(m)
+            continue
+        out.append({**m, "tool_calls": [calls[0]]})
+        for call in calls[1:]:
+            out.append({"role": "assistant", "content": None if content_none else "", "tool_calls": [call]})
+    return out
 
 
 def renders_tool_definitions(render):
@@ -275,8 +307,8 @@ def _chat_messages(body, keep_parts, warnings, keep_strings, source, content_non
 def normalize(body, template_source, render_probe):
     """Returns (messages, tools, warnings). `render_probe(messages)` renders with the target template."""
     keep_parts = reads_content_parts(render_probe)
-    shape = tool_probe(render_probe)["shape"] or SHAPES[0]
-    content_none, keep_strings = shape
+    probed = tool_probe(render_probe)
+    content_none, keep_strings = probed["shape"] or SHAPES[0]
     warnings = []
     if "messages" in body:
         messages = _chat_messages(body, keep_parts, warnings, keep_strings, template_source, content_none)
@@ -284,6 +316,8 @@ def normalize(body, template_source, render_probe):
         messages = _responses_messages(body, keep_parts, warnings, keep_strings, template_source, content_none)
     else:
         raise InvalidRequest("messages", "is required (or `input` for a Responses body)")
+    if probed["one_per_message"]:
+        messages = _split_calls(messages, content_none)
     if "developer" not in template_source:
         for m in messages:
             if m["role"] == "developer":

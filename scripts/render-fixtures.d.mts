@@ -25,6 +25,7 @@ export interface ExpectedCaps {
   readsContentParts: boolean;
   readsArgumentsAsString?: boolean;
   callContentAsNone?: boolean;
+  callsOnePerMessage?: boolean;
   supportsSystem?: boolean;
   rendersToolDefinitions?: boolean;
   rendersToolCalls?: boolean;

@@ -89,9 +89,9 @@ const LIMITS: Record<string, { fails: "parallel" | "all"; reason: string }> = {
   "meta-llama-Llama-3.1-8B-Instruct.jinja": { fails: "parallel", reason: 'raises "This model only supports single tool-calls at once!"' },
   "meta-llama-Llama-3.2-3B-Instruct.jinja": { fails: "parallel", reason: 'raises "This model only supports single tool-calls at once!"' },
   "meta-llama-Llama-3.3-70B-Instruct.jinja": { fails: "parallel", reason: 'raises "This model only supports single tool-calls at once!"' },
-  "GigaChat3-10B-A1.8B.jinja": { fails: "parallel", reason: "renders only tool_calls[0] of a message" },
-  "GigaChat3.1-10B-A1.8B.jinja": { fails: "parallel", reason: "renders only tool_calls[0] of a message" },
-  "openai-gpt-oss-120b.jinja": { fails: "parallel", reason: "renders only the first tool call of a message (its comment: 'We assume max 1 tool call per message')" },
+  // GigaChat 3 / 3.1 and gpt-oss render only tool_calls[0] of a message; since issue 9 the tool-call probe
+  // finds that and normalisation splits a message with several calls into one message per call, so the
+  // turn holds both calls and round-trips.
   "Kimi-K2-Instruct.jinja": {
     fails: "all",
     reason: "calls list.append on its id queue, which the sandbox forbids: transformers raises the same SecurityError for any conversation with tool calls",

@@ -59,6 +59,7 @@ for (const tpl of templates) {
     readsContentParts: expectedTemplate.caps.readsContentParts,
     readsArgumentsAsString: expectedTemplate.caps.readsArgumentsAsString === true,
     callContentAsNone: expectedTemplate.caps.callContentAsNone === true,
+    callsOnePerMessage: expectedTemplate.caps.callsOnePerMessage === true,
     knowsDeveloperRole: source.includes("developer"),
     namesRole: (role: string) => source.includes(`'${role}'`) || source.includes(`"${role}"`),
   };
@@ -72,6 +73,7 @@ for (const tpl of templates) {
         readsContentParts: caps.readsContentParts,
         readsArgumentsAsString: caps.readsArgumentsAsString,
         callContentAsNone: caps.callContentAsNone,
+        callsOnePerMessage: caps.callsOnePerMessage,
         supportsSystem: caps.supportsSystem,
         rendersToolDefinitions: caps.rendersToolDefinitions,
         rendersToolCalls: caps.rendersToolCalls,

@@ -128,6 +128,26 @@ describe("rule 3: assistant content", () => {
     const responses = { input: [{ type: "function_call", call_id: "x", name: "f", arguments: "{}" }] };
     expect(normalizeRequest(responses, { ...plain, callContentAsNone: true }).messages[0]?.content).toBeNull();
   });
+  it("several calls in one message are split for templates that print one call per message", () => {
+    const body = {
+      messages: [
+        { role: "user", content: "u" },
+        { role: "assistant", content: "both", reasoning_content: "r", tool_calls: [call("a", "f", "{}"), call("b", "g", "{}"), call("c", "h", "{}")] },
+      ],
+    };
+    expect(normalizeRequest(body, plain).messages).toHaveLength(2);
+    const split = normalizeRequest(body, { ...plain, callsOnePerMessage: true }).messages;
+    expect(split.map((m) => [m.role, m.content, (m.tool_calls as { id: string }[] | undefined)?.map((c) => c.id)])).toEqual([
+      ["user", "u", undefined],
+      ["assistant", "both", ["a"]],
+      ["assistant", "", ["b"]],
+      ["assistant", "", ["c"]],
+    ]);
+    expect(split[1]?.reasoning_content).toBe("r");
+    expect(split[2]).not.toHaveProperty("reasoning_content");
+    const none = normalizeRequest(body, { ...plain, callsOnePerMessage: true, callContentAsNone: true }).messages;
+    expect(none[3]?.content).toBeNull();
+  });
   it("content must be a string, null or a list of parts", () => {
     expect(fieldOf({ messages: [{ role: "user", content: "ok" }, { role: "user", content: 5 }] })).toBe("messages[1].content");
     expect(fieldOf({ messages: [{ role: "assistant", content: { text: "x" } }] })).toBe("messages[0].content");

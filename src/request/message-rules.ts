@@ -30,6 +30,11 @@ export interface TemplateInfo {
    * absent means `""`.
    */
   callContentAsNone?: boolean;
+  /**
+   * The template prints only one call per assistant message: a message with several is split into
+   * consecutive assistant messages, one call each (Llama 3.x, gpt-oss; the tool-call probe). Optional.
+   */
+  callsOnePerMessage?: boolean;
   /** The template source names this role itself (`ipython`, `observation`, ...), so it is passed through. */
   namesRole?: (role: string) => boolean;
 }
@@ -120,6 +125,28 @@ export class MessageRules {
     if (!empty) return;
     const hasCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
     message.content = hasCalls && this.info.callContentAsNone === true ? null : "";
+  }
+
+  /**
+   * Splits assistant messages with several calls into one message per call, for templates that print
+   * one call per message: the first keeps every other field, the rest are `{role, content, tool_calls}`
+   * with rule 3's empty content. Returns `messages` itself when nothing needs splitting.
+   */
+  oneCallPerMessage(messages: Message[]): Message[] {
+    const several = (m: Message) => m.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 1;
+    if (!messages.some(several) || this.info.callsOnePerMessage !== true) return messages;
+    return messages.flatMap((m) => {
+      if (!several(m)) return [m];
+      const [first, ...rest] = m.tool_calls as unknown[];
+      return [
+        { ...m, tool_calls: [first] },
+        ...rest.map((call) => {
+          const next: Message = { role: "assistant", content: null, tool_calls: [call] };
+          this.assistantContent(next);
+          return next;
+        }),
+      ];
+    });
   }
 
   /** Remembers a call made outside `tool_calls` (a Responses `function_call` item). */

@@ -27,6 +27,11 @@ export interface TemplateCaps {
   readsArgumentsAsString: boolean;
   /** An assistant message with tool calls and no text gets `content: None`, not `""` (the tool-call probe; DeepSeek V3). */
   callContentAsNone: boolean;
+  /**
+   * The template prints one call per assistant message (Llama 3.x raise on more, gpt-oss and GigaChat 3
+   * drop the rest; the tool-call probe): messages with several calls are split into consecutive ones.
+   */
+  callsOnePerMessage: boolean;
   /** A system message's text reaches the prompt without the template raising (probe). */
   supportsSystem: boolean;
   /** Extra variables the template reads (`enable_thinking`, `reasoning_effort`, ...), for `variables`. */
@@ -102,10 +107,25 @@ function callConversation(shape: ToolCallShape): Record<string, unknown>[] {
 
 const showsEveryCall = (out: string) => PROBE_CALLS.every((c) => out.includes(c.name) && out.includes(c.key) && out.includes(c.value));
 
-/** What the tool probes found: the shape under which every call is printed (undefined: none), and results. */
+/**
+ * What the tool probes found: the shape under which every call is printed (undefined: none), whether
+ * two calls in one message are both printed in that shape (else they must be split), and results.
+ */
 export interface ToolProbe {
   shape: ToolCallShape | undefined;
+  onePerMessage: boolean;
   rendersResults: boolean;
+}
+
+/** The probe history with both calls in one assistant message, both answered. */
+function parallelConversation(shape: ToolCallShape): Record<string, unknown>[] {
+  const sequential = callConversation(shape);
+  const calls = sequential.flatMap((m) => (Array.isArray(m.tool_calls) ? m.tool_calls : []));
+  return [
+    sequential[0]!,
+    { role: "assistant", content: shape.contentNone ? null : "", tool_calls: calls },
+    ...sequential.filter((m) => m.role === "tool"),
+  ];
 }
 const toolProbes = new BoundedCache<string, ToolProbe>(1024);
 
@@ -121,10 +141,19 @@ export function probeToolCalls(key: string, probe: ProbeRender): ToolProbe {
       const out = rendersWithout(probe, callConversation(shape), [PROBE_TOOL]);
       if (shape === SHAPES[0]) firstOut = out;
       if (out !== undefined && showsEveryCall(out)) {
-        return Object.freeze({ shape: Object.freeze({ ...shape }), rendersResults: PROBE_CALLS.every((c) => out.includes(c.result)) });
+        const parallel = rendersWithout(probe, parallelConversation(shape), [PROBE_TOOL]);
+        return Object.freeze({
+          shape: Object.freeze({ ...shape }),
+          onePerMessage: parallel === undefined || !showsEveryCall(parallel),
+          rendersResults: PROBE_CALLS.every((c) => out.includes(c.result)),
+        });
       }
     }
-    return Object.freeze({ shape: undefined, rendersResults: firstOut !== undefined && PROBE_CALLS.every((c) => firstOut!.includes(c.result)) });
+    return Object.freeze({
+      shape: undefined,
+      onePerMessage: false,
+      rendersResults: firstOut !== undefined && PROBE_CALLS.every((c) => firstOut!.includes(c.result)),
+    });
   });
 }
 

@@ -235,6 +235,9 @@ export class ChatTemplate {
         get callContentAsNone() {
           return (toolAnswer ??= probeToolCalls(key, probe)).shape?.contentNone === true;
         },
+        get callsOnePerMessage() {
+          return (toolAnswer ??= probeToolCalls(key, probe)).onePerMessage;
+        },
         // A role the source names as a string literal (`'ipython'`, `"observation"`) is one it handles.
         namesRole: (role) => {
           let named = roles.get(role);
@@ -270,6 +273,7 @@ export class ChatTemplate {
       rendersToolResults: tools.rendersResults,
       readsArgumentsAsString: tools.shape?.argumentsAsString === true,
       callContentAsNone: tools.shape?.contentNone === true,
+      callsOnePerMessage: tools.onePerMessage,
       supportsSystem: probeSupportsSystem(key, this.probe(source)),
     };
   }

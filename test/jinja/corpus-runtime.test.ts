@@ -36,6 +36,7 @@ for (const tpl of templates) {
           readsContentParts: expected.caps.readsContentParts,
           readsArgumentsAsString: expected.caps.readsArgumentsAsString === true,
           callContentAsNone: expected.caps.callContentAsNone === true,
+          callsOnePerMessage: expected.caps.callsOnePerMessage === true,
           knowsDeveloperRole: tpl.chat_template.includes("developer"),
           namesRole: (role) => tpl.chat_template.includes(`'${role}'`) || tpl.chat_template.includes(`"${role}"`),
         });

@@ -4,7 +4,7 @@
  * `a[b]` tries the item first, then the attribute. Only own data properties of plain objects are
  * visible, dunder names are refused, and mutating methods give a SecurityError when used.
  */
-import { DICT_METHODS, LIST_METHODS, MUTATING, STR_METHODS } from "./methods.js";
+import { checkKwargs, DICT_METHODS, LIST_METHODS, MUTATING, STR_METHODS } from "./methods.js";
 import { PyFloat } from "./py-float.js";
 import { budget } from "./limits.js";
 import {
@@ -14,46 +14,57 @@ import {
   Namespace,
   Undefined,
   codePoints,
-  dictKeyString,
+  dictGet,
   hasSurrogates,
   isDict,
   isInt,
   isTuple,
+  iteratorKind,
   ownValue,
+  PyDict,
   pyRepr,
   toNumber,
   tuple,
   typeName,
   JinjaError,
+  unwrap,
 } from "./values.js";
 
 function unsafe(obj: unknown, name: string): Undefined {
   return new Undefined(name, obj, `access to attribute ${pyRepr(name)} of ${pyRepr(typeName(obj))} object is unsafe.`, "SecurityError");
 }
 
-function bind<T>(self: T, name: string, fn: (self: T, args: unknown[], kwargs: Record<string, unknown> | null) => unknown): Callable {
-  return new Callable(name, (args, kwargs) => fn(self, args, kwargs), "method");
+function bind<T>(type: string, self: T, name: string, fn: (self: T, args: unknown[], kwargs: Record<string, unknown> | null) => unknown): Callable {
+  return new Callable(
+    name,
+    (args, kwargs) => {
+      checkKwargs(type, name, kwargs);
+      // Markup is a str to Python: a Markup argument is its text.
+      return fn(self, args.some((a) => a instanceof Markup) ? args.map(unwrap) : args, kwargs);
+    },
+    "method",
+  );
 }
 
 /** Python getattr(obj, name) as the sandbox sees it; `undefined` when there is no such attribute. */
 function pyAttr(obj: unknown, name: string): unknown {
   if (name.startsWith("__") && name.endsWith("__")) return unsafe(obj, name);
   if (typeof obj === "string") {
-    return Object.prototype.hasOwnProperty.call(STR_METHODS, name) ? bind(obj, name, STR_METHODS[name]!) : undefined;
+    return Object.prototype.hasOwnProperty.call(STR_METHODS, name) ? bind("str", obj, name, STR_METHODS[name]!) : undefined;
   }
   if (Array.isArray(obj)) {
     const kind = isTuple(obj) ? "tuple" : "list";
     if (kind === "list" && MUTATING["list"]!.has(name)) return unsafe(obj, name);
     const m = Object.prototype.hasOwnProperty.call(LIST_METHODS, name) ? LIST_METHODS[name] : undefined;
     if (m === undefined || (kind === "tuple" && name === "copy")) return undefined;
-    return bind(obj, name, m);
+    return bind(kind, obj, name, m);
   }
   if (obj instanceof LoopInfo) return obj.attr(name);
   if (obj instanceof Namespace) return ownValue(obj.attrs, name);
   if (isDict(obj)) {
     if (MUTATING["dict"]!.has(name)) return unsafe(obj, name);
     const m = Object.prototype.hasOwnProperty.call(DICT_METHODS, name) ? DICT_METHODS[name] : undefined;
-    return m === undefined ? undefined : bind(obj, name, m);
+    return m === undefined ? undefined : bind("dict", obj, name, m);
   }
   if (obj instanceof PyFloat || typeof obj === "number" || typeof obj === "bigint") {
     if (name === "real") return obj;
@@ -65,13 +76,19 @@ function pyAttr(obj: unknown, name: string): unknown {
 /** Python obj[key]; `undefined` when the lookup fails (missing key, index out of range, wrong type). */
 function pyItem(obj: unknown, key: unknown): unknown {
   if (Array.isArray(obj)) {
+    // Generators and dict views are not subscriptable (the sandbox turns that TypeError into Undefined).
+    if (iteratorKind(obj) !== undefined) return undefined;
     if (!isInt(key) && typeof key !== "boolean") return undefined;
     let i = toNumber(key);
     if (i < 0) i += obj.length;
     return i >= 0 && i < obj.length ? obj[i] : undefined;
   }
   if (isDict(obj)) {
-    return ownValue(obj, dictKeyString(key));
+    try {
+      return dictGet(obj, key);
+    } catch {
+      return undefined; // an unhashable key: a TypeError the sandbox's getitem swallows
+    }
   }
   if (typeof obj === "string") {
     if (!isInt(key) && typeof key !== "boolean") return undefined;
@@ -91,18 +108,25 @@ function pyItem(obj: unknown, key: unknown): unknown {
 /** Names a dict answers as an attribute (its methods, allowed or not): the rest are item lookups. */
 const DICT_ATTRS: ReadonlySet<string> = new Set([...Object.keys(DICT_METHODS), ...MUTATING["dict"]!]);
 
+/** markupsafe.Markup's str methods return Markup (and lists of Markup) where str's return str. */
+function markupMethod(m: Callable): Callable {
+  const wrap = (v: unknown): unknown =>
+    typeof v === "string" ? new Markup(v) : Array.isArray(v) && !isTuple(v) ? v.map(wrap) : isTuple(v) ? tuple(v.map(wrap)) : v;
+  return new Callable(m.name, (args, kwargs) => wrap(m.fn(args, kwargs)), "method");
+}
+
 /** `obj.name` in a template. */
 export function getAttr(obj: unknown, name: string): unknown {
   // The hot case, `message.role` on a request dict: with no method or dunder of that name, Jinja2's
   // getattr-then-getitem comes down to the item (the same answer as the general path below, sooner).
   if (isDict(obj) && !DICT_ATTRS.has(name) && !(name.startsWith("__") && name.endsWith("__"))) {
-    const item = ownValue(obj, name);
+    const item = obj instanceof PyDict ? obj.get(name) : ownValue(obj, name);
     return item !== undefined ? item : new Undefined(name, obj);
   }
   if (obj instanceof Undefined) obj.fail();
   const target = obj instanceof Markup ? obj.text : obj;
   const attr = pyAttr(target, name);
-  if (attr !== undefined) return attr;
+  if (attr !== undefined) return obj instanceof Markup && attr instanceof Callable ? markupMethod(attr) : attr;
   const item = pyItem(target, name);
   if (item !== undefined) return item;
   return new Undefined(name, obj);
@@ -114,7 +138,7 @@ export function getItem(obj: unknown, key: unknown): unknown {
   const target = obj instanceof Markup ? obj.text : obj;
   if (key instanceof Markup) key = key.text;
   const item = pyItem(target, key);
-  if (item !== undefined) return item;
+  if (item !== undefined) return obj instanceof Markup && typeof item === "string" ? new Markup(item) : item;
   if (typeof key === "string") {
     const attr = pyAttr(target, key);
     if (attr !== undefined) return attr;
@@ -153,11 +177,17 @@ function sliceString(s: string, start: number | null, stop: number | null, step:
 /** Python's slice.indices + the selection: `x[start:stop:step]` on lists, tuples and strings. */
 export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unknown): unknown {
   if (obj instanceof Undefined) obj.fail();
-  if (obj instanceof Markup) obj = obj.text;
+  if (obj instanceof Markup) {
+    const text = getSlice(obj.text, start, stop, step) as string;
+    return new Markup(text);
+  }
+  if (isDict(obj)) throw new JinjaError("TypeError", "unhashable type: 'slice'");
   const s = sliceIndex(step) ?? 1;
   if (s === 0) throw new JinjaError("ValueError", "slice step cannot be zero");
   if (typeof obj === "string" && !hasSurrogates(obj)) return sliceString(obj, sliceIndex(start), sliceIndex(stop), s);
-  const items: readonly unknown[] | null = typeof obj === "string" ? codePoints(obj) : Array.isArray(obj) ? obj : null;
+  const sliceable = typeof obj === "string" || (Array.isArray(obj) && iteratorKind(obj) === undefined);
+  if (!sliceable) throw new JinjaError("TypeError", `'${typeName(obj)}' object is not subscriptable`);
+  const items: readonly unknown[] = typeof obj === "string" ? codePoints(obj) : (obj as unknown[]);
   if (items === null) throw new JinjaError("TypeError", `'${typeName(obj)}' object is not subscriptable`);
   const [a, b] = sliceBounds(items.length, sliceIndex(start), sliceIndex(stop), s);
   const out: unknown[] = [];

@@ -6,26 +6,29 @@
 import { getAttr, getItem, getSlice } from "./access.js";
 import * as A from "./ast.js";
 import { FILTER_ALIASES, FILTERS } from "./filters.js";
+import { stringItems } from "./dict.js";
 import { Frame } from "./frame.js";
-import { BIG_INT_PREFIX, CHAINED, GENERATION_FILTER, TRAILING_COMMA } from "./lexer.js";
+import { BIG_INT_PREFIX, CHAINED, EMPTY_TUPLE, GENERATION_FILTER, TRAILING_COMMA } from "./lexer.js";
 import { pyAdd, pyConcat, pyFloorDiv, pyIn, pyMod, pyMul, pyNeg, pyPos, pyPow, pySub, pyTrueDiv } from "./ops.js";
 import { TESTS } from "./tests.js";
 import { NEGATED_TEST_PREFIX, TEST_PREFIX } from "./tests-syntax.js";
 import {
   Callable,
   JinjaError,
+  escapeHtml,
   LoopInfo,
   Markup,
   Namespace,
   Undefined,
   floatValue,
+  isDict,
   newDict,
+  newKwargs,
   pyBool,
   pyCompare,
   pyEq,
   pyIter,
   pyStr,
-  setDictItem,
   tuple,
   typeName,
   unwrap,
@@ -57,6 +60,18 @@ function withSoft<T>(value: boolean, fn: () => T): T {
   }
 }
 
+/** Whether the statement being compiled is inside a for loop body (break/continue allowed). */
+let inLoop = false;
+function withLoop<T>(value: boolean, fn: () => T): T {
+  const saved = inLoop;
+  inLoop = value;
+  try {
+    return fn();
+  } finally {
+    inLoop = saved;
+  }
+}
+
 function missing(kind: "filter" | "test", name: string): never {
   throw new JinjaError("TemplateRuntimeError", `No ${kind} named '${name}' found.`);
 }
@@ -81,7 +96,7 @@ function block(stmts: Stmt[]): Stmt {
 }
 
 export function compileProgram(program: A.ProgramNode): Stmt {
-  return compileBody(program.body);
+  return withLoop(false, () => compileBody(program.body));
 }
 
 function compileBody(nodes: A.Node[]): Stmt {
@@ -116,9 +131,12 @@ function compileStatement(node: A.Node): Stmt {
       return compileIf(nodeOf<A.IfNode>(node));
     case "For":
       return compileFor(nodeOf<A.ForNode>(node));
+    // Jinja2 compiles these to Python's break/continue, which Python rejects outside a loop.
     case "Break":
+      if (!inLoop) throw new CompileError("'break' outside loop");
       return () => BREAK;
     case "Continue":
+      if (!inLoop) throw new CompileError("'continue' not properly in loop");
       return () => CONTINUE;
     case "Set":
       return compileSet(nodeOf<A.SetNode>(node));
@@ -186,7 +204,7 @@ function compileFor(node: A.ForNode): Stmt {
   }
   const iterable = compileExpr(iterableNode);
   const bind = compileTarget(node.loopvar);
-  const body = withSoft(false, () => compileBody(node.body));
+  const body = withSoft(false, () => withLoop(true, () => compileBody(node.body)));
   const otherwise = withSoft(false, () => compileBody(node.defaultBlock));
   return (f) => {
     const budget = f.rt.budget;
@@ -222,9 +240,35 @@ function compileSet(node: A.SetNode): Stmt {
       ? compileExpr(node.value)
       : ((): Expr => {
           const body = withSoft(false, () => compileBody(node.body));
-          // A set block's body is its own scope: sets inside it do not leak.
-          return (f) => f.capture(() => void body(new Frame(f.rt, f)));
+          // A set block's body is its own scope: sets inside it do not leak. A break or continue in it
+          // leaves the enclosing loop at once, and nothing is assigned (as in Jinja2's generated code).
+          return (f) => {
+            let status = NORMAL;
+            const text = f.capture(() => void (status = body(new Frame(f.rt, f))));
+            if (status !== NORMAL) throw new LoopExit(status);
+            return text;
+          };
         })();
+  if (node.value === null) {
+    const stmt = compileAssignment(node, value);
+    return (f) => {
+      try {
+        return stmt(f);
+      } catch (e) {
+        if (e instanceof LoopExit) return e.status;
+        throw e;
+      }
+    };
+  }
+  return compileAssignment(node, value);
+}
+
+/** Carries a break/continue out of a set block's body, through the expression that captures it. */
+class LoopExit {
+  constructor(readonly status: number) {}
+}
+
+function compileAssignment(node: A.SetNode, value: Expr): Stmt {
   const assignee = node.assignee;
   if (assignee.type === "MemberExpression") {
     const member = nodeOf<A.MemberNode>(assignee);
@@ -273,7 +317,7 @@ function makeMacro(name: string, params: Param[], body: Stmt, bodyNodes: A.Node[
       rt.budget.step();
       try {
         const f = new Frame(rt, defining);
-        const rest: Kwargs = kwargs === null ? null : Object.assign(newDict(), kwargs);
+        const rest: Kwargs = kwargs === null ? null : Object.assign(newKwargs(), kwargs);
         for (let i = 0; i < params.length; i++) {
           const p = params[i]!;
           if (i < args.length) {
@@ -301,7 +345,7 @@ function makeMacro(name: string, params: Param[], body: Stmt, bodyNodes: A.Node[
           throw new JinjaError("TypeError", `macro '${name}' takes not more than ${params.length} argument(s)`);
         }
         const restKeys = rest === null ? [] : Object.keys(rest);
-        if (usesKwargs) f.set("kwargs", rest ?? newDict());
+        if (usesKwargs) f.set("kwargs", rest ?? newKwargs());
         else if (restKeys.length > 0) throw new JinjaError("TypeError", `macro '${name}' takes no keyword argument '${restKeys[0]}'`);
         return f.capture(() => void body(f));
       } finally {
@@ -315,7 +359,7 @@ function makeMacro(name: string, params: Param[], body: Stmt, bodyNodes: A.Node[
 function compileMacro(node: A.MacroNode): Stmt {
   const name = node.name.value;
   const params = compileParams(node.args);
-  const body = withSoft(false, () => compileBody(node.body));
+  const body = withSoft(false, () => withLoop(false, () => compileBody(node.body)));
   return (f) => {
     f.set(name, makeMacro(name, params, body, node.body, f));
     return NORMAL;
@@ -325,7 +369,7 @@ function compileMacro(node: A.MacroNode): Stmt {
 function compileCallBlock(node: A.CallStatementNode): Stmt {
   const call = compileCall(node.call, (f) => makeMacro("caller", callerParams, body, node.body, f));
   const callerParams = compileParams(node.callerArgs ?? []);
-  const body = withSoft(false, () => compileBody(node.body));
+  const body = withSoft(false, () => withLoop(false, () => compileBody(node.body)));
   return (f) => {
     f.rt.budget.step();
     f.emit(pyStr(call(f)));
@@ -340,7 +384,10 @@ function compileFilterBlock(node: A.FilterStatementNode): Stmt {
   const apply = isGeneration ? null : compileFilterCall(node.filter);
   return (f) => {
     const inner = new Frame(f.rt, f);
-    const text = f.capture(() => void body(inner));
+    let status = NORMAL;
+    const text = f.capture(() => void (status = body(inner)));
+    // A break/continue inside leaves the loop before the filtered text is written, as in Jinja2.
+    if (status !== NORMAL) return status;
     f.emit(apply === null ? text : pyStr(apply(f, text)));
     return NORMAL;
   };
@@ -357,6 +404,7 @@ function compileExpr(node: A.Node): Expr {
         const c = CONSTANTS[name];
         return () => c;
       }
+      if (name === EMPTY_TUPLE) return () => tuple([]);
       if (name.startsWith(BIG_INT_PREFIX)) {
         const big = BigInt(name.slice(BIG_INT_PREFIX.length));
         return () => big;
@@ -388,7 +436,7 @@ function compileExpr(node: A.Node): Expr {
       return (f) => {
         const d = newDict();
         for (const [k, v] of entries) {
-          setDictItem(d, k(f), v(f));
+          d.set(k(f), v(f));
         }
         return d;
       };
@@ -473,11 +521,11 @@ function evalArgs(c: CompiledArgs, f: Frame): [unknown[], Kwargs] {
   if (c.spread !== null) args.push(...pyIter(c.spread(f)));
   let kwargs: Kwargs = null;
   if (c.keywords.length > 0 || c.kwSpread !== null) {
-    kwargs = newDict();
+    kwargs = newKwargs();
     for (const [k, e] of c.keywords) kwargs[k] = e(f);
     if (c.kwSpread !== null) {
       const extra = c.kwSpread(f);
-      if (extra !== null && typeof extra === "object" && !Array.isArray(extra)) Object.assign(kwargs, extra);
+      if (isDict(extra)) for (const [k, v] of stringItems(extra, "argument after **")) kwargs[k] = v;
     }
   }
   return [args, kwargs];
@@ -497,12 +545,15 @@ function compileCall(node: A.CallNode, caller: Expr | null): Expr {
     const [a, k] = evalArgs(args, f);
     let kwargs = k;
     if (caller !== null) {
-      kwargs ??= newDict();
+      kwargs ??= newKwargs();
       kwargs["caller"] = caller(f);
     }
     return callValue(fn, a, kwargs);
   };
 }
+
+/** Filters that return Markup for Markup input in Jinja2 (soft_str keeps it, Markup's methods keep it). */
+const MARKUP_FILTERS: ReadonlySet<string> = new Set(["lower", "upper", "capitalize", "trim", "string", "center", "indent", "truncate", "format", "reverse"]);
 
 function compileFilterCall(filterNode: A.Node): (f: Frame, value: unknown) => unknown {
   let name: string;
@@ -519,13 +570,23 @@ function compileFilterCall(filterNode: A.Node): (f: Frame, value: unknown) => un
   if (known === null && !soft) throw new CompileError(`No filter named '${name}'.`);
   const filter = known ?? ((): never => missing("filter", name));
   const noArgs = args.positional.length === 0 && args.keywords.length === 0 && args.spread === null && args.kwSpread === null;
-  // Only safe/escape look at Markup-ness; every other filter sees the text.
-  const keepsMarkup = resolved === "safe" || resolved === "escape";
+  // safe/escape/default look at Markup-ness; the others see the text, and those that Jinja2 runs
+  // through Markup's own str methods give Markup back (`('x'|safe)|upper is escaped`).
+  const seesMarkup = resolved === "safe" || resolved === "escape" || resolved === "default";
+  const givesMarkup = MARKUP_FILTERS.has(resolved);
   return (f, input) => {
-    const value = keepsMarkup || !(input instanceof Markup) ? input : input.text;
-    if (noArgs) return filter(value, [], null, f.rt.env);
+    if (input instanceof Markup && !seesMarkup) {
+      let a: unknown[] = [];
+      let k: Kwargs = null;
+      if (!noArgs) [a, k] = evalArgs(args, f);
+      // Markup.__mod__ escapes the arguments it formats in.
+      if (resolved === "format") a = a.map((x) => escapeHtml(x));
+      const out = filter(input.text, a, k, f.rt.env);
+      return givesMarkup && typeof out === "string" ? new Markup(out) : out;
+    }
+    if (noArgs) return filter(input, [], null, f.rt.env);
     const [a, k] = evalArgs(args, f);
-    return filter(value, a, k, f.rt.env);
+    return filter(input, a, k, f.rt.env);
   };
 }
 
@@ -549,6 +610,8 @@ function compileTest(node: A.TestNode): Expr {
   if (known === null && !soft) throw new CompileError(`No test named '${name}'.`);
   const test = known ?? ((): never => missing("test", name));
   const negate = node.negate;
+  // `escaped` is the one test that tells Markup from str; every other one sees the text.
+  if (name === "escaped") return (f) => test(operand(f), []) !== negate;
   return (f) => test(unwrap(operand(f)), []) !== negate;
 }
 

@@ -8,6 +8,8 @@ import { budget } from "./limits.js";
 import { capitalize, STR_METHODS } from "./methods.js";
 import { PyFloat } from "./py-float.js";
 import { percentFormat } from "./pyformat.js";
+import { pySort } from "./pysort.js";
+import { hashKey } from "./dict.js";
 import { DEFAULT_OPTIONS, type JsonCache } from "./tojson.js";
 import {
   JinjaError,
@@ -75,10 +77,18 @@ function ignoreCase(v: unknown): unknown {
   return typeof v === "string" ? v.toLowerCase() : v;
 }
 
-function sortItems(items: unknown[], key: (v: unknown) => unknown, reverse: boolean): unknown[] {
+/** Python's `<` on two keys. */
+const pyLess = (a: unknown, b: unknown): boolean => pyCompare(a, b, "<") < 0;
+/**
+ * `<` on the one-item lists Jinja2's sort filter uses as keys (make_multi_attrgetter): list comparison
+ * asks `==` first, so equal items are never ordered (`[none, none]|sort` works, `[none, 1]|sort` raises).
+ */
+const listLess = (a: unknown, b: unknown): boolean => !pyEq(a, b) && pyCompare(a, b, "<") < 0;
+
+function sortItems(items: unknown[], key: (v: unknown) => unknown, reverse: boolean, lt: (a: unknown, b: unknown) => boolean): unknown[] {
   budget().steps_(items.length);
   const keyed = items.map((v) => ({ v, k: key(v) }));
-  keyed.sort((a, b) => pyCompare(a.k, b.k) * (reverse ? -1 : 1));
+  pySort(keyed, (a, b) => lt(a.k, b.k), reverse);
   return keyed.map((e) => e.v);
 }
 
@@ -197,10 +207,16 @@ function minMax(value: unknown, args: unknown[], kwargs: Kwargs, env: FilterEnv,
   if (items.length === 0) return new Undefined(undefined, undefined, `No aggregated item, sequence was empty.`);
   const get = attribute === null ? (v: unknown) => v : attrGetter(attribute, env);
   const key = (v: unknown): unknown => (pyBool(caseSensitive) ? get(v) : ignoreCase(get(v)));
+  // Python's max/min: the new item against the best so far, with `>` for max and `<` for min.
   let best = items[0];
-  for (const item of items.slice(1)) {
-    const c = pyCompare(key(item), key(best));
-    if (max ? c > 0 : c < 0) best = item;
+  let bestKey = key(best);
+  for (let i = 1; i < items.length; i++) {
+    const k = key(items[i]);
+    const c = pyCompare(k, bestKey, max ? ">" : "<");
+    if (max ? c > 0 : c < 0) {
+      best = items[i];
+      bestKey = k;
+    }
   }
   return best;
 }
@@ -256,7 +272,7 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
     const pos = by === "key" ? 0 : by === "value" ? 1 : -1;
     if (pos < 0) throw new JinjaError("FilterArgumentError", "You can only sort by either \"key\" or \"value\"");
     const items = dictItems(v);
-    return sortItems(items, (it) => (pyBool(caseSensitive) ? (it as unknown[])[pos] : ignoreCase((it as unknown[])[pos])), pyBool(reverse));
+    return sortItems(items, (it) => (pyBool(caseSensitive) ? (it as unknown[])[pos] : ignoreCase((it as unknown[])[pos])), pyBool(reverse), pyLess);
   },
   escape: (v) => escapeHtml(v),
   first: (v) => {
@@ -326,9 +342,13 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   selectattr: (v, a, _k, env) => selectOrReject(v, a, env, true, true),
   sort: (v, a, k, env) => {
     const [reverse, caseSensitive, attribute] = params(a, k, ["reverse", "case_sensitive", "attribute"], [false, false, null], "sort");
-    const get = attribute === null ? (x: unknown) => x : attrGetter(attribute, env);
-    const key = pyBool(caseSensitive) ? get : (x: unknown) => ignoreCase(get(x));
-    return sortItems(pyIter(v).slice(), key, pyBool(reverse));
+    // Jinja2 sorts by a list of the attributes (`attribute='a,b'`), compared as a list.
+    const getters = attribute === null ? [(x: unknown) => x] : typeof attribute === "string" ? attribute.split(",").map((a) => attrGetter(a, env)) : [attrGetter(attribute, env)];
+    const cased = pyBool(caseSensitive);
+    const part = (g: (x: unknown) => unknown) => (cased ? g : (x: unknown) => ignoreCase(g(x)));
+    const parts = getters.map(part);
+    if (parts.length === 1) return sortItems(pyIter(v).slice(), parts[0]!, pyBool(reverse), listLess);
+    return sortItems(pyIter(v).slice(), (x) => parts.map((p) => p(x)), pyBool(reverse), pyLess);
   },
   string: (v) => pyStr(v),
   sum: (v, a, k, env) => {
@@ -368,12 +388,13 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   unique: (v, a, k, env) => {
     const [caseSensitive, attribute] = params(a, k, ["case_sensitive", "attribute"], [false, null], "unique");
     const get = attribute === null ? (x: unknown) => x : attrGetter(attribute, env);
-    const seen: unknown[] = [];
+    // A set of the keys, as Jinja2's do_unique keeps (unhashable items raise TypeError there too).
+    const seen = new Set<unknown>();
     const out: unknown[] = [];
     for (const item of pyIter(v)) {
-      const key = pyBool(caseSensitive) ? get(item) : ignoreCase(get(item));
-      if (!seen.some((s) => pyEq(s, key))) {
-        seen.push(key);
+      const key = hashKey(pyBool(caseSensitive) ? get(item) : ignoreCase(get(item)));
+      if (!seen.has(key)) {
+        seen.add(key);
         out.push(item);
       }
     }

@@ -4,7 +4,8 @@
  */
 import { ChatwireError } from "../errors.js";
 import { budget } from "./limits.js";
-import { Callable, JinjaError, Namespace, isDict, isInt, newDict, pyStr, toNumber, type Kwargs } from "./values.js";
+import { stringItems } from "./dict.js";
+import { Callable, JinjaError, Namespace, PyDict, copyDict, isDict, isInt, newDict, newKwargs, pyIter, pyStr, toNumber, type Kwargs } from "./values.js";
 
 function range(args: unknown[]): number[] {
   if (args.length === 0) throw new JinjaError("TypeError", "range expected at least 1 argument, got 0");
@@ -27,14 +28,23 @@ function range(args: unknown[]): number[] {
   return out;
 }
 
-function dictFrom(args: unknown[], kwargs: Kwargs): Record<string, unknown> {
-  const d = newDict();
-  if (args.length > 0) {
-    const src = args[0];
-    if (isDict(src)) Object.assign(d, src);
-    else if (Array.isArray(src)) for (const pair of src) if (Array.isArray(pair)) d[pyStr(pair[0])] = pair[1];
+/** dict(mapping_or_pairs, **kwargs): a PyDict, in Python's order. */
+function dictFrom(args: unknown[], kwargs: Kwargs): PyDict {
+  if (args.length > 1) throw new JinjaError("TypeError", `dict expected at most 1 argument, got ${args.length}`);
+  const d = args.length > 0 && isDict(args[0]) ? copyDict(args[0]) : newDict();
+  if (args.length > 0 && !isDict(args[0])) {
+    let i = 0;
+    for (const pair of pyIter(args[0])) {
+      const kv = Array.isArray(pair) || typeof pair === "string" ? pyIter(pair) : null;
+      if (kv === null) throw new JinjaError("TypeError", `cannot convert dictionary update sequence element #${i} to a sequence`);
+      if (kv.length !== 2) {
+        throw new JinjaError("ValueError", `dictionary update sequence element #${i} has length ${kv.length}; 2 is required`);
+      }
+      d.set(kv[0], kv[1]);
+      i++;
+    }
   }
-  if (kwargs !== null) Object.assign(d, kwargs);
+  if (kwargs !== null) for (const k of Object.keys(kwargs)) d.set(k, kwargs[k]);
   return d;
 }
 
@@ -105,12 +115,12 @@ class Cycler {
 
 /** The globals every render sees (stateless: strftime_now reads the render's clock from its budget). */
 function makeGlobals(): Record<string, unknown> {
-  const g = newDict();
+  const g = newKwargs();
   g["range"] = new Callable("range", (args) => range(args));
   g["dict"] = new Callable("dict", (args, kwargs) => dictFrom(args, kwargs));
   g["namespace"] = new Callable("namespace", (args, kwargs) => {
     const ns = new Namespace();
-    Object.assign(ns.attrs, dictFrom(args, kwargs));
+    for (const [k, v] of stringItems(dictFrom(args, kwargs), "namespace")) ns.attrs[k] = v;
     return ns;
   });
   g["raise_exception"] = new Callable("raise_exception", (args) => {

@@ -8,7 +8,7 @@
  * afresh.
  */
 import { PyFloat } from "./py-float.js";
-import { dictKeys, isDict, iteratorKind } from "./values.js";
+import { isPlainDict, iteratorKind } from "./values.js";
 
 const LIST = Symbol("list");
 const DICT = Symbol("dict");
@@ -30,9 +30,8 @@ function record(value: unknown, out: unknown[]): boolean {
     for (let i = 0; i < value.length; i++) if (!record(value[i], out)) return false;
     return true;
   }
-  if (!isDict(value)) return false;
+  if (!isPlainDict(value)) return false; // a template-made dict (PyDict) is never shared across renders
   const names = Object.keys(value);
-  if (dictKeys(value, names) !== names) return false; // a template-made dict with non-string keys
   out.push(DICT, names.length);
   for (const name of names) {
     out.push(name);
@@ -57,7 +56,7 @@ function check(value: unknown, rec: readonly unknown[], at: number): number {
     for (let i = 0; i < value.length && p >= 0; i++) p = check(value[i], rec, p);
     return p;
   }
-  if (rec[at] !== DICT || !isDict(value)) return -1;
+  if (rec[at] !== DICT || !isPlainDict(value)) return -1;
   let p = at + 2;
   let count = 0;
   // A dict's prototype is Object.prototype or null (isDict), whose keys are not enumerable; should someone

@@ -34,6 +34,9 @@ export function tokenPosition(t: Token | undefined): number | undefined {
  */
 export const TRAILING_COMMA = "__chatwire_trailing_comma__";
 
+/** Placeholder name for the empty tuple `()`. */
+export const EMPTY_TUPLE = "__chatwire_empty_tuple__";
+
 /** Marks a comparison operator that continues a chain (`b < c` in `a < b < c`). */
 export const CHAINED = "chain:";
 const CHAIN_BOUNDARY = new Set(["and", "or", "not", "if", "else", "in", "is"]);
@@ -360,6 +363,25 @@ function lexTag(src: string, from: number, mode: "expression" | "statement", tok
       const expected = balance.pop();
       if (expected === undefined) throw syntaxError(`unexpected '${text}'`, pos);
       if (expected !== text) throw syntaxError(`unexpected '${text}', expected '${expected}'`, pos);
+    }
+    // `()` as a value and `a[]` (which Jinja2 reads as `a[()]`) are the empty tuple; the parser takes
+    // neither, so it gets a placeholder name the compiler turns into ().
+    if ((text === ")" || text === "]") && tokens.length >= 2 && tokens[tokens.length - 1]!.type === (text === ")" ? "OpenParen" : "OpenSquareBracket")) {
+      const before = tokens[tokens.length - 2]!;
+      const operand =
+        (before.type === "Identifier" && !KEYWORDS.has(before.value)) ||
+        before.type === "CloseParen" ||
+        before.type === "CloseSquareBracket" ||
+        before.type === "CloseCurlyBracket" ||
+        before.type === "StringLiteral";
+      if (text === ")" && !operand) {
+        tokens.pop();
+        comparing.pop();
+        tokens.push(tok(EMPTY_TUPLE, "Identifier"));
+        pos += 1;
+        continue;
+      }
+      if (text === "]" && operand) tokens.push(tok(EMPTY_TUPLE, "Identifier"));
     }
     if (type === "ComparisonBinaryOperator") {
       const chained = comparing[comparing.length - 1] === true;

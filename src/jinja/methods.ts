@@ -8,14 +8,15 @@ import {
   JinjaError,
   Undefined,
   codePoints,
+  copyDict,
+  dictGet,
   dictItems,
-  dictKeyString,
   dictKeys,
+  dictValues,
   hasSurrogates,
   iterator,
   isDict,
   isTuple,
-  ownValue,
   pyEq,
   pyIter,
   pyRepr,
@@ -23,6 +24,7 @@ import {
   strLength,
   tuple,
   typeName,
+  type Dict,
   type Kwargs,
 } from "./values.js";
 
@@ -349,22 +351,35 @@ export const LIST_METHODS: Readonly<Record<string, (l: unknown[], args: unknown[
   copy: (l) => l.slice(),
 };
 
-export const DICT_METHODS: Readonly<Record<string, (d: Record<string, unknown>, args: unknown[], kwargs: Kwargs) => unknown>> = {
+export const DICT_METHODS: Readonly<Record<string, (d: Dict, args: unknown[], kwargs: Kwargs) => unknown>> = {
   items: (d) => iterator(dictItems(d), "dict_items"),
   keys: (d) => iterator(dictKeys(d), "dict_keys"),
-  values: (d) => iterator(Object.keys(d).map((k) => d[k]), "dict_values"),
+  values: (d) => iterator(dictValues(d), "dict_values"),
   get: (d, a) => {
-    const key = a[0];
-    const v = ownValue(d, dictKeyString(key));
+    const v = dictGet(d, a[0]);
     return v === undefined ? (a.length > 1 ? a[1] : null) : v;
   },
-  copy: (d) => Object.assign(Object.create(null) as Record<string, unknown>, d),
+  copy: (d) => copyDict(d),
 };
+
+/**
+ * The methods that accept keyword arguments; every other one raises as CPython's does. The message
+ * names the type for methods CPython declares with Argument Clinic, and not for the older few.
+ */
+const TAKES_KWARGS = new Set(["str.split", "str.rsplit", "str.splitlines", "str.format"]);
+const BARE_NAMES = new Set(["startswith", "endswith", "find", "rfind", "index", "rindex", "count"]);
+export function checkKwargs(type: string, name: string, kwargs: Kwargs): void {
+  if (kwargs === null || TAKES_KWARGS.has(`${type}.${name}`)) return;
+  for (const _ in kwargs) {
+    const shown = type === "str" && BARE_NAMES.has(name) ? name : `${type}.${name}`;
+    throw new JinjaError("TypeError", `${shown}() takes no keyword arguments`);
+  }
+}
 
 /** str.format's `{0.attr}` / `{0[key]}` lookups: plain item or attribute access, no methods. */
 function formatField(obj: unknown, key: string | number, isAttr: boolean): unknown {
   if (isDict(obj) && !isAttr) {
-    const v = ownValue(obj, String(key));
+    const v = dictGet(obj, key);
     if (v === undefined) throw new JinjaError("KeyError", pyRepr(key));
     return v;
   }
@@ -373,7 +388,7 @@ function formatField(obj: unknown, key: string | number, isAttr: boolean): unkno
     return obj[key];
   }
   if (isDict(obj) && isAttr) {
-    const v = ownValue(obj, String(key));
+    const v = dictGet(obj, String(key));
     if (v !== undefined) return v;
   }
   throw new JinjaError("AttributeError", `'${typeName(obj)}' object has no attribute ${pyRepr(String(key))}`);

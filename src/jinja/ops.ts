@@ -10,7 +10,7 @@ import {
   Undefined,
   escapeHtml,
   unwrap,
-  dictKeyString,
+  dictHas,
   floatValue,
   intValue,
   isDict,
@@ -18,7 +18,6 @@ import {
   isInt,
   isNumeric,
   isTuple,
-  ownValue,
   pyEq,
   pyStr,
   toNumber,
@@ -207,7 +206,7 @@ export function pyIn(needle: unknown, haystack: unknown): boolean {
   }
   if (Array.isArray(haystack)) return haystack.some((x) => pyEq(x, needle));
   if (isDict(haystack)) {
-    return ownValue(haystack, dictKeyString(needle)) !== undefined;
+    return dictHas(haystack, needle);
   }
   if (haystack instanceof Undefined) return false;
   throw new JinjaError("TypeError", `argument of type '${typeName(haystack)}' is not iterable`);

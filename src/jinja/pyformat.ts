@@ -6,6 +6,7 @@ import { PyFloat } from "./py-float.js";
 import {
   JinjaError,
   Undefined,
+  dictGet,
   isDict,
   isFloat,
   isInt,
@@ -123,7 +124,7 @@ export function percentFormat(fmt: string, args: unknown): string {
     if (key !== undefined) {
       if (mapping === null) throw new JinjaError("TypeError", "format requires a mapping");
       usedMapping = true;
-      value = ownValue(mapping, key);
+      value = dictGet(mapping, key);
       if (value === undefined) throw new JinjaError("KeyError", pyRepr(key));
     } else value = take();
     const left = flags.includes("-");

@@ -4,7 +4,7 @@
  */
 import { FILTERS } from "./filters.js";
 import { pyIn } from "./ops.js";
-import { Callable, JinjaError, Namespace, Undefined, isDict, isFloat, isInt, isNumeric, pyCompare, pyEq, toNumber } from "./values.js";
+import { Callable, JinjaError, Markup, Namespace, Undefined, isDict, isFloat, isInt, isNumeric, pyCompare, pyEq, toNumber } from "./values.js";
 
 export type Test = (value: unknown, args: unknown[]) => boolean;
 
@@ -33,7 +33,7 @@ export const TESTS: Readonly<Record<string, Test>> = {
   eq,
   equalto: eq,
   "==": eq,
-  escaped: () => false,
+  escaped: (v) => v instanceof Markup,
   even: (v) => {
     if (!isNumeric(v)) throw new JinjaError("TypeError", "not all arguments converted during string formatting");
     return toNumber(v) % 2 === 0;

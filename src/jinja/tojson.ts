@@ -6,7 +6,8 @@
  */
 import { ChatwireError } from "../errors.js";
 import { PyFloat } from "./py-float.js";
-import { JinjaError, Markup, Undefined, dictKeys, floatRepr, isDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
+import { JinjaError, Markup, PyDict, Undefined, compareStrings, dictItems, floatRepr, isPlainDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
+import { pySort } from "./pysort.js";
 import { budget } from "./limits.js";
 import { matchesRecord, recordValue } from "./json-snapshot.js";
 
@@ -95,21 +96,29 @@ export function dumpJson(value: unknown, options: JsonOptions, depth = 0): strin
     }
     return out + (indent === null ? "]" : "\n" + indent.repeat(depth) + "]");
   }
-  if (isDict(value)) {
+  if (isPlainDict(value)) {
     let names = Object.keys(value);
     if (names.length === 0) return "{}";
-    let keys = dictKeys(value, names);
-    if (options.sortKeys) {
-      const idx = names.map((_, i) => i).sort((a, b) => pyCompare(keys[a], keys[b]));
-      names = idx.map((i) => names[i]!);
-      keys = idx.map((i) => keys[i]);
-    }
+    if (options.sortKeys) names = pySort(names, (a, b) => compareStrings(a, b) < 0);
     let out = "{" + inner;
     for (let i = 0; i < names.length; i++) {
       if (i > 0) out += between;
-      const k = keys[i];
-      out += (typeof k === "string" ? encodeString(k, options.ensureAscii) : keyString(k, options.ensureAscii)) + options.keySeparator;
+      out += encodeString(names[i]!, options.ensureAscii) + options.keySeparator;
       out += dumpJson(value[names[i]!], options, depth + 1);
+    }
+    return out + (indent === null ? "}" : "\n" + indent.repeat(depth) + "}");
+  }
+  if (value instanceof PyDict) {
+    // A template-made dict: keys of any type, printed the way json.dumps converts them.
+    let items = dictItems(value);
+    if (items.length === 0) return "{}";
+    if (options.sortKeys) items = pySort(items, (a, b) => pyCompare(a[0], b[0], "<") < 0);
+    let out = "{" + inner;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) out += between;
+      const k = items[i]![0];
+      out += (typeof k === "string" ? encodeString(k, options.ensureAscii) : keyString(k, options.ensureAscii)) + options.keySeparator;
+      out += dumpJson(items[i]![1], options, depth + 1);
     }
     return out + (indent === null ? "}" : "\n" + indent.repeat(depth) + "}");
   }

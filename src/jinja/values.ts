@@ -4,8 +4,11 @@
  * string = str, array = list (or tuple / generator / dict view when tagged with KIND), plain object = dict, plus the classes
  * below (Undefined, Namespace, Callable, LoopInfo). Everything here follows CPython/Jinja2 behaviour.
  */
+import { PyDict, dictGet, dictItems, dictKeys, dictSize, isDict } from "./dict.js";
 import { budget } from "./limits.js";
 import { PyFloat } from "./py-float.js";
+
+export { PyDict, copyDict, dictGet, dictHas, dictItems, dictKeys, dictSize, dictValues, isDict, isPlainDict, newDict, type Dict } from "./dict.js";
 
 /** Python-level errors raised while rendering (TypeError, UndefinedError, SecurityError...). */
 export class JinjaError extends Error {
@@ -98,50 +101,6 @@ export function isTuple(v: unknown): v is unknown[] {
   return Array.isArray(v) && arrayKind(v) === "tuple";
 }
 
-export function isDict(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
-/**
- * Dict literals may have non-string keys (`{0: 0, 512: 128}`). The object stores them under a string
- * form; this side table remembers the original key so iteration, dictsort and printing see the int.
- */
-const KEY_VALUES: unique symbol = Symbol("chatwire.keys");
-type Keyed = { [KEY_VALUES]?: Map<string, unknown> };
-
-/** The property name a Python key is stored under (and looked up by). */
-export function dictKeyString(key: unknown): string {
-  if (typeof key === "string") return key;
-  if (typeof key === "boolean") return key ? "1" : "0";
-  if (typeof key === "number" && Number.isInteger(key)) return Number.isSafeInteger(key) ? String(key) : BigInt(key).toString();
-  if (key instanceof PyFloat && Number.isSafeInteger(key.value)) return String(key.value);
-  return pyRepr(key);
-}
-
-export function setDictItem(d: Record<string, unknown>, key: unknown, value: unknown): void {
-  const name = dictKeyString(key);
-  d[name] = value;
-  if (typeof key !== "string") {
-    let m = (d as Keyed)[KEY_VALUES];
-    if (m === undefined) (d as Keyed)[KEY_VALUES] = m = new Map();
-    m.set(name, key);
-  }
-}
-
-/** A dict's keys as Python sees them (ints stay ints), in insertion order. */
-export function dictKeys(d: Record<string, unknown>, names: string[] = Object.keys(d)): unknown[] {
-  const m = (d as Keyed)[KEY_VALUES];
-  return m === undefined ? names : names.map((k) => (m.has(k) ? m.get(k) : k));
-}
-
-/** `d.items()` / `d|items`: (key, value) tuples. */
-export function dictItems(d: Record<string, unknown>): unknown[][] {
-  const m = (d as Keyed)[KEY_VALUES];
-  return Object.keys(d).map((k) => tuple([m !== undefined && m.has(k) ? m.get(k) : k, d[k]]));
-}
-
 /**
  * Jinja2 filters such as map, select and items return generators, which print as `<generator ...>`, are
  * always truthy, have no len() and are not JSON serializable. We keep them as arrays, tagged here.
@@ -164,7 +123,8 @@ function isView(kind: string | undefined): boolean {
   return kind !== undefined && kind.startsWith("dict_");
 }
 
-export function newDict(): Record<string, unknown> {
+/** A fresh string-keyed object for keyword arguments (never a template-visible dict by itself). */
+export function newKwargs(): Record<string, unknown> {
   return Object.create(null) as Record<string, unknown>;
 }
 
@@ -248,6 +208,7 @@ export function pyBool(v: unknown): boolean {
   if (v instanceof Undefined) return false;
   if (v instanceof PyFloat) return v.value !== 0;
   if (v instanceof Markup) return v.text !== "";
+  if (v instanceof PyDict) return v.size > 0;
   if (isDict(v)) {
     for (const _ in v) return true;
     return false;
@@ -301,9 +262,12 @@ export function pyEq(a: unknown, b: unknown): boolean {
     return true;
   }
   if (isDict(a) && isDict(b)) {
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && pyEq(a[k], b[k]));
+    if (dictSize(a) !== dictSize(b)) return false;
+    for (const [k, v] of dictItems(a)) {
+      const w = dictGet(b, k);
+      if (w === undefined || !pyEq(v, w)) return false;
+    }
+    return true;
   }
   if (a instanceof Undefined && b instanceof Undefined) return true;
   return false;
@@ -343,7 +307,7 @@ export function pyLen(v: unknown): number {
   if (typeof v === "string") return strLength(v);
   if (v instanceof Markup) return strLength(v.text);
   if (Array.isArray(v) && (iteratorKind(v) === undefined || isView(iteratorKind(v)))) return v.length;
-  if (isDict(v)) return Object.keys(v).length;
+  if (isDict(v)) return dictSize(v);
   if (v instanceof Undefined) return 0;
   throw new JinjaError("TypeError", `object of type '${typeName(v)}' has no len()`);
 }

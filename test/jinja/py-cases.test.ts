@@ -3,8 +3,9 @@
  * gen-py-cases.py): our output must be byte-identical, and where Python raised, we raise a ChatwireError
  * with the same message.
  *
- * Known gap, so not among the cases: dicts whose int-like keys are out of ascending order (JS objects
- * order such keys numerically; Python keeps insertion order).
+ * Dicts a template makes keep Python's key semantics and insertion order (13-dict-keys.json). Known gap,
+ * so not among the cases: a context *JS object* with integer-like keys ("2", "1") is enumerated in JS
+ * order (those keys first, ascending), because the object had that order before the renderer saw it.
  */
 import { describe, expect, it } from "vitest";
 import { compileTemplate } from "../../src/jinja/index.js";

@@ -16,3 +16,5 @@ export type { GrammarOptions } from "./grammar/index.js";
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";
+export { loadTokenizer, renderTokens, renderGeneration, ChatTokenizer } from "./tokens/index.js";
+export type { ProtectMode, RenderTokensOptions, TokenizedPrompt, Span } from "./tokens/index.js";

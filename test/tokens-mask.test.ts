@@ -17,11 +17,10 @@ import { ggufVocabFromTokenizerJson, writeGguf } from "./helpers/gguf-vocab.js";
 const gen = (p: string) => new URL(`../fixtures/tokenizer/generation/${p}`, import.meta.url);
 const source = readFileSync(gen("chatml-generation.jinja"), "utf8");
 const cases = JSON.parse(readFileSync(gen("expected.json"), "utf8")) as { tokenizer: string; conversation: string; prompt: string; generation: [number, number][]; ids: number[]; assistantMask: number[] }[];
-const own = readJson(readFileSync(new URL("../fixtures/tokenizer/conversations/t1-added-tokens-in-data.json", import.meta.url), "utf8")) as { request: unknown };
-const conversations = new Map<string, { request: unknown; options?: Record<string, unknown> }>([
-  ...loadConversations(readJson).map((c) => [c.name, c] as const),
-  ["t1-added-tokens-in-data", own],
-]);
+type Conv = Parameters<typeof renderOptions>[0] extends infer O ? { request: unknown; options?: O } : never;
+const own = readJson(readFileSync(new URL("../fixtures/tokenizer/conversations/t1-added-tokens-in-data.json", import.meta.url), "utf8")) as Conv;
+const conversations = new Map<string, Conv>(loadConversations(readJson).map((c) => [c.name, c as Conv]));
+conversations.set("t1-added-tokens-in-data", own);
 
 describe("assistant mask (transformers' return_assistant_tokens_mask)", async () => {
   const template = await loadTemplate({ chat_template: source });
@@ -36,7 +35,7 @@ describe("assistant mask (transformers' return_assistant_tokens_mask)", async ()
   for (const c of cases) {
     it(`${c.tokenizer}: ${c.conversation}`, () => {
       const conv = conversations.get(c.conversation)!;
-      const options = { ...renderOptions(conv.options), polyfill: "never" as const };
+      const options = { ...renderOptions(conv.options ?? {}), polyfill: "never" as const };
       const spans = renderGeneration(template, conv.request, options);
       expect(spans.prompt).toBe(c.prompt);
       expect(spans.generation).toEqual(c.generation);

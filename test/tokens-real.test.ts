@@ -62,7 +62,7 @@ for (const name of ["qwen3", "deepseek_v3", "llama3_1", "gemma3"]) {
     for (const c of expected.cases) {
       it(c.conversation, () => {
         const conv = conversations.get(c.conversation)!;
-        const result = template.renderTokens(conv.request, tokenizer, renderOptions(conv.options));
+        const result = template.renderTokens(conv.request, tokenizer, renderOptions(conv.options ?? {}));
         expect(result.prompt).toBe(c.prompt);
         expect(result.ids).toEqual(c.ids);
         if (c.specialCount === undefined) {
@@ -79,7 +79,7 @@ for (const name of ["qwen3", "deepseek_v3", "llama3_1", "gemma3"]) {
       const specials = specialTexts(tokenizer.specialTexts());
       for (const c of expected.cases) {
         const conv = conversations.get(c.conversation)!;
-        const segments = renderSegments(template, conv.request, specials, renderOptions(conv.options));
+        const segments = renderSegments(template, conv.request, specials, renderOptions(conv.options ?? {}));
         expect(segments.map((s) => s.text).join("")).toBe(c.prompt);
         expect(await tokenizeSegments(segments, tokenizer)).toEqual(c.ids);
       }
@@ -97,7 +97,7 @@ for (const name of ["qwen3", "deepseek_v3", "llama3_1", "gemma3"]) {
         const fromGguf: ChatTokenizer = await createTokenizer(tokenizerJsonFromGguf(ggufVocabFromTokenizerJson(json, pre)));
         for (const c of expected.cases) {
           const conv = conversations.get(c.conversation)!;
-          expect(template.renderTokens(conv.request, fromGguf, renderOptions(conv.options)).ids).toEqual(c.ids);
+          expect(template.renderTokens(conv.request, fromGguf, renderOptions(conv.options ?? {})).ids).toEqual(c.ids);
         }
       });
     }

@@ -13,6 +13,7 @@ import { readJson, templateFromConfig, type ChatTemplate } from "../src/index.js
 import {
   candidateSpecialTexts,
   createTokenizer,
+  llamaServerTokenizer,
   loadTokenizer,
   probeSpecialTexts,
   renderSegments,
@@ -83,6 +84,26 @@ for (const name of ["qwen3", "deepseek_v3", "llama3_1", "gemma3"]) {
         expect(segments.map((s) => s.text).join("")).toBe(c.prompt);
         expect(await tokenizeSegments(segments, tokenizer)).toEqual(c.ids);
       }
+    });
+
+    it("llama-server /tokenize adaptor: probed special texts + per-segment calls give the same ids", async () => {
+      // A stand-in llama-server: answers /tokenize as llama.cpp does (parse_special decides whether
+      // control-token text becomes control tokens; non-special added tokens match either way).
+      const calls: { content: string; parse_special: boolean; add_special: boolean }[] = [];
+      const fakeFetch = (async (_url: string, init: { body: string }) => {
+        const body = JSON.parse(init.body) as { content: string; parse_special: boolean; add_special: boolean };
+        calls.push(body);
+        return new Response(JSON.stringify({ tokens: tokenizer.tokenize(body.content, body.parse_special) }), { status: 200 });
+      }) as unknown as typeof fetch;
+      const backend = llamaServerTokenizer("http://127.0.0.1:1/", fakeFetch);
+      const specials = await probeSpecialTexts(candidateSpecialTexts(template.source, template.specialTokens), backend);
+      for (const c of expected.cases) {
+        if (c.specialCount === undefined && c.conversation !== "t1-added-tokens-in-data") continue;
+        const conv = conversations.get(c.conversation)!;
+        const ids = await tokenizeSegments(renderSegments(template, conv.request, specials, renderOptions(conv.options ?? {})), backend);
+        expect(ids).toEqual(c.ids);
+      }
+      expect(calls.every((c) => c.add_special === false)).toBe(true);
     });
 
     it("probing a tokenizer finds the template's special tokens and leaves non-special ones out", async () => {

@@ -388,6 +388,7 @@ function compileFilterBlock(node: A.FilterStatementNode): Stmt {
     const text = f.capture(() => void (status = body(inner)));
     // A break/continue inside leaves the loop before the filtered text is written, as in Jinja2.
     if (status !== NORMAL) return status;
+    if (isGeneration) f.rt.generation?.record(text.length);
     f.emit(apply === null ? text : pyStr(apply(f, text)));
     return NORMAL;
   };

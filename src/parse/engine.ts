@@ -55,6 +55,12 @@ interface Region {
   section: Section | undefined;
   /** The region's text so far, markers included (a rope: appended per push, read when calls end). */
   raw: TextRope;
+  /**
+   * How much of `raw` the region always keeps, whatever its decoder hands back: its start marker (or a
+   * channel header). A decoder that hands back everything (`<function=>` is no call) must not make the
+   * engine read the same marker again, which would open the same region forever.
+   */
+  floor: number;
   valid: number;
   calls: number;
   /** Texts of failed calls, for when some call in the region succeeded. */
@@ -337,7 +343,7 @@ export class ParseEngine {
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
-    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;
   }
 
@@ -364,11 +370,14 @@ export class ParseEngine {
         case "fail":
           this.onFail(r, ev);
           break;
-        case "close":
-          rest = ev.rest;
+        case "close": {
+          // The region keeps at least its start marker: the engine always moves past what it matched.
+          const most = Math.max(0, r.raw.length - r.floor);
+          rest = ev.rest.length > most ? ev.rest.slice(ev.rest.length - most) : ev.rest;
           this.trimRaw(r, rest);
           this.finishRegion(r);
           break;
+        }
       }
     }
     return rest;

@@ -19,9 +19,10 @@
  */
 import type { CallRegion, FormatDescription } from "../formats/types.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
+import { QUOTE_LENGTH } from "./decoder.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";
-import { idsFor } from "./ids.js";
+import { idsFor, validId } from "./ids.js";
 import { NO_MARKER } from "./lexer.js";
 import type { ScanResult } from "./lexer.js";
 import { tablesFor } from "./marker-tables.js";
@@ -42,8 +43,10 @@ function isHighSurrogate(code: number): boolean {
 
 interface Section {
   channel: Channel;
-  /** The section's own text (markers, whitespace) while no call in it has succeeded. */
+  /** The section's own text (markers and text) while no call in it has succeeded. */
   pending: string[];
+  /** The text in `pending` that is not a marker: kept as content once a call in the section succeeds. */
+  text: string[];
   valid: boolean;
 }
 
@@ -69,6 +72,12 @@ interface Region {
    * engine read the same marker again, which would open the same region forever.
    */
   floor: number;
+  /** Where the payload starts in `raw` (decoder offsets are relative to it). */
+  payloadAt: number;
+  /** Where the payload ends in `raw`, once the end marker was appended (-1: at the end of `raw`). */
+  bodyEnd: number;
+  /** Failure messages still to be ended with a quote of the region text from a payload offset. */
+  quotes: Array<{ issue: ParseIssue; at: number }>;
   valid: number;
   calls: number;
   /** Texts of failed calls, for when some call in the region succeeded. */
@@ -234,7 +243,19 @@ export class ParseEngine {
         return;
       }
       pos = hit.index + hit.marker.length;
-      this.marker(hit.marker, t.actions.get(hit.marker)!);
+      const action = t.actions.get(hit.marker)!;
+      const st = this.state;
+      if (st.kind === "region" && (action.kind === "regionEnd" || action.kind === "regionEndThenHeader") && st.r.decoder.opaque?.()) {
+        // The end marker sits inside a literal of the payload (`"</tool_call>"` in a JSON string).
+        const after = this.regionText(st.r, hit.marker, true);
+        if (after !== undefined) {
+          buf = after + buf.slice(pos);
+          pos = 0;
+          memo.clear();
+        }
+        continue;
+      }
+      this.marker(hit.marker, action);
     }
   }
 
@@ -291,7 +312,7 @@ export class ParseEngine {
         return;
       case "sectionStart": {
         const channel = st.kind === "text" ? st.channel : "content";
-        this.state = { kind: "section", section: { channel, pending: [m], valid: false } };
+        this.state = { kind: "section", section: { channel, pending: [m], text: [], valid: false } };
         return;
       }
       case "sectionEnd":
@@ -322,10 +343,11 @@ export class ParseEngine {
   private sectionText(section: Section, s: string): void {
     if (!section.valid) {
       section.pending.push(s);
+      section.text.push(s);
       return;
     }
-    // After a valid call, whitespace between calls is dropped; other text is kept.
-    if (/\S/.test(s)) this.channelText(section.channel, s);
+    // After a valid call (a boundary), whitespace between calls is dropped; other text is kept.
+    this.channelText(section.channel, s);
   }
 
   private endSection(section: Section, m: string): void {
@@ -363,7 +385,7 @@ export class ParseEngine {
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
-    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;
   }
 
@@ -429,14 +451,16 @@ export class ParseEngine {
 
   private onCall(r: Region, name: string, id: string | undefined): void {
     r.calls++;
-    const verdict = this.policy.accept(name);
+    // With parallel_tool_calls false, the first call the model names is the one: a later call is
+    // refused when it opens (streaming cannot wait to see whether the first one validates).
+    const verdict = this.policy.accept(name, this.nextIndex);
     if (!verdict.ok) {
       r.current = { name, rejected: { type: verdict.type, message: verdict.message } };
       return;
     }
     const index = this.nextIndex++;
     r.current = { name, index };
-    this.sink.callStart(index, id ?? this.nextId(), name);
+    this.sink.callStart(index, id !== undefined && validId(this.format.idStyle, id) ? id : this.nextId(), name);
   }
 
   private onDone(r: Region, value: unknown, raw: string | undefined): void {
@@ -464,6 +488,7 @@ export class ParseEngine {
     const call = r.current;
     r.current = undefined;
     const issue: ParseIssue = { type: call?.rejected?.type ?? ev.type, message: call?.rejected?.message ?? ev.message, text: ev.raw ?? "" };
+    if (ev.at !== undefined && call?.rejected === undefined) r.quotes.push({ issue, at: ev.at });
     const name = call?.name ?? ev.name;
     if (name !== undefined) issue.name = name;
     if (call?.index !== undefined) issue.index = call.index;
@@ -473,6 +498,20 @@ export class ParseEngine {
       return;
     }
     this.regionIssue(r, issue, ev.raw);
+  }
+
+  /**
+   * Ends failure messages with the region text they point at, now that all of it is known: the same
+   * text for every split of the stream (a decoder only sees the pieces it was pushed).
+   */
+  private endQuotes(r: Region): void {
+    const end = r.bodyEnd >= 0 ? r.bodyEnd : r.raw.length;
+    for (const { issue, at } of r.quotes) {
+      const from = r.payloadAt + at;
+      const quoted = r.raw.slice(from, Math.min(end, from + QUOTE_LENGTH));
+      issue.message += ` ${JSON.stringify(quoted)}${end > from + QUOTE_LENGTH ? "..." : ""}`;
+    }
+    r.quotes = [];
   }
 
   private regionIssue(r: Region, issue: ParseIssue, raw: string | undefined): void {
@@ -489,6 +528,7 @@ export class ParseEngine {
   }
 
   private closeRegion(r: Region, closed: boolean, endMarker: string): void {
+    r.bodyEnd = r.raw.length;
     r.raw.append(endMarker);
     // A self-closing decoder cannot hand text back at the end of the output; ignore `close` here.
     this.handle(r, r.decoder.end(closed).filter((e) => e.kind !== "close"));
@@ -503,6 +543,7 @@ export class ParseEngine {
     }
     // The region's whole text is only built when something did not become a valid call.
     if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = r.raw.toString();
+    this.endQuotes(r);
     for (const issue of r.issues) {
       if (issue.text === "") issue.text = r.raw.toString();
       this.issues.push(issue);
@@ -511,16 +552,23 @@ export class ParseEngine {
     const section = r.section;
     if (section) {
       this.state = { kind: "section", section };
-      if (r.valid > 0) {
+      if (r.valid > 0 && !section.valid) {
+        // The section holds a call: its markers were protocol, its text before the call is content
+        // (a whitespace-only run there is a separator between boundaries).
         section.valid = true;
+        const before = section.text.join("");
         section.pending = [];
+        section.text = [];
+        if (/\S/.test(before)) this.channelText(section.channel, before);
       }
       if (text !== "") {
         // Failed text is emitted now, with the section's own text before it if no call succeeded yet.
         const prefix = section.pending.join("");
         section.pending = [];
+        section.text = [];
         this.keepText(r.channel, prefix + text);
       }
+      if (r.valid > 0) this.boundary(section.channel);
       return;
     }
     this.state = { kind: "text", channel: r.channel };
@@ -588,10 +636,19 @@ export class ParseEngine {
         break;
       case "section":
         break;
-      case "header":
-        // A header with no message: protocol scaffolding, nothing to keep.
+      case "header": {
+        // The output ended inside a message header: the header end never came (`Hello!` right after
+        // the generation prompt's `<|start|>assistant`, or a backend that strips special tokens), so
+        // what was written there is not a header after all: it is kept as content. When the model
+        // itself opened the header, the cut-off is reported.
         this.state = { kind: "text", channel: "content" };
+        const written = st.text.join("");
+        if (st.opener !== "" && written.trim() !== "") {
+          this.issues.push({ type: "truncated", message: "the output ended inside a message header", text: st.opener + written });
+        }
+        if (written.trim() !== "") this.keepText("content", st.opener + written);
         break;
+      }
       case "text":
         break;
     }

@@ -34,6 +34,9 @@ import { validateArguments } from "./validate.js";
 
 type Channel = "content" | "reasoning";
 
+/** Longer than any channel message header (harmony's longest is a recipient and a content type). */
+const MAX_HEADER = 256;
+
 /** The first piece of a long region text fed to a decoder (see regionText). */
 const FIRST_FEED = 256;
 
@@ -91,7 +94,7 @@ type State =
   | { kind: "section"; section: Section }
   | { kind: "region"; r: Region }
   /** `opener`: the model's header start marker; `fromPrompt`: header text that came from the prompt. */
-  | { kind: "header"; text: string[]; opener: string; fromPrompt: string };
+  | { kind: "header"; text: string[]; length: number; opener: string; fromPrompt: string };
 
 export interface EngineOptions {
   idGenerator?: () => string;
@@ -226,6 +229,12 @@ export class ParseEngine {
       }
       const stop = hit.kind === "none" ? buf.length : hit.index;
       const rest = this.text(buf.slice(pos, stop));
+      if (rest === undefined && hit.kind !== "none" && this.table() !== t) {
+        // The text changed the state (a header that turned out not to be one): the marker after it
+        // means what it means in the new state, as it would have had the text come in its own push.
+        pos = stop;
+        continue;
+      }
       if (rest !== undefined) {
         // A region ended inside this text; what followed its payload is read again in the new state.
         // Usually it is the tail of that text, still in `buf`; it may also start in an earlier push.
@@ -276,10 +285,33 @@ export class ParseEngine {
         return undefined;
       case "region":
         return this.regionText(st.r, s, true);
-      case "header":
-        st.text.push(s);
-        return undefined;
+      case "header": {
+        // A newline, or more text than a header holds, shows it is not one: the text up to there is
+        // content, and what follows is read again as content (so the outcome does not depend on
+        // where the stream was cut).
+        const nl = s.indexOf("\n");
+        const room = MAX_HEADER - st.length;
+        const cut = Math.min(nl >= 0 ? nl + 1 : Infinity, s.length > room ? Math.max(room, 0) : Infinity);
+        if (cut === Infinity) {
+          st.text.push(s);
+          st.length += s.length;
+          return undefined;
+        }
+        st.text.push(s.slice(0, cut));
+        this.notHeader(st);
+        return cut < s.length ? s.slice(cut) : undefined;
+      }
     }
+  }
+
+  /**
+   * A message header that cannot be one (it spans lines, it is longer than any header, or a body end
+   * comes before the header end: `Hello!` after the generation prompt's `<|start|>assistant`): its
+   * text is content, kept exactly, and the output goes on as content.
+   */
+  private notHeader(st: Extract<State, { kind: "header" }>): void {
+    this.state = { kind: "text", channel: "content" };
+    this.keepText("content", st.opener + st.text.join(""));
   }
 
   private marker(m: string, action: MarkerAction): void {
@@ -301,6 +333,11 @@ export class ParseEngine {
         this.state = { kind: "text", channel: "content" };
         return;
       case "bodyEnd":
+        if (st.kind === "header") {
+          this.notHeader(st);
+          this.content.boundary();
+          return;
+        }
         if (st.kind === "text" && st.channel === "reasoning") {
           this.reasoning.boundary();
           this.content.boundary();
@@ -326,11 +363,11 @@ export class ParseEngine {
         return;
       case "regionEndThenHeader":
         if (st.kind === "region") this.closeRegion(st.r, true, "");
-        this.state = { kind: "header", text: [], opener: m, fromPrompt: "" };
+        this.state = { kind: "header", text: [], length: 0, opener: m, fromPrompt: "" };
         return;
       case "headerStart":
         if (st.kind === "text" && st.channel === "reasoning") this.reasoning.boundary();
-        this.state = { kind: "header", text: [], opener: m, fromPrompt: "" };
+        this.state = { kind: "header", text: [], length: 0, opener: m, fromPrompt: "" };
         return;
       case "headerEnd":
         if (st.kind === "header") this.routeHeader(st, m);
@@ -672,7 +709,7 @@ export class ParseEngine {
   private initialState(suffix: string | undefined): void {
     const ch = this.format.channels;
     if (suffix === undefined) {
-      if (ch?.startsInHeader) this.state = { kind: "header", text: [], opener: "", fromPrompt: "" };
+      if (ch?.startsInHeader) this.state = { kind: "header", text: [], length: 0, opener: "", fromPrompt: "" };
       return;
     }
     const last = (markers: readonly string[] | undefined) =>
@@ -691,7 +728,7 @@ export class ParseEngine {
       const header = lastStart(ch.headerStart);
       const closed = Math.max(last(ch.headerEnd), last(ch.bodyEnd));
       if (header.at >= 0 && header.end > closed) {
-        this.state = { kind: "header", text: [], opener: "", fromPrompt: suffix.slice(header.end) };
+        this.state = { kind: "header", text: [], length: 0, opener: "", fromPrompt: suffix.slice(header.end) };
         this.atStart = false;
         return;
       }

@@ -29,3 +29,4 @@ export { pythonic } from "./pythonic.js";
 export { qwen3Coder } from "./qwen3-coder.js";
 export { seedOss } from "./seed-oss.js";
 export { taggedPythonic } from "./tagged-pythonic.js";
+export { minimaxM3 } from "./minimax-m3.js";

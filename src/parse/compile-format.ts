@@ -14,6 +14,7 @@ import { jsonCalls } from "./decoders/json-calls.js";
 import { pythonTag } from "./decoders/python-tag.js";
 import { callListDecoder, pythonicOrJsonCalls } from "./decoders/pythonic.js";
 import { taggedDecoder } from "./decoders/tagged.js";
+import { xmlCallsDecoder } from "./decoders/xml-calls.js";
 import type { ParamOpen, TaggedSyntax } from "./decoders/tagged.js";
 import type { ChannelRoute, ChannelRule, ChannelSpec, FormatDescription, Payload, RegionSpec, UntypedValues } from "./language.js";
 import { compilePattern, matchWhole } from "./patterns.js";
@@ -75,6 +76,16 @@ function makePayload(p: Payload): DecoderFactory {
       return headerArgsPayload(p);
     case "tagged":
       return taggedDecoder(taggedSyntax(p));
+    case "xml-calls": {
+      const open = p.call.open.map(compilePattern);
+      return xmlCallsDecoder({
+        tagPrefix: p.tagPrefix,
+        callOpen: (tag) => matchTag(open, tag)?.["name"],
+        callClose: p.call.close,
+        itemTag: p.itemTag,
+        untyped: untypedTypes(p.untyped),
+      });
+    }
     case "literal-calls":
       return callListDecoder({
         namePrefix: p.namePrefix ?? "",

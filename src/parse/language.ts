@@ -141,6 +141,21 @@ export type Payload =
       jsonBody?: boolean;
     }
   /**
+   * Calls whose arguments are XML elements named by their keys, each tag after a special token
+   * (MiniMax M3: `NS<invoke name="f">NS<city>Paris NS</city>NS</invoke>`); mappings are nested
+   * elements, lists `<item>` elements, leaves raw text typed by the schema at their position.
+   */
+  | {
+      kind: "xml-calls";
+      /** The token written before every tag. */
+      tagPrefix: string;
+      /** Patterns of the call's open tag (`{name}`), and its close tag, both without the prefix. */
+      call: { open: readonly string[]; close: string };
+      /** The element name of a list item. */
+      itemTag: string;
+      untyped: UntypedValues;
+    }
+  /**
    * Calls written as code: Python `[f(a=1), g()]` (`python`), Gemma 4 `call:f{k:<|"|>v<|"|>}` (`gemma`).
    */
   | {

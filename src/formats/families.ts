@@ -30,3 +30,5 @@ export { qwen3Coder } from "./qwen3-coder.js";
 export { seedOss } from "./seed-oss.js";
 export { taggedPythonic } from "./tagged-pythonic.js";
 export { minimaxM3 } from "./minimax-m3.js";
+export { minimaxM1 } from "./minimax-m1.js";
+export { museGlimmer } from "./muse-glimmer.js";

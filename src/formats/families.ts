@@ -32,3 +32,4 @@ export { taggedPythonic } from "./tagged-pythonic.js";
 export { minimaxM3 } from "./minimax-m3.js";
 export { minimaxM1 } from "./minimax-m1.js";
 export { museGlimmer } from "./muse-glimmer.js";
+export { hunyuanV3 } from "./hunyuan-v3.js";

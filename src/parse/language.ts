@@ -130,6 +130,8 @@ export type Payload =
        * region's leading text, one call per region (GLM).
        */
       call?: { open: readonly string[]; close: string };
+      /** With the name as leading text: a tag written right after it (Hy3 `<tool_sep:opensource>`). */
+      nameSep?: string;
       params: NamedParams | KeyValueParams;
       /** Tags that may follow a value's close tag for it to be real (default: param open, call close). */
       afterParam?: readonly string[];

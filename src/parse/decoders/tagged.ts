@@ -46,6 +46,8 @@ export interface TaggedSyntax {
    * call's open tag. Absent: the call's name is the region's leading text, one call per region (GLM).
    */
   callOpen?: (tag: string) => string | undefined;
+  /** With the name as leading text: the tag written right after the name (Hy3 `<tool_sep:opensource>`). */
+  nameSep?: string;
   /** The tag that closes a call; absent: the region's end closes it (GLM). */
   callClose?: string;
   /** Reads a parameter's open tag, or undefined when the tag is not one. */
@@ -97,6 +99,8 @@ interface OpenCall {
   body: boolean;
   /** The `call` event was sent. */
   announced: boolean;
+  /** The name's separator tag (`nameSep`) was read. */
+  sepSeen?: boolean;
 }
 
 interface OpenValue {
@@ -348,6 +352,10 @@ class TaggedDecoder extends StepDecoder {
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
     if (tag === null) return this.failAt(i, `expected a parameter, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (tag === this.syntax.nameSep && call.n === 0 && !call.sepSeen) {
+      call.sepSeen = true;
+      return i + tag.length;
+    }
     if (tag === this.syntax.callClose) {
       this.announce(call);
       this.closeCall();

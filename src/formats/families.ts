@@ -33,3 +33,4 @@ export { minimaxM3 } from "./minimax-m3.js";
 export { minimaxM1 } from "./minimax-m1.js";
 export { museGlimmer } from "./muse-glimmer.js";
 export { hunyuanV3 } from "./hunyuan-v3.js";
+export { minicpm5 } from "./minicpm5.js";

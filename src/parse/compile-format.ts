@@ -164,6 +164,7 @@ function taggedSyntax(p: Extract<Payload, { kind: "tagged" }>): TaggedSyntax {
   if (p.afterParamNewline) syntax.afterParamNewline = true;
   if (p.implicitEnds) syntax.implicitEnds = p.implicitEnds;
   if (p.jsonBody) syntax.jsonBody = true;
+  if (p.cdata) syntax.cdata = true;
   if (p.nameSep !== undefined) syntax.nameSep = p.nameSep;
   return syntax;
 }

@@ -141,6 +141,8 @@ export type Payload =
       untyped: UntypedValues;
       /** A call's arguments may be one JSON object instead of parameter tags (DSML). */
       jsonBody?: boolean;
+      /** A value may be a `<![CDATA[...]]>` section, taken verbatim as a string (MiniCPM 5). */
+      cdata?: boolean;
     }
   /**
    * Calls whose arguments are XML elements named by their keys, each tag after a special token

@@ -34,3 +34,4 @@ export { minimaxM1 } from "./minimax-m1.js";
 export { museGlimmer } from "./muse-glimmer.js";
 export { hunyuanV3 } from "./hunyuan-v3.js";
 export { minicpm5 } from "./minicpm5.js";
+export { olmo3 } from "./olmo3.js";

@@ -35,3 +35,4 @@ export { museGlimmer } from "./muse-glimmer.js";
 export { hunyuanV3 } from "./hunyuan-v3.js";
 export { minicpm5 } from "./minicpm5.js";
 export { olmo3 } from "./olmo3.js";
+export { hunyuanA13b } from "./hunyuan-a13b.js";

@@ -36,3 +36,5 @@ export { hunyuanV3 } from "./hunyuan-v3.js";
 export { minicpm5 } from "./minicpm5.js";
 export { olmo3 } from "./olmo3.js";
 export { hunyuanA13b } from "./hunyuan-a13b.js";
+export { internlm2 } from "./internlm2.js";
+export { granite20bFc } from "./granite-20b-fc.js";

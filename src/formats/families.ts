@@ -38,3 +38,4 @@ export { olmo3 } from "./olmo3.js";
 export { hunyuanA13b } from "./hunyuan-a13b.js";
 export { internlm2 } from "./internlm2.js";
 export { granite20bFc } from "./granite-20b-fc.js";
+export { commandRPlus } from "./command-r-plus.js";

@@ -28,6 +28,8 @@ export interface CallListSyntax {
   dialect: LiteralDialect;
   /** Calls may sit in a Python list, `[f(), g()]`. */
   list: boolean;
+  /** Outside a list, calls may follow one another separated by whitespace (Olmo 3: one per line). */
+  sequence?: boolean;
 }
 
 export const PYTHON_CALLS: CallListSyntax = { namePrefix: "", argsOpen: "(", dialect: "python", list: true };
@@ -296,6 +298,10 @@ class CallListDecoder extends StepDecoder {
       if (this.selfClosing) return this.closeRegion(s, i + 1);
       this.state = "end";
       return i + 1;
+    }
+    if (this.syntax.sequence && !this.bracketed && NAME_START.test(c)) {
+      this.state = "item";
+      return i;
     }
     if (this.syntax.namePrefix !== "") {
       const at = s.slice(i, i + this.syntax.namePrefix.length);

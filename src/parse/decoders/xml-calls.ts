@@ -52,6 +52,8 @@ class XmlCallsDecoder extends StepDecoder {
   /** Where the current call's body starts in `seen`. */
   private bodyFrom = 0;
   private failure = "";
+  /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
+  private failureAt = -1;
   private failedName: string | undefined;
   private readonly closeTag: string;
 
@@ -98,9 +100,9 @@ class XmlCallsDecoder extends StepDecoder {
     const have = s.length - i;
     if (have < prefix.length) {
       if (!final && prefix.startsWith(s.slice(i))) return -1;
-      return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+      return this.failAt(i, "expected a call, found", true);
     }
-    if (!s.startsWith(prefix, i)) return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (!s.startsWith(prefix, i)) return this.failAt(i, "expected a call, found", true);
     const at = i + prefix.length;
     const gt = s.indexOf(">", at);
     if (gt < 0) {
@@ -108,7 +110,7 @@ class XmlCallsDecoder extends StepDecoder {
       return this.failAt(i, "a call's open tag does not end");
     }
     const name = gt - at < MAX_TAG ? this.syntax.callOpen(s.slice(at, gt + 1)) : undefined;
-    if (name === undefined || !isToolName(name)) return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (name === undefined || !isToolName(name)) return this.failAt(i, "expected a call, found", true);
     this.rawFrom = this.origin + i;
     this.bodyFrom = this.origin + gt + 1;
     this.name = name;
@@ -144,8 +146,10 @@ class XmlCallsDecoder extends StepDecoder {
     return stop;
   }
 
-  private failAt(i: number, message: string): number {
+  /** Fails at `s[i]`; `quote`: the message ends with a quote of the region text from there (DecoderEvent `at`). */
+  private failAt(i: number, message: string, quote = false): number {
     this.failure = message;
+    this.failureAt = quote ? this.origin + i : -1;
     this.failedName = undefined;
     this.rawFrom = this.origin + i;
     this.state = "failed";
@@ -154,6 +158,7 @@ class XmlCallsDecoder extends StepDecoder {
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
     const ev: DecoderEvent = { kind: "fail", type, message };
+    if (this.failureAt >= 0 && message === this.failure) ev.at = this.failureAt;
     const name = this.state === "call" ? this.name : this.failedName;
     if (name !== undefined) ev.name = name;
     if (this.rawFrom >= 0) ev.raw = this.seen.slice(this.rawFrom, this.seen.total);

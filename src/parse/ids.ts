@@ -3,7 +3,7 @@
  * templates raise unless an id is exactly 9 alphanumerics. Randomness comes from crypto (available in
  * Node >= 20 and browsers); tests inject a deterministic generator instead.
  */
-import type { IdStyle } from "../formats/types.js";
+import type { IdStyle } from "./language.js";
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -14,6 +14,16 @@ export function randomAlphanumeric(length: number): string {
   // 62 does not divide 256; the bias (<1%) does not matter for ids.
   for (const b of bytes) out += ALPHANUMERIC[b % ALPHANUMERIC.length];
   return out;
+}
+
+/**
+ * Whether a call id the model wrote can be used as it is: Mistral's next-turn template raises on
+ * anything but 9 alphanumerics (then the engine makes one); other formats take any non-blank id
+ * without control characters.
+ */
+export function validId(style: IdStyle = "openai", id: string): boolean {
+  if (style === "mistral") return /^[A-Za-z0-9]{9}$/.test(id);
+  return /\S/.test(id) && !/[\u0000-\u001f]/.test(id);
 }
 
 function openaiId(): string {

@@ -3,7 +3,7 @@
  * of markers that mean something there and what each one does. The engine only ever scans for the
  * markers of its current state, so prose that happens to contain another state's marker is text.
  */
-import type { CallRegion, FormatDescription } from "../formats/types.js";
+import type { CompiledFormat as FormatDescription, CompiledRegion as CallRegion } from "./compile-format.js";
 import { MarkerSet } from "./lexer.js";
 
 export type MarkerAction =
@@ -86,7 +86,8 @@ export function tablesFor(format: FormatDescription): FormatTables {
       ...textEntries,
     ]),
     section: table([...regionStarts(anywhere), [sectionEnds, { kind: "sectionEnd" }], [format.ignore, { kind: "ignore" }]]),
-    header: table([[ch?.headerEnd, { kind: "headerEnd" }]]),
+    // A body end inside a header shows the "header" was not one (see the engine's notHeader).
+    header: table([[ch?.headerEnd, { kind: "headerEnd" }], [ch?.bodyEnd, { kind: "bodyEnd" }]]),
     channelRegion,
     region(region: CallRegion): MarkerTable {
       let t = regionTables.get(region);

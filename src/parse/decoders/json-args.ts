@@ -8,6 +8,7 @@
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { JsonValueReader } from "../json-reader.js";
 import { ArgsValue, clip } from "./json-value.js";
+import { OpenString } from "./open-string.js";
 import { SeenText } from "./seen-text.js";
 
 export interface JsonArgsOptions {
@@ -24,8 +25,12 @@ export class JsonArgsDecoder implements PayloadDecoder {
   private readonly args = new ArgsValue();
   private readonly rawParts: string[] = [];
   private trailing: string[] = [];
+  /** The fence line read so far, and where it starts (SeenText offset). */
+  private fence = "";
+  private fenceAt = 0;
 
   private readonly seen: SeenText;
+  private readonly string: OpenString;
 
   constructor(
     private readonly opts: JsonArgsOptions,
@@ -33,6 +38,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
     ctx: DecoderContext,
   ) {
     this.seen = new SeenText(ctx.regionText);
+    this.string = new OpenString(this.seen);
     this.args.goLive();
   }
 
@@ -45,13 +51,17 @@ export class JsonArgsDecoder implements PayloadDecoder {
       switch (this.phase) {
         case "lead":
           if (/\s/.test(ch)) i++;
-          else if (this.opts.fence && ch === "`") this.phase = "fenceLine";
+          else if (this.opts.fence && ch === "`") {
+            this.phase = "fenceLine";
+            this.fence = "";
+            this.fenceAt = this.seen.base + i;
+          }
           else if (JsonValueReader.startsValue(ch)) this.phase = "value";
           else if (this.opts.rawText) this.phase = "raw";
           else {
             this.phase = "after";
             this.trailing = [];
-            out.push({ kind: "fail", type: "malformed", message: `expected JSON arguments, found ${clip(text.slice(i))}` });
+            out.push({ kind: "fail", type: "malformed", message: "expected JSON arguments, found", at: this.seen.base + i });
             if (this.selfClosing) {
               out.push({ kind: "close", rest: text.slice(i) });
               this.phase = "closed";
@@ -62,7 +72,15 @@ export class JsonArgsDecoder implements PayloadDecoder {
           }
           break;
         case "fenceLine": {
+          // The fence's line is its backticks and `json`; anything else on it is no fence
+          // (its text would vanish with the fence).
           const nl = text.indexOf("\n", i);
+          this.fence += text.slice(i, nl < 0 ? text.length : nl);
+          if (!/^`{1,3}(?:json)?\s*$/i.test(this.fence)) {
+            out.push({ kind: "fail", type: "malformed", message: "expected a ``` fence line, found", at: this.fenceAt });
+            this.phase = "closed";
+            return out;
+          }
           if (nl < 0) return out;
           i = nl + 1;
           this.phase = "lead";
@@ -94,6 +112,12 @@ export class JsonArgsDecoder implements PayloadDecoder {
       }
     }
     return out;
+  }
+
+  /** Inside a JSON string of the arguments: see PayloadDecoder.opaque. */
+  opaque(): boolean {
+    const rel = this.phase === "value" ? this.args.reader.openString : undefined;
+    return rel !== undefined && this.string.open(this.args.start + rel);
   }
 
   end(_closed: boolean): DecoderEvent[] {

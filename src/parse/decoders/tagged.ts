@@ -24,7 +24,7 @@ import { TextRope } from "../rope.js";
 import { parseWithLongMember } from "./long-member.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
-import { JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
+import { jsonStringBody, JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 /** What a parameter's open tag says. */
@@ -46,6 +46,8 @@ export interface TaggedSyntax {
    * call's open tag. Absent: the call's name is the region's leading text, one call per region (GLM).
    */
   callOpen?: (tag: string) => string | undefined;
+  /** With the name as leading text: the tag written right after the name (Hy3 `<tool_sep:opensource>`). */
+  nameSep?: string;
   /** The tag that closes a call; absent: the region's end closes it (GLM). */
   callClose?: string;
   /** Reads a parameter's open tag, or undefined when the tag is not one. */
@@ -58,8 +60,9 @@ export interface TaggedSyntax {
   /** What may follow `paramClose` (after whitespace) for it to be the real end of the value. */
   afterParam: readonly string[];
   /**
-   * The whitespace between `paramClose` and the next tag must hold a newline (Qwen3-Coder and Seed-OSS
-   * templates write one), so that `'</parameter> <parameter=x>'` on one line of code stays code.
+   * Whitespace between `paramClose` and the next tag must hold a newline (Qwen3-Coder and Seed-OSS
+   * templates write one), so that `'</parameter> <parameter=x>'` on one line of code stays code; tags
+   * written with nothing between them (the one-line form) count too.
    */
   afterParamNewline?: boolean;
   /**
@@ -72,10 +75,17 @@ export interface TaggedSyntax {
   untyped: readonly ValueType[];
   /** A call's arguments may be one JSON object instead of parameter tags (DSML as SGLang has seen it). */
   jsonBody?: boolean;
+  /**
+   * A value may be wrapped in `<![CDATA[...]]>` (MiniCPM 5 wraps strings holding `<`, `&` or newlines):
+   * values are then held until complete and unwrapped, never streamed piecewise.
+   */
+  cdata?: boolean;
 }
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+const LT = 0x3c;
+const GT = 0x3e;
 
 /** Longest tag, key or call name read before the text is judged not to be one. */
 const MAX_TAG = 1024;
@@ -97,6 +107,8 @@ interface OpenCall {
   body: boolean;
   /** The `call` event was sent. */
   announced: boolean;
+  /** The name's separator tag (`nameSep`) was read. */
+  sepSeen?: boolean;
 }
 
 interface OpenValue {
@@ -142,6 +154,8 @@ class TaggedDecoder extends StepDecoder {
   private stepStart = 0;
   private closing: Extract<DecoderEvent, { kind: "done" }> | null = null;
   private failure = "";
+  /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
+  private failureAt = -1;
   private failedName: string | undefined;
 
   constructor(
@@ -152,7 +166,9 @@ class TaggedDecoder extends StepDecoder {
   }
 
   protected finish(s: string, closed: boolean): void {
-    if (closed) this.run(s, true);
+    // Text kept after a complete call when the output ends (a cut-off `</seed:tool_c`) is read too:
+    // it is no call, so it fails and is kept, instead of vanishing with the region.
+    if (closed || (this.state === "between" && /\S/.test(s))) this.run(s, true);
     // Whatever was not read (closed) or is still kept (not closed) belongs to the text being kept.
     if (this.rawFrom >= 0) this.rawTo = this.seen.total;
     if (closed) this.endOfRegion();
@@ -227,6 +243,7 @@ class TaggedDecoder extends StepDecoder {
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
     const ev: DecoderEvent = { kind: "fail", type, message };
+    if (this.failureAt >= 0 && message === this.failure) ev.at = this.failureAt;
     const name = this.call?.announced ? this.call.name : this.failedName;
     if (name !== undefined) ev.name = name;
     if (this.rawFrom >= 0) ev.raw = this.seen.slice(this.rawFrom, this.rawTo);
@@ -282,9 +299,10 @@ class TaggedDecoder extends StepDecoder {
     }
   }
 
-  private fail(message: string): void {
+  private fail(message: string, at = -1): void {
     this.state = "failed";
     this.failure = message;
+    this.failureAt = at;
     this.failedName = this.call?.announced ? this.call.name : undefined;
     this.keepRaw();
   }
@@ -304,7 +322,7 @@ class TaggedDecoder extends StepDecoder {
     this.keepRaw(true);
     const name = tag === null ? undefined : this.syntax.callOpen(tag);
     if (tag === null || name === undefined || !isToolName(name)) {
-      return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+      return this.failAt(i, "expected a call, found", true);
     }
     this.openCall(name);
     return i + tag.length;
@@ -317,8 +335,9 @@ class TaggedDecoder extends StepDecoder {
     this.rawTo = this.stepStart;
   }
 
-  private failAt(i: number, message: string): number {
-    this.fail(message);
+  /** Fails at `s[i]`; `quote`: the message ends with a quote of the text from there (see DecoderEvent). */
+  private failAt(i: number, message: string, quote = false): number {
+    this.fail(message, quote ? this.origin + i : -1);
     return i;
   }
 
@@ -347,7 +366,11 @@ class TaggedDecoder extends StepDecoder {
     }
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
-    if (tag === null) return this.failAt(i, `expected a parameter, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (tag === null) return this.failAt(i, "expected a parameter, found", true);
+    if (tag === this.syntax.nameSep && call.n === 0 && !call.sepSeen) {
+      call.sepSeen = true;
+      return i + tag.length;
+    }
     if (tag === this.syntax.callClose) {
       this.announce(call);
       this.closeCall();
@@ -465,7 +488,7 @@ class TaggedDecoder extends StepDecoder {
     const call = this.call!;
     const schema = propertySchema(call.parameters, key);
     const types = schema !== undefined ? schemaTypes(schema, call.parameters) : (untyped ?? this.syntax.untyped);
-    const stream = types.length === 1 && types[0] === "string";
+    const stream = types.length === 1 && types[0] === "string" && !this.syntax.cdata;
     // `{` is written with the first key, so that a JSON body can still replace the parameters.
     const keyJson = JSON.stringify(key);
     const keyAt = call.args.length + (call.n > 0 ? 2 : 1);
@@ -536,7 +559,9 @@ class TaggedDecoder extends StepDecoder {
   private realNext(s: string, j: number, final: boolean, after = this.syntax.afterParam): "yes" | "no" | "wait" {
     const k = skipSpace(s, j);
     if (k === s.length) return final ? "yes" : "wait";
-    if (after === this.syntax.afterParam && this.syntax.afterParamNewline && !hasNewline(s, j, k)) return "no";
+    // Whitespace without a newline (`</parameter> <parameter=x>`) is a line of code; no whitespace at all
+    // is the one-line form (`<parameter=a>1</parameter></function>`).
+    if (after === this.syntax.afterParam && this.syntax.afterParamNewline && k > j && !hasNewline(s, j, k)) return "no";
     for (const tag of after) {
       const at = tokenAt(s, k, tag, final);
       if (at !== "no") return at === "full" ? "yes" : "wait";
@@ -564,7 +589,7 @@ class TaggedDecoder extends StepDecoder {
       return;
     }
     v.parts.push(t);
-    if (v.probe.length >= TYPE_PROBE || !v.types.includes("string")) return;
+    if (v.probe.length >= TYPE_PROBE || !v.types.includes("string") || this.syntax.cdata) return;
     v.probe = (v.probe + t).trimStart().slice(0, TYPE_PROBE);
     if (v.probe !== "" && !couldBeNonString(v.probe, v.types)) {
       // It can only be a string now: write what came so far and stream the rest.
@@ -585,10 +610,20 @@ class TaggedDecoder extends StepDecoder {
     if (v.mode === "stream") {
       this.emitArgs(v.writer.end() + '"');
       this.call!.members.push(this.call!.args.length);
-    } else this.emitArgs(typeRawValue(v.parts.join(""), v.types).json);
+    } else {
+      const text = v.parts.join("");
+      const wrapped = this.syntax.cdata === true ? unwrapCdata(text) : undefined;
+      this.emitArgs(wrapped !== undefined ? `"${jsonStringBody(wrapped)}"` : typeRawValue(text, v.types).json);
+    }
     this.value = null;
     this.state = "call";
   }
+}
+
+/** The text of a `<![CDATA[...]]>` section that is the whole value (whitespace around it allowed). */
+function unwrapCdata(text: string): string | undefined {
+  const t = text.trim();
+  return t.startsWith("<![CDATA[") && t.endsWith("]]>") ? t.slice(9, -3) : undefined;
 }
 
 /** A tool name has no spaces, quotes or brackets (prose after `<tool_call>` is not a name). */
@@ -618,9 +653,15 @@ function hasNewline(s: string, from: number, to: number): boolean {
  */
 function readTag(s: string, i: number, final: boolean): string | null | undefined {
   if (s[i] !== "<") return null;
-  const k = s.indexOf(">", i);
-  if (k >= 0 && k - i < MAX_TAG) return s.slice(i, k + 1);
-  return k < 0 && !final && s.length - i < MAX_TAG ? undefined : null;
+  // A tag holds no other `<`, and only MAX_TAG characters are looked at: a search to the end of a long
+  // text per tag would be quadratic (`<function=` repeated).
+  const end = Math.min(s.length, i + MAX_TAG);
+  for (let k = i + 1; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (c === GT) return s.slice(i, k + 1);
+    if (c === LT) return null;
+  }
+  return !final && s.length - i < MAX_TAG ? undefined : null;
 }
 
 /** The length of a newline (`\n`, `\r\n`, or when `partial` a `\r` that may precede `\n`) ending at `s[p]`. */

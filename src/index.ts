@@ -13,6 +13,8 @@ export { parseCompletion, createStreamParser, foldDeltas } from "./parse/index.j
 export type { ParseOptions } from "./parse/index.js";
 export { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats } from "./grammar/index.js";
 export type { GrammarOptions } from "./grammar/index.js";
+export { checkTemplate, formatReport } from "./check/index.js";
+export type { CheckOptions, CheckReport, CheckTokenizer, Finding, ReferenceRenderer } from "./check/index.js";
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";

@@ -3,7 +3,7 @@
  */
 export { loadTemplate, templateFromConfig, ChatTemplate } from "./template/index.js";
 export type { TemplateSource, RenderOptions, LoadOptions, TemplateCaps } from "./template/index.js";
-export { normalizeRequest, readJson } from "./request/index.js";
+export { normalizeRequest, readJson, readSharedJson } from "./request/index.js";
 export type { Conversation } from "./request/index.js";
 export { compileTemplate, PyFloat } from "./jinja/index.js";
 export type { CompiledTemplate, RenderLimits } from "./jinja/index.js";

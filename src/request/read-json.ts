@@ -5,7 +5,8 @@
  * (same values, same errors for bad input), so it can be used for every JSON file chatwire reads.
  *
  * Known gap, shared with JSON.parse: integers beyond 2^53 lose precision, and integer-like object keys
- * ("1") are enumerated first by JS objects whatever their position in the text.
+ * ("1") are enumerated first by JS objects whatever their position in the text. readSharedJson
+ * (read-shared-json.ts) is this reader plus reuse of subtrees seen before, for request bodies.
  */
 import { PyFloat } from "../jinja/py-float.js";
 

@@ -5,10 +5,12 @@
  * figure is sampled (default 150 ms).
  */
 import { existsSync } from "node:fs";
+import { runCliWallBench } from "./cli-wall.mjs";
 import { runRenderBench } from "./render-compare.mjs";
 
 const budgetMs = Number(process.env.BENCH_BUDGET_MS ?? 150);
 await runRenderBench({ budgetMs });
+runCliWallBench();
 
 const { runTokensBench } = await import("./tokens.mjs");
 await runTokensBench({ budgetMs });

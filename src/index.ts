@@ -3,7 +3,7 @@
  */
 export { loadTemplate, templateFromConfig, ChatTemplate } from "./template/index.js";
 export type { TemplateSource, RenderOptions, LoadOptions, TemplateCaps } from "./template/index.js";
-export { normalizeRequest, readJson } from "./request/index.js";
+export { normalizeRequest, readJson, readSharedJson } from "./request/index.js";
 export type { Conversation } from "./request/index.js";
 export { compileTemplate, PyFloat } from "./jinja/index.js";
 export type { CompiledTemplate, RenderLimits } from "./jinja/index.js";
@@ -13,6 +13,8 @@ export { parseCompletion, createStreamParser, foldDeltas } from "./parse/index.j
 export type { ParseOptions } from "./parse/index.js";
 export { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats } from "./grammar/index.js";
 export type { GrammarOptions } from "./grammar/index.js";
+export { checkTemplate, formatReport } from "./check/index.js";
+export type { CheckOptions, CheckReport, CheckTokenizer, Finding, ReferenceRenderer } from "./check/index.js";
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";

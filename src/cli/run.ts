@@ -3,6 +3,7 @@
  * failure is one line on stderr, `chatwire: <code>: <message>`, and exit code 2; never a stack trace.
  */
 import { CAPS_USAGE, capsCommand } from "./caps.js";
+import { CHECK_USAGE, checkCommand } from "./check.js";
 import { DETECT_USAGE, detectCommand } from "./detect.js";
 import { EXAMPLE_USAGE, exampleCommand } from "./example.js";
 import { GRAMMAR_USAGE, grammarCommand } from "./grammar.js";
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   parse: { run: parseCommand, usage: PARSE_USAGE },
   detect: { run: detectCommand, usage: DETECT_USAGE },
   caps: { run: capsCommand, usage: CAPS_USAGE },
+  check: { run: checkCommand, usage: CHECK_USAGE },
   grammar: { run: grammarCommand, usage: GRAMMAR_USAGE },
   example: { run: exampleCommand, usage: EXAMPLE_USAGE },
   serve: { run: serveCommand, usage: SERVE_USAGE },

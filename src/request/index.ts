@@ -37,6 +37,7 @@ export function normalizeRequest(body: unknown, templateInfo: TemplateInfo): Con
 }
 
 export { readJson } from "./read-json.js";
+export { readSharedJson } from "./read-shared-json.js";
 export { normalizeTools, normalizeToolChoice } from "./tools.js";
 export type { ToolChoiceRule } from "./tools.js";
 export type { TemplateInfo } from "./message-rules.js";

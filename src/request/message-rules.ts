@@ -168,7 +168,7 @@ export class MessageRules {
  * turn, and re-reading it (then re-encoding it with `tojson`) was a large part of a render. Values are
  * deeply frozen, so sharing them is safe and `tojson` can reuse their text without checking them.
  */
-const ARGUMENTS = new BoundedCache<string, unknown>(4096);
+const ARGUMENTS = new BoundedCache<string, unknown>(4096, 8 << 20, (text) => text.length);
 
 function parsedArguments(text: string): unknown {
   return ARGUMENTS.get(text, (t) => freezeDeep(readJson(t)));

@@ -4,12 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PyFloat } from "../jinja/py-float.js";
-import { readJson } from "../request/read-json.js";
+import { readSharedJson } from "../request/read-shared-json.js";
 import { ApiError, type ApiErrorBody } from "./api-error.js";
 
 /**
  * Reads the request body as JSON, refusing more than `limit` bytes (413) before buffering it.
- * readJson, not JSON.parse: a schema's `1.0` must stay a float so the template prints `1.0` as
+ * readSharedJson, not JSON.parse: a schema's `1.0` must stay a float so the template prints `1.0` as
  * transformers does.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
@@ -31,7 +31,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const text = new TextDecoder().decode(Buffer.concat(chunks)); // decoded whole: a character may span chunks
   if (text.trim() === "") throw new ApiError(400, "invalid_request_error", "the request body is empty; expected a JSON object", { code: "invalid_json" });
   try {
-    return readJson(text.replace(/^\uFEFF/, ""));
+    return readSharedJson(text.replace(/^\uFEFF/, ""));
   } catch (err) {
     throw new ApiError(400, "invalid_request_error", `the request body is not valid JSON: ${(err as Error).message}`, { code: "invalid_json" });
   }

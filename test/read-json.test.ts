@@ -1,0 +1,153 @@
+/**
+ * readJson's JSON.parse path with marked floats, and readSharedJson's reuse by content. The expectation
+ * for every random document is the value it was written from (floats kept as PyFloat), not the output of
+ * another path of the same reader.
+ */
+import { describe, expect, it } from "vitest";
+import { PyFloat } from "../src/jinja/py-float.js";
+import { readJson } from "../src/request/read-json.js";
+import { readSharedJson } from "../src/request/read-shared-json.js";
+import { seededRandom } from "./helpers/rng.js";
+
+/** A random JSON value, with integral floats as PyFloat, plus the text that writes it. */
+function randomValue(rand: () => number, depth: number): { value: unknown; text: string } {
+  const pick = rand();
+  if (depth > 4 || pick < 0.35) {
+    const kind = Math.floor(rand() * 7);
+    if (kind === 0) {
+      const n = Math.floor(rand() * 2000) - 1000;
+      return { value: new PyFloat(n), text: rand() < 0.5 ? `${n}.0` : `${n}e0` };
+    }
+    if (kind === 1) {
+      const x = Math.floor(rand() * 1e6) / 64;
+      return { value: x, text: JSON.stringify(x) };
+    }
+    if (kind === 2) {
+      const n = Math.floor(rand() * 1e6) - 5e5;
+      return { value: n, text: String(n) };
+    }
+    if (kind === 3) {
+      const chars = ['"', "\\", "\n", "\u0000", "é", "深", "😀", "1.0", "{", "]", " ", "a"];
+      let s = "";
+      for (let i = Math.floor(rand() * 8); i > 0; i--) s += chars[Math.floor(rand() * chars.length)];
+      return { value: s, text: JSON.stringify(s) };
+    }
+    const scalar = [true, false, null, "__proto__"][kind - 3]!;
+    return { value: scalar, text: JSON.stringify(scalar) };
+  }
+  const n = Math.floor(rand() * 5);
+  if (pick < 0.65) {
+    const items = Array.from({ length: n }, () => randomValue(rand, depth + 1));
+    return { value: items.map((i) => i.value), text: `[${items.map((i) => i.text).join(rand() < 0.5 ? "," : ", ")}]` };
+  }
+  const value: Record<string, unknown> = {};
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const key = ["a", "b", "__proto__", "x y", "1.0"][Math.floor(rand() * 5)]!;
+    const item = randomValue(rand, depth + 1);
+    Object.defineProperty(value, key, { value: item.value, enumerable: true, writable: true, configurable: true });
+    parts.push(`${JSON.stringify(key)}: ${item.text}`);
+  }
+  return { value, text: `{${parts.join(", ")}}` };
+}
+
+/** Deep equality that tells PyFloat(1) from 1 and keeps own-key order (toEqual ignores both). */
+function same(a: unknown, b: unknown): boolean {
+  if (a instanceof PyFloat || b instanceof PyFloat) return a instanceof PyFloat && b instanceof PyFloat && Object.is(a.value, b.value);
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
+  return ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+describe("readJson", () => {
+  it("reads 3000 random documents back to the values they were written from", () => {
+    const rand = seededRandom(7);
+    for (let i = 0; i < 3000; i++) {
+      const { value, text } = randomValue(rand, 0);
+      const wrapped = `{"body": ${text}}`; // a root object, as requests are
+      expect(same(readJson(wrapped), { body: value }), wrapped).toBe(true);
+    }
+  });
+
+  it("does not mistake a string the sender wrote with a NUL escape for a float mark", () => {
+    const v = readJson('{"s": "\\u00001.0", "n": 2.0}') as Record<string, unknown>;
+    expect(v.s).toBe("\u00001.0");
+    expect(v.n).toEqual(new PyFloat(2));
+  });
+
+  it("keeps a float under a __proto__ key an own property, not the prototype", () => {
+    const v = readJson('{"__proto__": 1.0}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(v, "__proto__")?.value).toEqual(new PyFloat(1));
+  });
+
+  it("reports bad JSON with a position on the float path too", () => {
+    expect(() => readJson('{"a": 1.0, "b": }')).toThrow(/position 16/);
+  });
+});
+
+describe("readSharedJson", () => {
+  const tool = (name: string, description: string) => ({ type: "function", function: { name, description, parameters: { type: "object", properties: { x: { type: "number", default: 1.5 } } } } });
+  const body = (messages: unknown[], tools = [tool("a", "first"), tool("b", "second")]) =>
+    JSON.stringify({ model: "m", messages, tools }, null, 2).replace(/1\.5/g, "1.0");
+
+  it("reads the same values as readJson", () => {
+    const rand = seededRandom(11);
+    for (let i = 0; i < 1000; i++) {
+      const { text } = randomValue(rand, 0);
+      const wrapped = `{"messages": [${text}, ${text}], "x": ${text}}`;
+      expect(same(readSharedJson(wrapped), readJson(wrapped)), wrapped).toBe(true);
+    }
+  });
+
+  it("returns the same frozen subtrees for text read before, and a fresh root", () => {
+    const history = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
+    const first = readSharedJson(body(history)) as { tools: object[]; messages: object[] };
+    const next = readSharedJson(body([...history, { role: "user", content: "more" }])) as { tools: object[]; messages: object[] };
+    expect(next.tools).toBe(first.tools); // the whole array had the same text
+    expect(next.messages[0]).toBe(first.messages[0]);
+    expect(next.messages[1]).toBe(first.messages[1]);
+    expect(Object.isFrozen(next.tools) && Object.isFrozen(next.messages[0])).toBe(true);
+    expect(Object.isFrozen(next)).toBe(false);
+    expect(next).not.toBe(first);
+    expect(((next.tools[0] as Record<string, Record<string, Record<string, unknown>>>).function!.parameters!.properties as Record<string, Record<string, unknown>>).x!.default).toEqual(new PyFloat(1));
+  });
+
+  it("reads a changed subtree afresh, even when its fingerprint is the same", () => {
+    // Same length, one character changed: the sampled characters may well agree; the comparison decides.
+    const a = readSharedJson('{"m": [{"content": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1"}]}') as { m: { content: string }[] };
+    const b = readSharedJson('{"m": [{"content": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2"}]}') as { m: { content: string }[] };
+    const c = readSharedJson('{"m": [{"content": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1"}]}') as { m: { content: string }[] };
+    expect(a.m[0]!.content.endsWith("1")).toBe(true);
+    expect(b.m[0]!.content.endsWith("2")).toBe(true);
+    expect(c.m[0]).toBe(a.m[0]);
+  });
+
+  it("shares the children of a subtree too large to keep whole", () => {
+    const big = "x".repeat(20_000);
+    const text = `{"messages": [{"role": "tool", "content": "${big}"}, {"role": "user", "content": "a question long enough to be kept"}], "pad": ["${big}"]}`;
+    const a = readSharedJson(text) as { messages: object[] };
+    const b = readSharedJson(text) as { messages: object[] };
+    expect(b.messages).not.toBe(a.messages); // over the size kept whole
+    expect(b.messages[1]).toBe(a.messages[1]);
+    expect(same(b, readJson(text))).toBe(true);
+  });
+
+  it("reports bad JSON with readJson's position for the whole text", () => {
+    expect(() => readSharedJson('{"messages": [{"a": 1}, {"b": }]}')).toThrow(/position 30/);
+    expect(() => readSharedJson('{"a": [}')).toThrow(SyntaxError);
+    expect(() => readSharedJson("[".repeat(1001) + "]".repeat(1001))).toThrow(/nested too deeply/);
+  });
+
+  it("keeps a bounded amount of text: old subtrees are read afresh once many new ones came", () => {
+    const first = readSharedJson('{"m": [{"k": "first"}]}') as { m: object[] };
+    const filler = "y".repeat(16_000);
+    for (let i = 0; i < 600; i++) readSharedJson(`{"m": [{"k": "${i}${filler}"}]}`); // about 2 x 9.6 M characters (array and object)
+    const again = readSharedJson('{"m": [{"k": "first"}]}') as { m: object[] };
+    expect(again.m[0]).not.toBe(first.m[0]);
+    expect(again.m[0]).toEqual(first.m[0]);
+  });
+});

@@ -240,6 +240,7 @@ def _responses_messages(body, keep_parts, warnings, keep_strings, source, conten
             continue
         if kind == "function_call_output":
             out = item.get("output")
+            _check_content(out, f"input[{i}].output")
             msg = {"role": "tool", "tool_call_id": item["call_id"]}
             if item["call_id"] in call_names:
                 msg["name"] = call_names[item["call_id"]]

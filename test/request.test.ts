@@ -152,6 +152,8 @@ describe("rule 3: assistant content", () => {
     expect(fieldOf({ messages: [{ role: "user", content: "ok" }, { role: "user", content: 5 }] })).toBe("messages[1].content");
     expect(fieldOf({ messages: [{ role: "assistant", content: { text: "x" } }] })).toBe("messages[0].content");
     expect(fieldOf({ input: [{ role: "user", content: true }] })).toBe("input[0].content");
+    const call = { type: "function_call", call_id: "c", name: "f", arguments: "{}" };
+    expect(fieldOf({ input: [call, { type: "function_call_output", call_id: "c", output: 5 }] })).toBe("input[1].output");
   });
 });
 

@@ -243,6 +243,14 @@ describe("untrusted model files (issue 9)", () => {
     expect((await loadError(write("bigarray.gguf", bigArray))).message).toContain("strings");
   });
 
+  it("reads values that straddle the reader's 1 MiB chunks (a 200k-token vocabulary before the template)", async () => {
+    const tokens = Array.from({ length: 200_000 }, (_, i) => `tok_${i}_${"x".repeat(i % 7)}`);
+    const file = write("big.gguf", ggufFile({ "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.bos_token_id": 123_456, "tokenizer.chat_template": probe("big") }));
+    const t = await loadTemplate(file);
+    expect(t.specialTokens).toEqual({ bos_token: tokens[123_456] });
+    expect(t.render(user)).toBe(`big|${tokens[123_456]}||`);
+  });
+
   it("a GGUF variant named __proto__ stays an ordinary variant", async () => {
     const file = write("proto.gguf", ggufFile({ "tokenizer.chat_template": "d", "tokenizer.chat_template.__proto__": "p" }));
     const t = await loadTemplate(file, { templateName: "__proto__" });

@@ -49,7 +49,7 @@ class Cursor {
   private async need(n: number, what: string): Promise<void> {
     if (n > this.size - this.pos) throw this.truncated(what, n);
     const end = this.pos + n;
-    if (this.pos >= this.start && end <= this.start + this.buffer.length) return;
+    if (this.pos >= this.start && end <= this.start + this.view.byteLength) return;
     const length = Math.min(Math.max(n, CHUNK), this.size - this.pos);
     const buffer = new Uint8Array(length);
     const { bytesRead } = await this.handle.read(buffer, 0, length, this.pos);

@@ -5,7 +5,7 @@
  * linear-time engine (issue 10), and absurd schemas are refused with a typed error.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { ChatwireError, parseCompletion, templateFromConfig, buildToolJsonSchema } from "../src/index.js";
+import { ChatwireError, parseCompletion, readJson, templateFromConfig, buildToolJsonSchema } from "../src/index.js";
 import { SCHEMA_LIMITS, forceSchemaEngine, type SchemaEngine } from "../src/schema/index.js";
 
 const TEMPLATE = templateFromConfig({
@@ -68,6 +68,12 @@ describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s 
     const body = request([tool("t", { type: "object", properties: { a: { type: "string", pattern: "^a+$" }, b: { type: "string", pattern: "^b+$" } } })]);
     expect(use(() => parseCompletion("hermes", call("t", { a: "aa", b: "bb" }), body)).errors).toEqual([]);
     expect(use(() => parseCompletion("hermes", call("t", { a: "bb", b: "aa" }), body)).errors[0]?.details).toHaveLength(2);
+  });
+
+  it("reads floats kept by readJson (PyFloat) in a schema as numbers", () => {
+    const body = readJson('{"messages": [], "tools": [{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"x": {"type": "number", "minimum": 0.0, "maximum": 1.0}}}}}]}');
+    expect(use(() => parseCompletion("hermes", call("t", { x: 0.5 }), body)).errors).toEqual([]);
+    expect(use(() => parseCompletion("hermes", call("t", { x: 1.5 }), body)).errors[0]?.type).toBe("invalid_arguments");
   });
 
   it("names the flat field of a Responses tool", () => {

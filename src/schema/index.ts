@@ -7,6 +7,7 @@
  */
 import { BoundedCache } from "../bounded-cache.js";
 import { ChatwireError, invalidRequest } from "../errors.js";
+import { PyFloat } from "../jinja/py-float.js";
 import { canonicalTypeNames } from "./aliases.js";
 import { compileWithAjv } from "./codegen.js";
 import { schemaEngine } from "./engine.js";
@@ -39,8 +40,11 @@ function compile(text: string): ValueValidator | SchemaProblem {
   }
 }
 
+// JSON read by chatwire keeps integral floats as PyFloat (so templates print `1.0`); to a schema they are numbers.
+const plainNumbers = (_key: string, value: unknown): unknown => (value instanceof PyFloat ? value.value : value);
+
 function compiled(schema: unknown): ValueValidator | SchemaProblem {
-  const text = JSON.stringify(schema);
+  const text = JSON.stringify(schema, plainNumbers);
   const cache = text.length > LARGE ? large : small;
   // The engine is part of the key only in tests that force one; normally it never changes.
   return cache.get(`${schemaEngine()}\u0000${text}`, () => compile(text));

@@ -5,6 +5,12 @@
  */
 export { loadTemplate, templateFromConfig, ChatTemplate } from "./template/core.js";
 export type { TemplateSource, RenderOptions, LoadOptions, TemplateCaps } from "./template/core.js";
+export type { TemplateConfig, NamedTemplate, SpecialTokenValue, TemplateParseOptions, PolyfillMode, BuiltinInfo } from "./template/core.js";
+export { listBuiltins } from "./template/core.js";
+export type { ToolChoiceRule, TemplateInfo } from "./request/index.js";
+export type * from "./formats/types.js";
+export { SCHEMA_LIMITS } from "./schema/index.js";
+export type { SchemaErrorDetail } from "./schema/index.js";
 export { normalizeRequest, readJson } from "./request/index.js";
 export type { Conversation } from "./request/index.js";
 export { compileTemplate, PyFloat } from "./jinja/index.js";

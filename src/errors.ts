@@ -9,7 +9,8 @@ export type ChatwireErrorCode =
   | "template_error" // the template itself raised (raise_exception) or failed at render time
   | "limit_exceeded" // a render or parse limit (steps, output size, recursion, input size) was hit
   | "unknown_format" // a format id that is not registered
-  | "io_error"; // a file could not be read
+  | "io_error" // a file could not be read
+  | "missing_dependency"; // an optional package (@huggingface/gguf, @huggingface/tokenizers) is not installed
 
 export class ChatwireError extends Error {
   readonly code: ChatwireErrorCode;

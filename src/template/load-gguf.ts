@@ -9,8 +9,19 @@ import type { LoadedTemplate } from "./config.js";
 
 const TEMPLATE_KEY = "tokenizer.chat_template";
 
+/** @huggingface/gguf is an optional peer dependency: only `.gguf` loading needs it. */
+async function ggufReader(): Promise<typeof import("@huggingface/gguf")> {
+  try {
+    return await import("@huggingface/gguf");
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw err;
+    throw new ChatwireError("missing_dependency", "reading .gguf files needs the optional package @huggingface/gguf: npm install @huggingface/gguf");
+  }
+}
+
 export async function loadGguf(file: string): Promise<LoadedTemplate> {
-  const { gguf } = await import("@huggingface/gguf");
+  const { gguf } = await ggufReader();
   let metadata: Record<string, unknown>;
   try {
     metadata = (await gguf(file, { allowLocalFile: true })).metadata as Record<string, unknown>;

@@ -21,4 +21,15 @@ export default defineConfig([
     target: "node20",
     banner: { js: "#!/usr/bin/env node" },
   },
+  {
+    // The prompt inspector page's script: the core bundled for browsers, one classic script so the
+    // static build (`chatwire inspect --out DIR`) also works opened from disk.
+    entry: { "inspect/inspector": "src/inspect/app.ts" },
+    format: ["iife"],
+    platform: "browser",
+    noExternal: [/.*/],
+    minify: true,
+    target: "es2022",
+    outExtension: () => ({ js: ".js" }),
+  },
 ]);

@@ -21,9 +21,17 @@ const regExp = Object.assign(
 );
 
 let instance: { ajv: Ajv; meta: ValidateFunction } | undefined;
+let compiles = 0;
+/**
+ * ajv keeps every compiled function's names and values in one scope per instance, which grows with
+ * each schema however our cache evicts; a fresh instance every so many compiles lets old ones go
+ * (validators already made keep working: each holds what it needs).
+ */
+const COMPILES_PER_INSTANCE = 256;
 
 function engine(): { ajv: Ajv; meta: ValidateFunction } {
-  if (instance === undefined) {
+  if (instance === undefined || compiles >= COMPILES_PER_INSTANCE) {
+    compiles = 0;
     const ajv = new Ajv({
       strict: false, // real tool schemas carry vendor keywords
       allErrors: true, // list every problem at once
@@ -51,6 +59,7 @@ export function compileWithAjv(schema: Record<string, unknown>): ValueValidator 
     throw new SchemaProblem(`not a valid JSON Schema: ${errs.map((e) => `${e.instancePath || "/"} ${e.message}`).join(", ")}`);
   }
   let fn: ValidateFunction;
+  compiles++;
   try {
     fn = ajv.compile(schema);
   } catch (err) {

@@ -22,7 +22,7 @@ export { NATIVE_INPUT_LIMIT } from "./patterns.js";
 export { forceSchemaEngine, schemaEngine, type SchemaEngine } from "./engine.js";
 
 const LARGE = 64 * 1024;
-const small = new BoundedCache<string, ValueValidator | SchemaProblem>(512);
+const small = new BoundedCache<string, ValueValidator | SchemaProblem>(256);
 const large = new BoundedCache<string, ValueValidator | SchemaProblem>(8);
 
 function compile(text: string): ValueValidator | SchemaProblem {

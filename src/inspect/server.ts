@@ -6,8 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { ChatwireError } from "../errors.js";
 import { templateFromConfig, type ChatTemplate, type TemplateConfig } from "../template/core.js";
-import { protectRequest, tokenize, type TokenizerJson } from "../tokens/index.js";
-import { loadTokenizer } from "../tokens/tokenizer-json.js";
+import type { TokenizerJson } from "../tokens/index.js";
 import { inspectorHtml } from "./page.js";
 import type { InspectSession, TokensRequest, TokensResponse } from "./session.js";
 
@@ -43,8 +42,12 @@ export function sessionFor(options: InspectOptions): InspectSession {
   return session;
 }
 
-/** Token ids of the prompt `body` renders to: control tokens only from template text. */
-export function tokensFor(body: TokensRequest, tokenizer: TokenizerJson): TokensResponse {
+/**
+ * Token ids of the prompt `body` renders to: control tokens only from template text. src/tokens (and
+ * the optional @huggingface/tokenizers behind it) is imported only when a tokenizer was given.
+ */
+export async function tokensFor(body: TokensRequest, tokenizer: TokenizerJson): Promise<TokensResponse> {
+  const [{ protectRequest, tokenize }, { loadTokenizer }] = await Promise.all([import("../tokens/index.js"), import("../tokens/tokenizer-json.js")]);
   const template = templateFromConfig(body.template, body.templateName ? { templateName: body.templateName } : {});
   const escaped = template.render(protectRequest(body.request, tokenizer) as Record<string, unknown>, { addGenerationPrompt: body.addGenerationPrompt, polyfill: body.polyfill });
   const ids = tokenize(escaped, tokenizer);
@@ -81,7 +84,7 @@ export async function startInspector(options: InspectOptions): Promise<RunningIn
         if (req.method === "GET" && path === "/api/session") return send(res, 200, "application/json", JSON.stringify(session));
         if (req.method === "POST" && path === "/api/tokens") {
           if (options.tokenizer === undefined) return send(res, 404, "application/json", JSON.stringify({ error: "no tokenizer: start with --tokenizer FILE" }));
-          return send(res, 200, "application/json", JSON.stringify(tokensFor(JSON.parse(await readBody(req)) as TokensRequest, options.tokenizer)));
+          return send(res, 200, "application/json", JSON.stringify(await tokensFor(JSON.parse(await readBody(req)) as TokensRequest, options.tokenizer)));
         }
         send(res, 404, "text/plain", "not found");
       } catch (err) {

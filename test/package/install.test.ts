@@ -69,6 +69,16 @@ describe("the packed and installed package", () => {
     expect(esm.gguf).toMatch(/^missing_dependency: .*npm install @huggingface\/gguf/);
   });
 
+  it("runs the CLI without the optional peers (render --tokens then says what is missing)", () => {
+    const bin = join(app, "node_modules", ".bin", "chatwire");
+    const example = spawnSync(bin, ["example", "--json"], { cwd: app, encoding: "utf8" });
+    expect(example.stderr).toBe("");
+    expect(JSON.parse(example.stdout).parsed.message.tool_calls[0].function.name).toBe("get_weather");
+    const tokens = spawnSync(bin, ["render", "--template", "qwen3", "--tokens", "--tokenizer", "missing.json", "--request", "-"], { cwd: app, encoding: "utf8", input: '{"messages": []}' });
+    expect(tokens.status).toBe(2);
+    expect(tokens.stderr).toMatch(/^chatwire: [a-z_]+: .+\n$/);
+  });
+
   it("type-checks under strict TypeScript with the exported types, and a misspelt field is a compile error", () => {
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", noEmit: true, types: [], skipLibCheck: false }, files: ["ok.ts", "ok.cts"] }));
     writeFileSync(

@@ -76,6 +76,27 @@ describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s 
     expect(use(() => parseCompletion("hermes", call("t", { x: 1.5 }), body)).errors[0]?.type).toBe("invalid_arguments");
   });
 
+  it("follows local $refs ($defs, definitions) and checks through them", () => {
+    const schema = {
+      type: "object",
+      $defs: { City: { type: "string", minLength: 2 } },
+      definitions: { Unit: { enum: ["c", "f"] } },
+      properties: { city: { $ref: "#/$defs/City" }, unit: { $ref: "#/definitions/Unit" } },
+      required: ["city"],
+    };
+    const body = request([tool("t", schema)]);
+    expect(use(() => parseCompletion("hermes", call("t", { city: "Oslo", unit: "c" }), body)).errors).toEqual([]);
+    const bad = use(() => parseCompletion("hermes", call("t", { city: "O", unit: "k" }), body));
+    expect(bad.errors[0]?.message).toMatch(/arguments\/city .*arguments\/unit /);
+  });
+
+  it("matches patternProperties keys in linear time too", () => {
+    const body = request([tool("t", { type: "object", patternProperties: { "^x_[a-z]+$": { type: "integer" } }, additionalProperties: false })]);
+    expect(use(() => parseCompletion("hermes", call("t", { x_a: 1 }), body)).errors).toEqual([]);
+    expect(use(() => parseCompletion("hermes", call("t", { x_a: "1" }), body)).errors[0]?.type).toBe("invalid_arguments");
+    expect(use(() => parseCompletion("hermes", call("t", { y: 1 }), body)).errors[0]?.type).toBe("invalid_arguments");
+  });
+
   it("names the flat field of a Responses tool", () => {
     const body = { input: "hi", tools: [{ type: "function", name: "f", parameters: { type: "strng" } }] };
     const err = use(() => thrown(() => TEMPLATE.render(body)));

@@ -10,7 +10,8 @@ export type ChatwireErrorCode =
   | "limit_exceeded" // a render or parse limit (steps, output size, recursion, input size) was hit
   | "unknown_format" // a format id that is not registered
   | "invalid_format" // a format description that the engine cannot compile (names the bad pattern)
-  | "io_error"; // a file could not be read
+  | "io_error" // a file could not be read
+  | "missing_dependency"; // an optional package (@huggingface/gguf, @huggingface/tokenizers) is not installed
 
 export class ChatwireError extends Error {
   readonly code: ChatwireErrorCode;

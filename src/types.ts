@@ -81,6 +81,20 @@ export interface ResponsesRequest {
 
 export type AnyRequest = ChatRequest | ResponsesRequest;
 
+/**
+ * The request parameter of `render` and `normalize` (`request: R & RequestInput<R>`). A typed value or object
+ * literal must have `messages` (an array: Chat Completions) or `input` (a string or array:
+ * Responses), so `render({ mesages: [] })` is a compile error; the rest is checked at run time
+ * (untyped literals widen `"function"` to string, so demanding AnyRequest exactly would reject
+ * ordinary code). A value typed `unknown` or `Record<string, unknown>` (JSON just read) is accepted
+ * and validated at run time, with a ChatwireError naming the field. Annotate with ChatRequest or
+ * ResponsesRequest to have every field checked. (`parse` takes any object with the request's `tools`
+ * and `tool_choice`, messages not needed, so its request stays `unknown`, checked at run time.)
+ */
+export type RequestInput<R> = unknown extends R ? unknown : string extends keyof R ? unknown : R extends RequestShape ? unknown : AnyRequest;
+
+type RequestShape = { messages: readonly unknown[] } | { input: string | readonly unknown[] };
+
 /** What a parse returns as the assistant turn. */
 export interface AssistantMessage {
   role: "assistant";

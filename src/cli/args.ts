@@ -1,10 +1,11 @@
 /** Option parsing shared by the commands (node:util parseArgs, with its errors turned into usage errors). */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { readJson } from "../request/read-json.js";
-import { loadTemplate, type ChatTemplate } from "../template/index.js";
+import type { ChatTemplate, PolyfillMode } from "../template/index.js";
+import { loadTemplate } from "../template/index.js";
 import { UsageError } from "./io.js";
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
+export type Options = NonNullable<ParseArgsConfig["options"]>;
 
 type Values<T extends Options> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>["values"];
 
@@ -26,6 +27,15 @@ export async function templateFrom(values: { template?: string | undefined; "tem
   if (values.template === undefined) throw new UsageError("--template SRC is required (a path, a model folder, a .gguf file or a built-in name)");
   const name = values["template-name"];
   return loadTemplate(values.template, name === undefined ? {} : { templateName: name });
+}
+
+/** `--polyfill auto|always|never` (docs/polyfills.md): `never` gives transformers' exact bytes for a template without tools. */
+export const POLYFILL_OPTIONS = { polyfill: { type: "string" } } as const satisfies Options;
+
+export function parsePolyfill(value: string | undefined): PolyfillMode | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "auto" && value !== "always" && value !== "never") throw new UsageError(`--polyfill must be auto, always or never, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** `--var k=JSON`: the value is read as JSON (floats kept); a value that is not JSON is taken as a string. */

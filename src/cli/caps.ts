@@ -5,10 +5,12 @@
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import type { CliIO } from "./io.js";
 
-export const CAPS_USAGE = "chatwire caps --template SRC";
+export const CAPS_USAGE = "chatwire caps --template SRC [--template-name NAME]";
+
+export const CAPS_OPTIONS = TEMPLATE_OPTIONS;
 
 export async function capsCommand(argv: string[], io: CliIO): Promise<number> {
-  const template = await templateFrom(parseOptions(argv, TEMPLATE_OPTIONS));
+  const template = await templateFrom(parseOptions(argv, CAPS_OPTIONS));
   const report = {
     origin: template.origin,
     format: template.format,

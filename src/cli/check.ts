@@ -6,21 +6,23 @@
 import { checkTemplate, formatReport, type CheckOptions, type CheckTokenizer } from "../check/index.js";
 import { getFormat } from "../formats/index.js";
 import { loadTokenizer } from "../tokens/tokenizer-json.js";
-import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import { parseOptions, templateFrom, TEMPLATE_OPTIONS, type Options } from "./args.js";
 import { pythonReference } from "./check-reference.js";
 import type { CliIO } from "./io.js";
 import { tokenizerFor } from "./tokens.js";
 
-export const CHECK_USAGE = "chatwire check --template SRC [--tokenizer FILE] [--format ID] [--json] [--reference PYTHON]";
+export const CHECK_USAGE = "chatwire check --template SRC [--template-name NAME] [--tokenizer FILE] [--format ID] [--json] [--reference PYTHON]";
+
+export const CHECK_OPTIONS = {
+  ...TEMPLATE_OPTIONS,
+  tokenizer: { type: "string" },
+  format: { type: "string" },
+  json: { type: "boolean" },
+  reference: { type: "string" },
+} as const satisfies Options;
 
 export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
-  const values = parseOptions(argv, {
-    ...TEMPLATE_OPTIONS,
-    tokenizer: { type: "string" },
-    format: { type: "string" },
-    json: { type: "boolean" },
-    reference: { type: "string" },
-  });
+  const values = parseOptions(argv, CHECK_OPTIONS);
   const template = await templateFrom(values);
   const options: CheckOptions = {};
   if (values.format !== undefined) options.format = getFormat(values.format).id;

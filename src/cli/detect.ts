@@ -5,10 +5,12 @@
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import { printJson, type CliIO } from "./io.js";
 
-export const DETECT_USAGE = "chatwire detect --template SRC [--json]";
+export const DETECT_USAGE = "chatwire detect --template SRC [--template-name NAME] [--json]";
+
+export const DETECT_OPTIONS = { ...TEMPLATE_OPTIONS, json: { type: "boolean" } } as const;
 
 export async function detectCommand(argv: string[], io: CliIO): Promise<number> {
-  const values = parseOptions(argv, { ...TEMPLATE_OPTIONS, json: { type: "boolean" } });
+  const values = parseOptions(argv, DETECT_OPTIONS);
   const template = await templateFrom(values);
   const reasoning = template.caps.reasoning;
   if (values.json) {

@@ -9,10 +9,12 @@ import { buildGbnf, buildToolJsonSchema, gbnfForTemplate } from "../grammar/inde
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import { UsageError, readJsonInput, type CliIO } from "./io.js";
 
-export const GRAMMAR_USAGE = "chatwire grammar --template SRC | --format ID --request FILE|- [--kind gbnf|json-schema]";
+export const GRAMMAR_USAGE = "chatwire grammar --template SRC [--template-name NAME] | --format ID  --request FILE|- [--kind gbnf|json-schema]";
+
+export const GRAMMAR_OPTIONS = { ...TEMPLATE_OPTIONS, format: { type: "string" }, request: { type: "string" }, kind: { type: "string" } } as const;
 
 export async function grammarCommand(argv: string[], io: CliIO): Promise<number> {
-  const values = parseOptions(argv, { ...TEMPLATE_OPTIONS, format: { type: "string" }, request: { type: "string" }, kind: { type: "string" } });
+  const values = parseOptions(argv, GRAMMAR_OPTIONS);
   const kind = values.kind ?? "gbnf";
   if (kind !== "gbnf" && kind !== "json-schema") throw new UsageError(`--kind must be gbnf or json-schema, got ${JSON.stringify(kind)}`);
   if (values.request === undefined) throw new UsageError("--request FILE is required (the chat request with its tools)");

@@ -7,21 +7,33 @@
 import { getFormat } from "../formats/index.js";
 import { createStreamParser, parseCompletion } from "../parse/index.js";
 import type { Delta, ParseResult, StreamParser } from "../types.js";
-import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import type { ParseOptions } from "../parse/index.js";
+import type { RenderOptions, TemplateParseOptions } from "../template/index.js";
+import { parseOptions, parsePolyfill, parseVars, positiveInt, templateFrom, POLYFILL_OPTIONS, TEMPLATE_OPTIONS, type Options } from "./args.js";
 import { UsageError, printJson, readAll, readJsonInput, type CliIO } from "./io.js";
 
-export const PARSE_USAGE = "chatwire parse --template SRC | --format ID [--request FILE] [--stream [--chunk-size N]] < completion";
+export const PARSE_USAGE =
+  "chatwire parse --template SRC [--template-name NAME] [--var k=JSON]... [--polyfill auto|always|never] | --format ID  [--request FILE] [--prompt-suffix TEXT] [--stream [--chunk-size N]] < completion";
+
+export const PARSE_OPTIONS = {
+  ...TEMPLATE_OPTIONS,
+  ...POLYFILL_OPTIONS,
+  format: { type: "string" },
+  request: { type: "string" },
+  var: { type: "string", multiple: true },
+  "prompt-suffix": { type: "string" },
+  stream: { type: "boolean" },
+  "chunk-size": { type: "string" },
+} as const satisfies Options;
 
 export async function parseCommand(argv: string[], io: CliIO): Promise<number> {
-  const values = parseOptions(argv, {
-    ...TEMPLATE_OPTIONS,
-    format: { type: "string" },
-    request: { type: "string" },
-    stream: { type: "boolean" },
-    "chunk-size": { type: "string" },
-  });
+  const values = parseOptions(argv, PARSE_OPTIONS);
   if ((values.template === undefined) === (values.format === undefined)) {
     throw new UsageError("give exactly one of --template SRC or --format ID");
+  }
+  // --var and --polyfill say how the prompt was rendered, which only a template can use.
+  if (values.format !== undefined && (values.var !== undefined || values.polyfill !== undefined)) {
+    throw new UsageError("--var and --polyfill describe the rendered prompt and need --template SRC, not --format");
   }
   if (values.request === "-") throw new UsageError("--request cannot be stdin here: stdin is the completion");
   const request = values.request === undefined ? undefined : await readJsonInput(values.request, io);
@@ -44,18 +56,33 @@ interface Parser {
   stream(): StreamParser;
 }
 
-async function parserFor(values: { template?: string | undefined; format?: string | undefined; "template-name"?: string | undefined }, request: unknown): Promise<Parser> {
+interface ParserValues {
+  template?: string | undefined;
+  format?: string | undefined;
+  "template-name"?: string | undefined;
+  var?: string[] | undefined;
+  polyfill?: string | undefined;
+  "prompt-suffix"?: string | undefined;
+}
+
+async function parserFor(values: ParserValues, request: unknown): Promise<Parser> {
+  // --prompt-suffix: the end of the prompt the completion continues (e.g. a generation prompt that opened <think>).
+  const suffix: ParseOptions = values["prompt-suffix"] === undefined ? {} : { promptSuffix: values["prompt-suffix"] };
   if (values.format !== undefined) {
     const format = getFormat(values.format);
     return {
-      oneShot: (completion) => parseCompletion(format, completion, request),
-      stream: () => createStreamParser(format, request),
+      oneShot: (completion) => parseCompletion(format, completion, request, suffix),
+      stream: () => createStreamParser(format, request, suffix),
     };
   }
+  const render: RenderOptions = { variables: parseVars(values.var) };
+  const polyfill = parsePolyfill(values.polyfill);
+  if (polyfill !== undefined) render.polyfill = polyfill;
+  const options: TemplateParseOptions = { ...suffix, render };
   const template = await templateFrom(values);
   return {
-    oneShot: (completion) => template.parse(completion, request),
-    stream: () => template.streamParser(request),
+    oneShot: (completion) => template.parse(completion, request, options),
+    stream: () => template.streamParser(request, options),
   };
 }
 

@@ -4,26 +4,29 @@
  * it (byte-identical to transformers), with no added newline.
  */
 import { UsageError, readJsonInput, printJson, type CliIO } from "./io.js";
-import { parseOptions, parseVars, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import { parseOptions, parsePolyfill, parseVars, templateFrom, POLYFILL_OPTIONS, TEMPLATE_OPTIONS, type Options } from "./args.js";
 import type { RenderOptions } from "../template/index.js";
 
 export const RENDER_USAGE =
-  "chatwire render --template SRC [--request FILE|-] [--no-generation-prompt] [--continue-final-message] [--var k=JSON]... [--now ISO-DATE] [--tokens [--tokenizer FILE] [--special-from-data] [--assistant-mask]] [--json]";
+  "chatwire render --template SRC [--template-name NAME] [--request FILE|-] [--no-generation-prompt] [--continue-final-message] [--var k=JSON]... [--now ISO-DATE] [--polyfill auto|always|never] [--tokens [--tokenizer FILE] [--special-from-data] [--assistant-mask]] [--json]";
+
+export const RENDER_OPTIONS = {
+  ...TEMPLATE_OPTIONS,
+  ...POLYFILL_OPTIONS,
+  request: { type: "string" },
+  "no-generation-prompt": { type: "boolean" },
+  "continue-final-message": { type: "boolean" },
+  var: { type: "string", multiple: true },
+  now: { type: "string" },
+  json: { type: "boolean" },
+  tokens: { type: "boolean" },
+  tokenizer: { type: "string" },
+  "special-from-data": { type: "boolean" },
+  "assistant-mask": { type: "boolean" },
+} as const satisfies Options;
 
 export async function renderCommand(argv: string[], io: CliIO): Promise<number> {
-  const values = parseOptions(argv, {
-    ...TEMPLATE_OPTIONS,
-    request: { type: "string" },
-    "no-generation-prompt": { type: "boolean" },
-    "continue-final-message": { type: "boolean" },
-    var: { type: "string", multiple: true },
-    now: { type: "string" },
-    json: { type: "boolean" },
-    tokens: { type: "boolean" },
-    tokenizer: { type: "string" },
-    "special-from-data": { type: "boolean" },
-    "assistant-mask": { type: "boolean" },
-  });
+  const values = parseOptions(argv, RENDER_OPTIONS);
   // Options first, so a usage mistake is reported before any file or stdin is read.
   const options: RenderOptions = {
     variables: parseVars(values.var),
@@ -32,6 +35,8 @@ export async function renderCommand(argv: string[], io: CliIO): Promise<number> 
   if (values["no-generation-prompt"]) options.addGenerationPrompt = false;
   if (values["continue-final-message"]) options.continueFinalMessage = true;
   if (values.now !== undefined) options.now = parseDate(values.now);
+  const polyfill = parsePolyfill(values.polyfill);
+  if (polyfill !== undefined) options.polyfill = polyfill;
   const template = await templateFrom(values);
   const tokens = values.tokens ? await import("./tokens.js") : undefined;
   const tokenizer = tokens && (await tokens.tokenizerFor(values.tokenizer, values.template as string));

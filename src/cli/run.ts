@@ -2,29 +2,36 @@
  * The `chatwire` command line, runnable in-process: `run(argv, io)` returns the exit code. Every
  * failure is one line on stderr, `chatwire: <code>: <message>`, and exit code 2; never a stack trace.
  */
-import { CAPS_USAGE, capsCommand } from "./caps.js";
-import { CHECK_USAGE, checkCommand } from "./check.js";
-import { DETECT_USAGE, detectCommand } from "./detect.js";
+import type { Options } from "./args.js";
+import { CAPS_OPTIONS, CAPS_USAGE, capsCommand } from "./caps.js";
+import { CHECK_OPTIONS, CHECK_USAGE, checkCommand } from "./check.js";
+import { DETECT_OPTIONS, DETECT_USAGE, detectCommand } from "./detect.js";
 import { EXAMPLE_USAGE, exampleCommand } from "./example.js";
-import { GRAMMAR_USAGE, grammarCommand } from "./grammar.js";
+import { GRAMMAR_OPTIONS, GRAMMAR_USAGE, grammarCommand } from "./grammar.js";
+import { INSPECT_OPTIONS, INSPECT_USAGE, inspectCommand } from "./inspect.js";
 import { UsageError, errorLine, type CliIO } from "./io.js";
-import { PARSE_USAGE, parseCommand } from "./parse.js";
-import { RENDER_USAGE, renderCommand } from "./render.js";
+import { PARSE_OPTIONS, PARSE_USAGE, parseCommand } from "./parse.js";
+import { RENDER_OPTIONS, RENDER_USAGE, renderCommand } from "./render.js";
 import { SERVE_USAGE, serveCommand } from "./serve.js";
 
 export type { CliIO } from "./io.js";
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; usage: string }> = {
-  render: { run: renderCommand, usage: RENDER_USAGE },
-  parse: { run: parseCommand, usage: PARSE_USAGE },
-  detect: { run: detectCommand, usage: DETECT_USAGE },
-  caps: { run: capsCommand, usage: CAPS_USAGE },
-  check: { run: checkCommand, usage: CHECK_USAGE },
-  grammar: { run: grammarCommand, usage: GRAMMAR_USAGE },
+/**
+ * The one table of commands: `chatwire help` prints it, README's CLI block is a copy of that output
+ * (test/cli-help.test.ts checks both, and that each usage line names exactly the options it accepts).
+ */
+export const COMMANDS: Record<string, { run: Command; usage: string; options?: Options }> = {
+  render: { run: renderCommand, usage: RENDER_USAGE, options: RENDER_OPTIONS },
+  parse: { run: parseCommand, usage: PARSE_USAGE, options: PARSE_OPTIONS },
+  detect: { run: detectCommand, usage: DETECT_USAGE, options: DETECT_OPTIONS },
+  caps: { run: capsCommand, usage: CAPS_USAGE, options: CAPS_OPTIONS },
+  grammar: { run: grammarCommand, usage: GRAMMAR_USAGE, options: GRAMMAR_OPTIONS },
+  check: { run: checkCommand, usage: CHECK_USAGE, options: CHECK_OPTIONS },
   example: { run: exampleCommand, usage: EXAMPLE_USAGE },
   serve: { run: serveCommand, usage: SERVE_USAGE },
+  inspect: { run: inspectCommand, usage: INSPECT_USAGE, options: INSPECT_OPTIONS },
 };
 
 export const USAGE = `usage:\n${Object.values(COMMANDS)

@@ -10,7 +10,7 @@ import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./arg
 import { UsageError, type CliIO } from "./io.js";
 
 export const SERVE_USAGE =
-  "chatwire serve --template SRC --backend URL --backend-kind llamacpp|openai|ollama [--host H] [--port N] [--model NAME] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--backend-body JSON]";
+  "chatwire serve --template SRC [--template-name NAME] --backend URL --backend-kind llamacpp|openai|ollama [--host H] [--port N] [--model NAME] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--backend-body JSON]";
 
 export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal): Promise<number> {
   const values = parseOptions(argv, {

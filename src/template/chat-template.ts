@@ -10,7 +10,7 @@ import { createStreamParser, parseCompletion, type ParseOptions } from "../parse
 import { normalizeRequest, type Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
 import type { TemplateInfo } from "../request/message-rules.js";
-import type { ParseResult, StreamParser } from "../types.js";
+import type { ParseResult, RequestInput, StreamParser } from "../types.js";
 import { probeReadsContentParts, probeRendersToolDefinitions, probeSupportsSystem, probeToolCalls, sourceCaps, type TemplateCaps } from "./caps.js";
 import type { LoadedTemplate } from "./config.js";
 import { buildContext } from "./context.js";
@@ -96,7 +96,7 @@ export class ChatTemplate {
   }
 
   /** Renders a Chat Completions or Responses request body into the prompt text. */
-  render(request: unknown, options: RenderOptions = {}): string {
+  render<R>(request: R & RequestInput<R>, options: RenderOptions = {}): string {
     const source = this.variantFor(request);
     const conversation = normalizeRequest(request, this.templateInfo(source));
     if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
@@ -109,7 +109,7 @@ export class ChatTemplate {
   }
 
   /** Normalises a request for this template without rendering it (what the template will be given). */
-  normalize(request: unknown): Conversation {
+  normalize<R>(request: R & RequestInput<R>): Conversation {
     return normalizeRequest(request, this.templateInfo(this.variantFor(request)));
   }
 

@@ -30,6 +30,17 @@ const ID_KEYS = new Set(TOKEN_KEYS.flatMap(([, keys]) => keys.map((k) => `tokeni
 
 const wanted = (key: string) => key === TEMPLATE_KEY || key.startsWith(`${TEMPLATE_KEY}.`) || key === TOKENS_KEY || ID_KEYS.has(key);
 
+/** @huggingface/gguf is an optional peer dependency: only `.gguf` loading needs it. */
+async function ggufReader(): Promise<typeof import("@huggingface/gguf")> {
+  try {
+    return await import("@huggingface/gguf");
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw err;
+    throw new ChatwireError("missing_dependency", "reading .gguf files needs the optional package @huggingface/gguf: npm install @huggingface/gguf");
+  }
+}
+
 export async function loadGguf(file: string): Promise<LoadedTemplate> {
   const { handle, size } = await openRegular(file);
   let metadata: Map<string, unknown>;

@@ -1,0 +1,84 @@
+/**
+ * `chatwire inspect [--template SRC] [--tokenizer FILE] [--port N] | --out DIR`: the prompt inspector
+ * (src/inspect). Serves the page on loopback until SIGINT/SIGTERM (or, in tests, until `stop`
+ * aborts), with the --template template preselected and token ids from --tokenizer; `--out DIR`
+ * writes the same page as a static build (index.html + inspector.js) that works offline.
+ */
+import { ChatwireError } from "../errors.js";
+import { inspectorHtml } from "../inspect/page.js";
+import { startInspector } from "../inspect/server.js";
+import type { ChatTemplate } from "../template/index.js";
+import { kindOf, nodeFs, readText } from "../template/node-fs.js";
+import type { TokenizerJson } from "../tokens/index.js";
+import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS, type Options } from "./args.js";
+import { UsageError, type CliIO } from "./io.js";
+
+export const INSPECT_USAGE = "chatwire inspect [--template SRC] [--template-name NAME] [--tokenizer FILE] [--port N] | --out DIR";
+
+export const INSPECT_OPTIONS = {
+  ...TEMPLATE_OPTIONS,
+  tokenizer: { type: "string" },
+  port: { type: "string" },
+  out: { type: "string" },
+} as const satisfies Options;
+
+/** The browser bundle: next to the CLI in dist/ (dist/inspect/inspector.js), or the built one when run from src/. */
+async function inspectorScript(): Promise<string> {
+  const { path } = await nodeFs();
+  const { fileURLToPath } = await import("node:url");
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [path.join(here, "..", "inspect", "inspector.js"), path.join(here, "..", "..", "dist", "inspect", "inspector.js")]) {
+    if ((await kindOf(candidate)) === "file") return readText(candidate);
+  }
+  throw new ChatwireError("io_error", "the inspector page script (dist/inspect/inspector.js) is missing: run npm run build");
+}
+
+export async function inspectCommand(argv: string[], io: CliIO, stop?: AbortSignal): Promise<number> {
+  const values = parseOptions(argv, INSPECT_OPTIONS);
+  const script = await inspectorScript();
+  if (values.out !== undefined) {
+    if (values.template !== undefined || values.tokenizer !== undefined) throw new UsageError("--out writes the static page (built-in and pasted templates); --template and --tokenizer need the served page");
+    const { fs, path } = await nodeFs();
+    await fs.mkdir(values.out, { recursive: true });
+    await fs.writeFile(path.join(values.out, "index.html"), inspectorHtml());
+    await fs.writeFile(path.join(values.out, "inspector.js"), script);
+    io.stdout.write(`${path.join(values.out, "index.html")}\n`);
+    return 0;
+  }
+  if (values.template === undefined && values["template-name"] !== undefined) throw new UsageError("--template-name needs --template SRC");
+  const template: ChatTemplate | undefined = values.template === undefined ? undefined : await templateFrom(values);
+  const tokenizer = values.tokenizer === undefined ? undefined : await readTokenizerFile(values.tokenizer);
+  const port = values.port === undefined ? 0 : positiveInt(values.port, "--port", 0);
+  const inspector = await startInspector({ script, port, ...(template ? { template } : {}), ...(tokenizer ? { tokenizer } : {}), ...(values["template-name"] ? { templateName: values["template-name"] } : {}) });
+  io.stdout.write(`chatwire inspect: ${inspector.url}\n`);
+  await stopped(stop);
+  await inspector.close();
+  return 0;
+}
+
+async function readTokenizerFile(file: string): Promise<TokenizerJson> {
+  const text = await readText(file);
+  try {
+    return JSON.parse(text) as TokenizerJson; // plain JSON: the tokenizer wants numbers, not PyFloat
+  } catch (err) {
+    throw new ChatwireError("io_error", `${file}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** Resolves on SIGINT/SIGTERM, or when `stop` aborts. */
+function stopped(stop: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (stop !== undefined) {
+      if (stop.aborted) resolve();
+      else stop.addEventListener("abort", () => resolve(), { once: true });
+      return;
+    }
+    const done = () => {
+      process.off("SIGINT", done);
+      process.off("SIGTERM", done);
+      resolve();
+    };
+    process.on("SIGINT", done);
+    process.on("SIGTERM", done);
+  });
+}

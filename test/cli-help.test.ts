@@ -1,0 +1,80 @@
+/**
+ * README's CLI block is `chatwire help`, and each usage line names exactly the options its command
+ * accepts (issue 11: the README lacked half the flags; --template-name was in neither).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { Readable } from "node:stream";
+import { COMMANDS, USAGE, run } from "../src/cli/run.js";
+
+async function cli(argv: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(argv, { stdin: Readable.from([Buffer.from(stdin, "utf8")]), stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+  return { code, stdout, stderr };
+}
+
+describe("CLI help", () => {
+  it("README's CLI block is exactly `chatwire help` (regenerate: node scripts/readme-cli.mjs)", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const block = /## CLI\n\n```\n([^]*?)```\n/.exec(readme)?.[1];
+    expect(block).toBe(USAGE);
+  });
+
+  // serve and example keep their option tables inline (not exported), so only README agreement covers them.
+  for (const [name, command] of Object.entries(COMMANDS).filter(([, c]) => c.options !== undefined)) {
+    it(`${name}: the usage line and the accepted options agree`, () => {
+      const inUsage = new Set([...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]));
+      expect([...inUsage].sort()).toEqual(Object.keys(command.options ?? {}).sort());
+    });
+  }
+
+  it("every command that loads a template takes --template-name", () => {
+    for (const command of Object.values(COMMANDS)) {
+      if (command.usage.includes("--template SRC")) expect(command.usage).toContain("--template-name NAME");
+    }
+  });
+});
+
+describe("the new flags", () => {
+  const tools = { messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "f", parameters: { type: "object" } } }] };
+
+  it("render --polyfill never gives the template's own bytes for a template without tools; auto adds the tool prompt", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-flags-"));
+    const template = join(dir, "plain.jinja");
+    writeFileSync(template, "{% for m in messages %}[{{ m.role }}] {{ m.content }}\n{% endfor %}");
+    writeFileSync(join(dir, "req.json"), JSON.stringify(tools));
+    const never = await cli(["render", "--template", template, "--request", join(dir, "req.json"), "--polyfill", "never"]);
+    const auto = await cli(["render", "--template", template, "--request", join(dir, "req.json")]);
+    expect(never).toEqual({ code: 0, stdout: "[user] hi\n", stderr: "" });
+    expect(auto.stdout).not.toBe(never.stdout);
+    expect(auto.stdout).toContain('"name": "f"');
+    const bad = await cli(["render", "--template", template, "--request", join(dir, "req.json"), "--polyfill", "sometimes"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^chatwire: usage: --polyfill must be auto, always or never/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("parse --prompt-suffix starts the output inside the reasoning block the prompt opened", async () => {
+    const completion = "Let me think.</think>The answer.";
+    const without = JSON.parse((await cli(["parse", "--format", "deepseek-r1"], completion)).stdout);
+    const withSuffix = JSON.parse((await cli(["parse", "--format", "deepseek-r1", "--prompt-suffix", "<｜Assistant｜><think>\n"], completion)).stdout);
+    expect(withSuffix.message).toEqual({ role: "assistant", content: "The answer.", reasoning_content: "Let me think." });
+    expect(without.message).not.toEqual(withSuffix.message);
+  });
+
+  it("parse --var passes render variables (Qwen3.5's prompt opens <think> unless enable_thinking=false)", async () => {
+    const completion = "Plain answer.";
+    const template = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "templates", "Qwen3.5-4B.jinja");
+    const thinking = JSON.parse((await cli(["parse", "--template", template], completion)).stdout);
+    const result = JSON.parse((await cli(["parse", "--template", template, "--var", "enable_thinking=false"], completion)).stdout);
+    expect(thinking.message).toEqual({ role: "assistant", content: "", reasoning_content: "Plain answer." });
+    expect(result.message).toEqual({ role: "assistant", content: "Plain answer." });
+    const misuse = await cli(["parse", "--format", "hermes", "--var", "x=1"], completion);
+    expect(misuse.code).toBe(2);
+    expect(misuse.stderr).toMatch(/need --template/);
+  });
+});

@@ -10,6 +10,9 @@ import { runRenderBench } from "./render-compare.mjs";
 const budgetMs = Number(process.env.BENCH_BUDGET_MS ?? 150);
 await runRenderBench({ budgetMs });
 
+const { runTokensBench } = await import("./tokens.mjs");
+await runTokensBench({ budgetMs });
+
 const parseBench = new URL("./parse.mjs", import.meta.url);
 if (existsSync(parseBench)) {
   const { runParseBench } = await import(parseBench.href);

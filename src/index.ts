@@ -18,3 +18,6 @@ export type { CheckOptions, CheckReport, CheckTokenizer, Finding, ReferenceRende
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";
+export { loadTokenizer, renderTokens, renderGeneration, ChatTokenizer } from "./tokens/index.js";
+export { candidateSpecialTexts, probeSpecialTexts, renderSegments, tokenizeSegments, llamaServerTokenizer, specialTexts } from "./tokens/index.js";
+export type { ProtectMode, RenderTokensOptions, TokenizedPrompt, Span, TextTokenizer, PromptSegment, SpecialTexts } from "./tokens/index.js";

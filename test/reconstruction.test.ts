@@ -89,19 +89,22 @@ const LIMITS: Record<string, { fails: "parallel" | "all"; reason: string }> = {
   "meta-llama-Llama-3.1-8B-Instruct.jinja": { fails: "parallel", reason: 'raises "This model only supports single tool-calls at once!"' },
   "meta-llama-Llama-3.2-3B-Instruct.jinja": { fails: "parallel", reason: 'raises "This model only supports single tool-calls at once!"' },
   "meta-llama-Llama-3.3-70B-Instruct.jinja": { fails: "parallel", reason: 'raises "This model only supports single tool-calls at once!"' },
-  "GigaChat3-10B-A1.8B.jinja": { fails: "parallel", reason: "renders only tool_calls[0] of a message" },
-  "GigaChat3.1-10B-A1.8B.jinja": { fails: "parallel", reason: "renders only tool_calls[0] of a message" },
-  "openai-gpt-oss-120b.jinja": { fails: "parallel", reason: "renders only the first tool call of a message (its comment: 'We assume max 1 tool call per message')" },
+  // GigaChat 3 / 3.1 and gpt-oss render only tool_calls[0] of a message; since issue 9 the tool-call probe
+  // finds that and normalisation splits a message with several calls into one message per call, so the
+  // turn holds both calls and round-trips.
   "Kimi-K2-Instruct.jinja": {
     fails: "all",
     reason: "calls list.append on its id queue, which the sandbox forbids: transformers raises the same SecurityError for any conversation with tool calls",
   },
   "Kimi-K2-Thinking.jinja": { fails: "all", reason: "same list.append SecurityError as Kimi-K2-Instruct (transformers raises too)" },
-  "llama-cpp-deepseek-r1.jinja": { fails: "all", reason: "raises 'Object of type generator is not JSON serializable' for any request with tools (transformers too)" },
+  // llama-cpp-deepseek-r1.jinja raises 'Object of type generator is not JSON serializable' for any request
+  // with tools (transformers too), so its probed caps say it shows neither tools nor calls and the default
+  // render goes through the tool polyfill (json-block), which round-trips (issue 9).
   "LFM2-8B-A1B.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
   "LFM2.5-Instruct.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
   "ibm-granite-granite-3.3-2B-Instruct.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as an empty message" },
-  "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": { fails: "all", reason: "drops assistant tool_calls: the turn renders as <｜Assistant｜><｜end▁of▁sentence｜>" },
+  // deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja prints calls only for `content: None` with string
+  // arguments: the tool-call shape probe gives it that shape, so it round-trips natively (issue 9).
 };
 
 interface Turn {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ChatwireError } from "../src/errors.js";
 import { PyFloat } from "../src/jinja/py-float.js";
-import { normalizeRequest, readJson } from "../src/request/index.js";
+import { normalizeRequest, readJson, type TemplateInfo } from "../src/request/index.js";
 
 const plain = { readsContentParts: false, knowsDeveloperRole: false };
 const rich = { readsContentParts: true, knowsDeveloperRole: true };
@@ -17,7 +17,7 @@ function errorOf(fn: () => unknown): ChatwireError {
   throw new Error("expected a ChatwireError");
 }
 
-function fieldOf(body: unknown, info = plain): string | undefined {
+function fieldOf(body: unknown, info: TemplateInfo = plain): string | undefined {
   const err = errorOf(() => normalizeRequest(body, info));
   expect(err.code).toBe("invalid_request");
   expect(err.message.startsWith(`${err.field}: `)).toBe(true);
@@ -80,6 +80,12 @@ describe("rule 2: roles and copies", () => {
     expect(fieldOf({ messages: [{ role: "user", content: "a" }, { role: "robot", content: "b" }] })).toBe("messages[1].role");
     expect(fieldOf({ messages: [{ content: "no role" }] })).toBe("messages[0].role");
   });
+  it("passes a role the template names itself (ipython, observation, ...)", () => {
+    const info = { ...plain, namesRole: (r: string) => r === "ipython" };
+    expect(normalizeRequest({ messages: [{ role: "ipython", content: "42" }] }, info).messages[0]?.role).toBe("ipython");
+    expect(fieldOf({ messages: [{ role: "observation", content: "b" }] }, info)).toBe("messages[0].role");
+    expect(fieldOf({ messages: [{ role: "", content: "b" }] }, { ...plain, namesRole: () => true })).toBe("messages[0].role");
+  });
   it("never mutates the caller's objects", () => {
     const body = {
       messages: [
@@ -107,6 +113,48 @@ describe("rule 3: assistant content", () => {
     );
     expect(c.messages.map((m) => m.content)).toEqual([null, "", ""]);
   });
+  it("a message with calls and no text gets None where the template prints calls only then (and only there)", () => {
+    const body = {
+      messages: [
+        { role: "assistant", content: null, tool_calls: [call("a", "f", "{}")] },
+        { role: "assistant", content: "", tool_calls: [call("b", "f", "{}")] },
+        { role: "assistant", tool_calls: [call("c", "f", "{}")] },
+        { role: "assistant", content: "text", tool_calls: [call("d", "f", "{}")] },
+        { role: "assistant", content: null },
+      ],
+    };
+    expect(normalizeRequest(body, plain).messages.map((m) => m.content)).toEqual(["", "", "", "text", ""]);
+    expect(normalizeRequest(body, { ...plain, callContentAsNone: true }).messages.map((m) => m.content)).toEqual([null, null, null, "text", ""]);
+    const responses = { input: [{ type: "function_call", call_id: "x", name: "f", arguments: "{}" }] };
+    expect(normalizeRequest(responses, { ...plain, callContentAsNone: true }).messages[0]?.content).toBeNull();
+  });
+  it("several calls in one message are split for templates that print one call per message", () => {
+    const body = {
+      messages: [
+        { role: "user", content: "u" },
+        { role: "assistant", content: "both", reasoning_content: "r", tool_calls: [call("a", "f", "{}"), call("b", "g", "{}"), call("c", "h", "{}")] },
+      ],
+    };
+    expect(normalizeRequest(body, plain).messages).toHaveLength(2);
+    const split = normalizeRequest(body, { ...plain, callsOnePerMessage: true }).messages;
+    expect(split.map((m) => [m.role, m.content, (m.tool_calls as { id: string }[] | undefined)?.map((c) => c.id)])).toEqual([
+      ["user", "u", undefined],
+      ["assistant", "both", ["a"]],
+      ["assistant", "", ["b"]],
+      ["assistant", "", ["c"]],
+    ]);
+    expect(split[1]?.reasoning_content).toBe("r");
+    expect(split[2]).not.toHaveProperty("reasoning_content");
+    const none = normalizeRequest(body, { ...plain, callsOnePerMessage: true, callContentAsNone: true }).messages;
+    expect(none[3]?.content).toBeNull();
+  });
+  it("content must be a string, null or a list of parts", () => {
+    expect(fieldOf({ messages: [{ role: "user", content: "ok" }, { role: "user", content: 5 }] })).toBe("messages[1].content");
+    expect(fieldOf({ messages: [{ role: "assistant", content: { text: "x" } }] })).toBe("messages[0].content");
+    expect(fieldOf({ input: [{ role: "user", content: true }] })).toBe("input[0].content");
+    const call = { type: "function_call", call_id: "c", name: "f", arguments: "{}" };
+    expect(fieldOf({ input: [call, { type: "function_call_output", call_id: "c", output: 5 }] })).toBe("input[1].output");
+  });
 });
 
 describe("rule 4: tool call arguments", () => {
@@ -130,6 +178,23 @@ describe("rule 4: tool call arguments", () => {
   it("names malformed tool_calls", () => {
     expect(fieldOf({ messages: [{ role: "assistant", content: "", tool_calls: {} }] })).toBe("messages[0].tool_calls");
     expect(fieldOf({ messages: [{ role: "assistant", content: "", tool_calls: ["x"] }] })).toBe("messages[0].tool_calls[0]");
+  });
+  it("a call needs a function with a non-empty string name and string or object arguments", () => {
+    const at = (c: unknown) => fieldOf({ messages: [{ role: "user", content: "x" }, { role: "user", content: "y" }, { role: "user", content: "z" }, { role: "assistant", content: null, tool_calls: [c] }] });
+    expect(at({ id: "a", type: "function", function: { arguments: "{}" } })).toBe("messages[3].tool_calls[0].function.name");
+    expect(at(call("a", 5 as unknown as string, "{}"))).toBe("messages[3].tool_calls[0].function.name");
+    expect(at(call("a", "", "{}"))).toBe("messages[3].tool_calls[0].function.name");
+    expect(at(call("a", "f", 5))).toBe("messages[3].tool_calls[0].function.arguments");
+    expect(at(call("a", "f", [1]))).toBe("messages[3].tool_calls[0].function.arguments");
+    expect(at({ id: "a", type: "function", function: { name: "f" } })).toBe("messages[3].tool_calls[0].function.arguments");
+    expect(at({ id: "a", type: "function" })).toBe("messages[3].tool_calls[0].function");
+    expect(fieldOf({ input: [{ type: "function_call", call_id: "c", name: "f", arguments: 5 }] })).toBe("input[0].arguments");
+  });
+  it("templates that concatenate arguments get JSON text, also for objects", () => {
+    const info = { ...plain, readsArgumentsAsString: true };
+    const c = normalizeRequest({ messages: [{ role: "assistant", content: "", tool_calls: [call("a", "f", '{"t":1.0}'), call("b", "g", { é: [1, "ü"] })] }] }, info);
+    const args = (c.messages[0]?.tool_calls as { function: { arguments: unknown } }[]).map((x) => x.function.arguments);
+    expect(args).toEqual(['{"t":1.0}', '{"é": [1, "ü"]}']);
   });
 });
 
@@ -301,6 +366,12 @@ describe("rule 9: tools and tool_choice", () => {
       "tools[1].function.parameters",
     );
     expect(fieldOf({ input: "x", tools: [{ type: "function", name: "g", parameters: [] }] })).toBe("tools[0].parameters");
+  });
+  it("two tools by one name are an error naming the second", () => {
+    const m = [{ role: "user", content: "x" }];
+    const f = { type: "function", function: { name: "f" } };
+    expect(fieldOf({ messages: m, tools: [f, { type: "function", function: { name: "g" } }, f] })).toBe("tools[2].function.name");
+    expect(fieldOf({ input: "x", tools: [{ type: "function", name: "f" }, { type: "function", name: "f" }] })).toBe("tools[1].name");
   });
   it("reads tool_choice", () => {
     const m = [{ role: "user", content: "x" }];

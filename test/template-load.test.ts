@@ -204,3 +204,99 @@ describe("built-in templates", () => {
     expect(err.message).toContain("chatml-tools");
   });
 });
+
+describe("untrusted model files (issue 9)", () => {
+  const good = () =>
+    ggufFile({
+      "general.architecture": "llama",
+      "tokenizer.chat_template": probe("gguf"),
+      "tokenizer.ggml.tokens": ["<unk>", "<s>", "</s>"],
+      "tokenizer.ggml.bos_token_id": 1,
+    });
+
+  it("reads a GGUF written by gguf-py (llama.cpp's converter): pad/unk/sep from their real key names", async () => {
+    const t = await loadTemplate(new URL("../fixtures/gguf/tiny.gguf", import.meta.url).pathname);
+    expect(t.specialTokens).toEqual({ bos_token: "<s>", eos_token: "</s>", unk_token: "<unk>", sep_token: "<sep>", pad_token: "<pad>" });
+    expect(t.render({ messages: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }] })).toBe("<s>a<sep>b<sep><pad>|<unk></s>");
+    expect(t.render(withTools)).toBe("tools:f");
+  });
+
+  it("a truncated GGUF is a typed error, at every cut", async () => {
+    const whole = good();
+    for (const cut of [3, 10, 30, 60, whole.length - 20, whole.length - 1]) {
+      const err = await loadError(write(`cut-${cut}.gguf`, whole.subarray(0, cut)));
+      expect(err.code, `cut at ${cut}`).toBe("invalid_template");
+    }
+    expect((await loadError(write("cut.gguf", whole.subarray(0, whole.length - 1)))).message).toMatch(/truncated or corrupt GGUF/);
+  });
+
+  it("a value claiming more bytes than the file has is refused, not read as NULs", async () => {
+    const head = Buffer.concat([Buffer.from("GGUF"), u32(3), u64(0), u64(1), ggufString("tokenizer.chat_template"), u32(GGUF_STRING), u64(9_900_000)]);
+    const file = write("liar.gguf", Buffer.concat([head, Buffer.alloc(200 - head.length, 0x61)]));
+    const err = await loadError(file);
+    expect(err.code).toBe("invalid_template");
+    expect(err.message).toContain("needs 9900000 bytes");
+    // A count of entries or array elements the file cannot hold is refused before looping or allocating.
+    const manyEntries = Buffer.concat([Buffer.from("GGUF"), u32(3), u64(0), u64(2 ** 40)]);
+    expect((await loadError(write("many.gguf", manyEntries))).message).toContain("metadata entries");
+    const bigArray = Buffer.concat([Buffer.from("GGUF"), u32(3), u64(0), u64(1), ggufString("tokenizer.ggml.tokens"), u32(GGUF_ARRAY), u32(GGUF_STRING), u64(2 ** 50)]);
+    expect((await loadError(write("bigarray.gguf", bigArray))).message).toContain("strings");
+  });
+
+  it("reads values that straddle the reader's 1 MiB chunks (a 200k-token vocabulary before the template)", async () => {
+    const tokens = Array.from({ length: 200_000 }, (_, i) => `tok_${i}_${"x".repeat(i % 7)}`);
+    const file = write("big.gguf", ggufFile({ "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.bos_token_id": 123_456, "tokenizer.chat_template": probe("big") }));
+    const t = await loadTemplate(file);
+    expect(t.specialTokens).toEqual({ bos_token: tokens[123_456] });
+    expect(t.render(user)).toBe(`big|${tokens[123_456]}||`);
+  });
+
+  it("a GGUF variant named __proto__ stays an ordinary variant", async () => {
+    const file = write("proto.gguf", ggufFile({ "tokenizer.chat_template": "d", "tokenizer.chat_template.__proto__": "p" }));
+    const t = await loadTemplate(file, { templateName: "__proto__" });
+    expect(t.render(user)).toBe("p");
+    expect(Object.keys(t.variants).sort()).toEqual(["__proto__", "default"]);
+  });
+
+  it.skipIf(process.platform === "win32")("a FIFO named model.gguf or tokenizer_config.json is refused at once (no hang)", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const fifo = join(dir, "fifo.gguf");
+    execFileSync("mkfifo", [fifo]);
+    expect((await loadError(fifo)).message).toContain("not a regular file");
+    mkdirSync(join(dir, "fifo-folder"));
+    execFileSync("mkfifo", [join(dir, "fifo-folder", "tokenizer_config.json")]);
+    expect((await loadError(join(dir, "fifo-folder"))).message).toContain("not a regular file");
+  });
+
+  it("symlinks out of a model folder are refused unless allowed; inside, and HF cache blobs, are fine", async () => {
+    const { symlinkSync } = await import("node:fs");
+    const outside = write("outside/secret.txt", "SECRET");
+    write("linked/tokenizer_config.json", JSON.stringify({ eos_token: "</s>" }));
+    symlinkSync(outside, join(dir, "linked", "chat_template.jinja"));
+    const err = await loadError(join(dir, "linked"));
+    expect([err.code, err.message.includes("symbolic link out of the model folder")]).toEqual(["io_error", true]);
+    expect((await loadTemplate(join(dir, "linked"), { allowExternalSymlinks: true })).render(user)).toBe("SECRET");
+    // A link that stays inside the folder.
+    write("inner/real.jinja", "inner");
+    symlinkSync(join(dir, "inner", "real.jinja"), join(dir, "inner", "chat_template.jinja"));
+    expect((await loadTemplate(join(dir, "inner"))).render(user)).toBe("inner");
+    // The Hugging Face cache: snapshots/<rev>/file -> ../../blobs/<hash>.
+    const blob = write("hub/models--org--m/blobs/abc123", JSON.stringify({ chat_template: "hub" }));
+    mkdirSync(join(dir, "hub/models--org--m/snapshots/rev1"), { recursive: true });
+    symlinkSync("../../blobs/abc123", join(dir, "hub/models--org--m/snapshots/rev1/tokenizer_config.json"));
+    expect(readFileSync(blob, "utf8")).toContain("hub");
+    expect((await loadTemplate(join(dir, "hub/models--org--m/snapshots/rev1"))).render(user)).toBe("hub");
+  });
+
+  it("templateName toString / __proto__ / constructor is a typed error, not a TypeError", async () => {
+    for (const name of ["toString", "__proto__", "constructor", "hasOwnProperty"]) {
+      const err = await loadError({ chat_template: "x" }, { templateName: name });
+      expect([name, err.code]).toEqual([name, "invalid_template"]);
+    }
+    const list = await loadError({ chat_template: [{ name: "tool_use", template: "T" }] }, { templateName: "valueOf" });
+    expect(list.code).toBe("invalid_template");
+    // And a variant really named __proto__ in a config is an own key.
+    const t = await loadTemplate({ chat_template: [{ name: "default", template: "d" }, { name: "__proto__", template: "p" }] }, { templateName: "__proto__" });
+    expect(t.render(user)).toBe("p");
+  });
+});

@@ -3,7 +3,10 @@
  * Expected prompts of real templates were produced with transformers' render_jinja_template (Python
  * reference in .ref/) and are committed here as literals; the test itself needs no Python.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIXTURES } from "../scripts/render-fixtures.mjs";
 import { ChatwireError } from "../src/errors.js";
 import { readJson } from "../src/request/index.js";
 import { loadTemplate, type RenderOptions } from "../src/template/index.js";
@@ -177,5 +180,62 @@ describe("built-in chatml-tools", () => {
       ["get_weather", { city: "Paris", n: 1 }],
       ["get_weather", { city: "Rome" }],
     ]);
+  });
+});
+
+describe("request fields that are template variables (issue 9)", () => {
+  const fixtureTemplate = (name: string) => readFileSync(join(FIXTURES, "templates", `${name}.jinja`), "utf8");
+
+  it("gpt-oss prints the effort of reasoning_effort or the Responses reasoning.effort", async () => {
+    const t = await tmpl(fixtureTemplate("openai-gpt-oss-120b"));
+    expect(t.render({ ...user("x"), reasoning_effort: "high" })).toContain("Reasoning: high\n");
+    expect(t.render({ input: "x", reasoning: { effort: "low" } })).toContain("Reasoning: low\n");
+    expect(t.render(user("x"))).toContain("Reasoning: medium\n");
+    // chat_template_kwargs win over the field, explicit variables over both.
+    expect(t.render({ ...user("x"), reasoning_effort: "high", chat_template_kwargs: { reasoning_effort: "low" } })).toContain("Reasoning: low\n");
+    expect(t.render({ ...user("x"), reasoning_effort: "high" }, { variables: { reasoning_effort: "low" } })).toContain("Reasoning: low\n");
+  });
+  it("top-level documents reach RAG templates", async () => {
+    const t = await tmpl("{% for d in documents %}[{{ d.title }}: {{ d.text }}]{% endfor %}");
+    expect(t.render({ ...user("x"), documents: [{ title: "A", text: "one" }, { title: "B", text: "two" }] })).toBe("[A: one][B: two]");
+  });
+  it("bad values are invalid_request naming the field", async () => {
+    const cases: [unknown, string][] = [
+      [{ ...user("x"), documents: "d" }, "documents"],
+      [{ ...user("x"), documents: [{ title: "ok" }, "d"] }, "documents[1]"],
+      [{ ...user("x"), reasoning_effort: 3 }, "reasoning_effort"],
+      [{ input: "x", reasoning: "high" }, "reasoning"],
+      [{ input: "x", reasoning: { effort: 1 } }, "reasoning.effort"],
+      [{ ...user("x"), chat_template_kwargs: [] }, "chat_template_kwargs"],
+    ];
+    for (const [body, field] of cases) expect((await renderError("x", body)).field).toBe(field);
+  });
+  it("a `__proto__` key in chat_template_kwargs stays a plain variable", async () => {
+    const body = readJson('{"messages": [{"role": "user", "content": "x"}], "chat_template_kwargs": {"__proto__": {"polluted": 1}, "a": 2}}');
+    expect((await tmpl("{{ a }}|{{ polluted is defined }}")).render(body)).toBe("2|False");
+  });
+});
+
+describe("roles the template names (issue 9)", () => {
+  it("Llama 3.1 takes ipython tool results; a template that does not name a role rejects it", async () => {
+    const llama = await tmpl(readFileSync(join(FIXTURES, "templates", "meta-llama-Llama-3.1-8B-Instruct.jinja"), "utf8"), { bos_token: "<|begin_of_text|>" });
+    const body = { messages: [{ role: "user", content: "time?" }, { role: "ipython", content: "22:40" }] };
+    expect(llama.render(body, { now: new Date(0) })).toContain("<|start_header_id|>ipython<|end_header_id|>\n\n\"22:40\"<|eot_id|>");
+    const err = await renderError("{% for m in messages %}{{ m.content }}{% endfor %}", body);
+    expect([err.code, err.field]).toEqual(["invalid_request", "messages[1].role"]);
+  });
+});
+
+describe("tool-call validation in render (issue 9)", () => {
+  const history = (fn: unknown) => ({
+    messages: [{ role: "user", content: "a" }, { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: fn }] }],
+  });
+  it("each malformed call is invalid_request naming the field", async () => {
+    expect((await renderError("x", history({ arguments: "{}" }))).field).toBe("messages[1].tool_calls[0].function.name");
+    expect((await renderError("x", history({ name: 7, arguments: "{}" }))).field).toBe("messages[1].tool_calls[0].function.name");
+    expect((await renderError("x", history({ name: "f", arguments: 5 }))).field).toBe("messages[1].tool_calls[0].function.arguments");
+    const dup = { ...user("x"), tools: [{ type: "function", function: { name: "f" } }, { type: "function", function: { name: "f" } }] };
+    expect((await renderError("x", dup)).field).toBe("tools[1].function.name");
+    expect((await renderError("x", { messages: [{ role: "user", content: 5 }] })).field).toBe("messages[0].content");
   });
 });

@@ -27,8 +27,9 @@ export function normalizeRequest(body: unknown, templateInfo: TemplateInfo): Con
   }
   const warnings: string[] = [];
   const rules = new MessageRules(templateInfo, warnings);
-  const messages: Message[] =
-    body.messages !== undefined ? chatMessages(body.messages, rules) : responsesMessages(body.instructions, body.input, rules);
+  const messages: Message[] = rules.oneCallPerMessage(
+    body.messages !== undefined ? chatMessages(body.messages, rules) : responsesMessages(body.instructions, body.input, rules),
+  );
   const tools = normalizeTools(body.tools);
   const conversation: Conversation = { messages, toolChoice: normalizeToolChoice(body.tool_choice), warnings };
   if (tools !== undefined && tools.length > 0) conversation.tools = tools;

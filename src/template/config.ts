@@ -55,18 +55,20 @@ export function readSpecialTokens(config: Record<string, unknown>): Record<strin
 export function readVariants(value: unknown, origin: string): Record<string, string> {
   if (typeof value === "string") return { default: value };
   const out: Record<string, string> = {};
+  // Defined, not assigned: a variant named `__proto__` must stay an own key, not replace the prototype.
+  const set = (name: string, template: string) => Object.defineProperty(out, name, { value: template, enumerable: true, writable: true, configurable: true });
   if (Array.isArray(value)) {
     for (const entry of value) {
       const { name, template } = (entry ?? {}) as { name?: unknown; template?: unknown };
       if (typeof name !== "string" || typeof template !== "string") {
         throw new ChatwireError("invalid_template", `${origin}: chat_template list entries must be {name, template} strings`);
       }
-      out[name] = template;
+      set(name, template);
     }
   } else if (typeof value === "object" && value !== null) {
     for (const [name, template] of Object.entries(value)) {
       if (typeof template !== "string") throw new ChatwireError("invalid_template", `${origin}: chat_template.${name} must be a string`);
-      out[name] = template;
+      set(name, template);
     }
   } else {
     throw new ChatwireError("invalid_template", `${origin}: no chat_template (expected a string or a list of {name, template})`);

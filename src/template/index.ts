@@ -16,12 +16,18 @@ export type TemplateSource = string | TemplateConfig;
 export interface LoadOptions {
   /** Use this named variant (`tool_use`, `rag`, ...) for every request instead of transformers' choice. */
   templateName?: string;
+  /**
+   * Follow symbolic links in a model folder that lead out of it. Default false: such a link is an
+   * `io_error` (links inside the folder, and a Hugging Face cache snapshot's links to its blobs, are fine).
+   */
+  allowExternalSymlinks?: boolean;
 }
 
 export async function loadTemplate(source: TemplateSource, options: LoadOptions = {}): Promise<ChatTemplate> {
   if (typeof source === "string") {
     const { loadFromString } = await import("./load-path.js");
-    return new ChatTemplate(await loadFromString(source), options);
+    const pathOptions = options.allowExternalSymlinks === undefined ? {} : { allowExternalSymlinks: options.allowExternalSymlinks };
+    return new ChatTemplate(await loadFromString(source, pathOptions), options);
   }
   if (typeof source !== "object" || source === null) {
     throw new ChatwireError("invalid_template", "a template source must be a path, a built-in name or { chat_template }");

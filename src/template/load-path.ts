@@ -9,10 +9,16 @@ import { fromConfig, readSpecialTokens, readVariants, type LoadedTemplate } from
 import { loadGguf } from "./load-gguf.js";
 import { kindOf, nodeFs, readText } from "./node-fs.js";
 
-export async function loadFromString(spec: string): Promise<LoadedTemplate> {
+export interface PathOptions {
+  /** Follow symbolic links in a model folder that lead out of it (default false: refused). */
+  allowExternalSymlinks?: boolean;
+}
+
+export async function loadFromString(spec: string, options: PathOptions = {}): Promise<LoadedTemplate> {
   const kind = await kindOf(spec);
-  if (kind === "dir") return loadFolder(spec);
+  if (kind === "dir") return loadFolder(spec, options);
   if (kind === "file") return loadFile(spec);
+  if (kind === "other") throw new ChatwireError("io_error", `${spec}: not a regular file (a FIFO, socket or device); refused`);
   const builtin = await loadBuiltin(spec);
   if (builtin !== undefined) return builtin;
   throw await unknownSourceError(spec);
@@ -35,30 +41,72 @@ async function readJsonFile(file: string): Promise<unknown> {
 }
 
 /**
+ * Where a model folder's files may really live: inside the folder, or, for a Hugging Face cache
+ * snapshot (`models--org--name/snapshots/<rev>/`, whose files are links to `../../blobs/<hash>`), inside
+ * that model's cache folder. A link elsewhere (`tokenizer_config.json -> /etc/passwd`) is refused unless
+ * the caller allows it: a downloaded folder must not turn a system file into the prompt.
+ */
+async function folderGuard(dir: string, options: PathOptions): Promise<(file: string) => Promise<void>> {
+  const { fs, path } = await nodeFs();
+  if (options.allowExternalSymlinks === true) return async () => {};
+  const real = await fs.realpath(dir);
+  const root = path.basename(path.dirname(real)) === "snapshots" ? path.dirname(path.dirname(real)) : real;
+  return async (file) => {
+    let target: string;
+    try {
+      target = await fs.realpath(file);
+    } catch {
+      return; // nothing there (or a dangling link): reading it reports the error
+    }
+    const rel = path.relative(root, target);
+    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
+      throw new ChatwireError(
+        "io_error",
+        `${file}: a symbolic link out of the model folder (to ${target}); refused (pass allowExternalSymlinks to follow it)`,
+      );
+    }
+  };
+}
+
+/** "file" / "dir" / undefined for a folder entry, refusing links out of the folder and non-regular files. */
+async function entryKind(file: string, guard: (file: string) => Promise<void>): Promise<"file" | "dir" | undefined> {
+  const kind = await kindOf(file);
+  if (kind === undefined) return undefined;
+  await guard(file);
+  if (kind === "other") throw new ChatwireError("io_error", `${file}: not a regular file (a FIFO, socket or device); refused`);
+  return kind;
+}
+
+/**
  * A model folder, read the way transformers reads one: `chat_template.jinja` (and named variants in
  * `chat_templates/*.jinja`) win over `chat_template.json` (processor configs), which wins over the
  * `chat_template` field of `tokenizer_config.json`. Special tokens always come from tokenizer_config.json.
  */
-async function loadFolder(dir: string): Promise<LoadedTemplate> {
+async function loadFolder(dir: string, options: PathOptions): Promise<LoadedTemplate> {
   const { fs, path } = await nodeFs();
   const at = (name: string) => path.join(dir, name);
+  const guard = await folderGuard(dir, options);
+  const kind = (name: string) => entryKind(at(name), guard);
   const configFile = at("tokenizer_config.json");
-  const config = (await kindOf(configFile)) === "file" ? await readJsonFile(configFile) : {};
+  const config = (await kind("tokenizer_config.json")) === "file" ? await readJsonFile(configFile) : {};
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     throw new ChatwireError("invalid_template", `${configFile}: expected a JSON object`);
   }
   const tokensFrom = readSpecialTokens(config as Record<string, unknown>);
 
   const variants: Record<string, string> = {};
-  if ((await kindOf(at("chat_template.jinja"))) === "file") variants.default = await readText(at("chat_template.jinja"));
-  if ((await kindOf(at("chat_templates"))) === "dir") {
+  if ((await kind("chat_template.jinja")) === "file") variants.default = await readText(at("chat_template.jinja"));
+  if ((await kind("chat_templates")) === "dir") {
     for (const name of (await fs.readdir(at("chat_templates"))).sort()) {
-      if (name.endsWith(".jinja")) variants[name.slice(0, -".jinja".length)] = await readText(path.join(at("chat_templates"), name));
+      const file = path.join(at("chat_templates"), name);
+      if (!name.endsWith(".jinja") || (await entryKind(file, guard)) !== "file") continue;
+      // Defined, not assigned: a file named `__proto__.jinja` stays an own key.
+      Object.defineProperty(variants, name.slice(0, -".jinja".length), { value: await readText(file), enumerable: true, writable: true, configurable: true });
     }
   }
   if (Object.keys(variants).length > 0) return { variants, specialTokens: tokensFrom, origin: dir };
 
-  if ((await kindOf(at("chat_template.json"))) === "file") {
+  if ((await kind("chat_template.json")) === "file") {
     const processor = (await readJsonFile(at("chat_template.json"))) as Record<string, unknown> | null;
     return { variants: readVariants(processor?.chat_template, at("chat_template.json")), specialTokens: tokensFrom, origin: dir };
   }

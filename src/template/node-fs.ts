@@ -21,21 +21,53 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export async function readText(file: string): Promise<string> {
+/** Text files larger than this are refused: configs and templates are kilobytes to a few megabytes. */
+const MAX_TEXT_BYTES = 256 << 20;
+
+export type FileHandle = Awaited<ReturnType<FsPromises["open"]>>;
+
+/**
+ * Opens a regular file for reading, and only that: a FIFO, socket or device named like a model file
+ * would block or stream forever. Opened non-blocking (so opening a FIFO cannot hang) and checked with
+ * fstat on the same handle (no race between the check and the read). The caller closes the handle.
+ */
+export async function openRegular(file: string): Promise<{ handle: FileHandle; size: number }> {
   const { fs } = await nodeFs();
+  const { constants } = await import("node:fs");
+  let handle: FileHandle;
   try {
-    return await fs.readFile(file, "utf8");
+    handle = await fs.open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     throw new ChatwireError("io_error", `${file}: ${describe(err)}`);
   }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new ChatwireError("io_error", `${file}: not a regular file (${st.isDirectory() ? "a folder" : "a FIFO, socket or device"}); refused`);
+    return { handle, size: st.size };
+  } catch (err) {
+    await handle.close();
+    throw err instanceof ChatwireError ? err : new ChatwireError("io_error", `${file}: ${describe(err)}`);
+  }
 }
 
-/** "file", "dir", or undefined when nothing is there. */
-export async function kindOf(file: string): Promise<"file" | "dir" | undefined> {
+export async function readText(file: string): Promise<string> {
+  const { handle, size } = await openRegular(file);
+  try {
+    if (size > MAX_TEXT_BYTES) throw new ChatwireError("io_error", `${file}: ${size} bytes is too large for a template or config (limit ${MAX_TEXT_BYTES})`);
+    return await handle.readFile("utf8");
+  } catch (err) {
+    throw err instanceof ChatwireError ? err : new ChatwireError("io_error", `${file}: ${describe(err)}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** "file", "dir", "other" (a FIFO, socket or device), or undefined when nothing is there. Follows symlinks. */
+export async function kindOf(file: string): Promise<"file" | "dir" | "other" | undefined> {
   const { fs } = await nodeFs();
   try {
     const st = await fs.stat(file);
-    return st.isDirectory() ? "dir" : "file";
+    return st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
   } catch (err) {
     if ((err as { code?: unknown }).code === "ENOENT" || (err as { code?: unknown }).code === "ENOTDIR") return undefined;
     throw new ChatwireError("io_error", `${file}: ${describe(err)}`);

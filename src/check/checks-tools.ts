@@ -71,6 +71,11 @@ export function checkHistoryCalls(ctx: CheckContext): void {
 export function checkReconstruction(ctx: CheckContext): void {
   if (ctx.format === undefined) return;
   for (const [name, calls] of [["one call", [WEATHER_CALL]], ["parallel calls", [WEATHER_CALL, SEARCH_CALL]]] as const) {
+    if (calls.length > 1 && ctx.template.caps.callsOnePerMessage) {
+      // The history gets one assistant message per call (chatwire splits them): no single turn holds both.
+      ctx.add({ check: "reconstruction", severity: "info", conversation: name, message: "the template prints one call per assistant message: parallel calls of the history are rendered as consecutive turns" });
+      continue;
+    }
     const request = { messages: [user], tools: TOOLS };
     const prompt = ctx.render(request);
     const full = ctx.render({ messages: [user, { role: "assistant", content: null, tool_calls: calls }], tools: TOOLS }, { addGenerationPrompt: false });

@@ -56,12 +56,15 @@ export function checkHistoryCalls(ctx: CheckContext): void {
       return !r.prompt.includes(String(Object.values(args)[0]));
     });
     if (lost.length > 0) {
+      const auto = ctx.render({ messages: callHistory(parallel), tools: TOOLS }, { polyfill: "auto" });
+      const rescued = "prompt" in auto && lost.every((c) => auto.prompt.includes(String(Object.values(JSON.parse(c.function.arguments) as Record<string, unknown>)[0])));
       ctx.add({
         check: "history-tool-calls",
         // Some families never make parallel calls (gpt-oss): losing the second one is a limit, not a break.
         severity: parallel ? "warning" : "error",
         conversation: name,
-        message: `assistant tool call${lost.length > 1 ? "s" : ""} ${lost.map((c) => c.function.name).join(", ")} from the history ${lost.length > 1 ? "are" : "is"} not printed: the model sees results of calls it never made`,
+        message: `assistant tool call${lost.length > 1 ? "s" : ""} ${lost.map((c) => c.function.name).join(", ")} from the history ${lost.length > 1 ? "are" : "is"} not printed: the model sees results of calls it never made` +
+          (rescued ? " (chatwire's default polyfill prints them: render without `polyfill: \"never\"`)" : ""),
       });
     }
   }

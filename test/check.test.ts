@@ -2,8 +2,10 @@
  * `chatwire check`: its findings on real templates with known defects, a clean report on known-good
  * ones, the report's shape, the text form and exit codes, and a run over every corpus template.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { checkTemplate, type CheckReport } from "../src/check/index.js";
 import { run } from "../src/cli/run.js";
@@ -116,6 +118,17 @@ describe("the report", () => {
 });
 
 describe("chatwire check (CLI)", () => {
+  it("runs the token checks with --tokenizer: Llama 3.1 prints a BOS its tokenizer also adds", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-check-"));
+    const tokenizer = join(dir, "tokenizer.json");
+    writeFileSync(tokenizer, gunzipSync(readFileSync(join(FIXTURES, "tokenizer", "real", "llama3_1", "tokenizer.json.gz"))));
+    const out = await cli(["check", "--template", join(FIXTURES, "tokenizer", "real", "llama3_1", "tokenizer_config.json"), "--tokenizer", tokenizer, "--json"]);
+    const report = JSON.parse(out.stdout) as CheckReport;
+    expect(report.findings.find((f) => f.check === "bos")?.bytes?.context.startsWith("<|begin_of_text|>")).toBe(true);
+    expect(report.findings.some((f) => f.check === "special-tokens" || f.check === "token-boundary")).toBe(false);
+    expect(out.code).toBe(0);
+  });
+
   it("exits 1 when a check fails, 0 with warnings only, 2 for bad usage", async () => {
     const granite = await cli(["check", "--template", join(FIXTURES, "check", "deepseek-v3", "tokenizer_config.json")]);
     expect(granite.code).toBe(1);

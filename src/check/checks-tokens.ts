@@ -15,8 +15,11 @@ export interface CheckTokenizer {
   addedBosId?: number;
 }
 
-/** Marker-shaped literals: `<|im_start|>`, `<｜User｜>`, `[INST]`, `<start_of_turn>`, `<tool_call>`. */
-const MARKER = /<\|[^<>|\s]{1,40}\|>|<｜[^<>｜]{1,40}｜>|<\/?[A-Za-z_][A-Za-z0-9_:.-]{1,30}>|\[\/?[A-Z][A-Z_]{1,30}\]/g;
+/**
+ * Literals shaped like special tokens: `<|im_start|>`, `<｜User｜>`, `[INST]`, `<start_of_turn>`,
+ * `</tool_call>`. Plain tags (`<tools>`, `<function-name>`) are left out: templates write them as prose.
+ */
+const MARKER = /<\|[^<>|\s]{1,40}\|>|<｜[^<>｜]{1,40}｜>|<\/?[a-z]+(?:_[a-z]+)+>|\[\/?[A-Z][A-Z_]{1,30}\]/g;
 
 export function checkTokens(ctx: CheckContext, tokenizer: CheckTokenizer, prompts: readonly string[]): void {
   const printed = new Set<string>();

@@ -5,11 +5,12 @@
  */
 import { checkTemplate, formatReport, type CheckOptions, type CheckTokenizer } from "../check/index.js";
 import { getFormat } from "../formats/index.js";
-import { loadTokenizer } from "../tokens/tokenizer-json.js";
+import { isObject } from "../request/is-object.js";
+import { readText } from "../template/node-fs.js";
+import { loadTokenizer } from "../tokens/index.js";
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS, type Options } from "./args.js";
 import { pythonReference } from "./check-reference.js";
 import type { CliIO } from "./io.js";
-import { tokenizerFor } from "./tokens.js";
 
 export const CHECK_USAGE = "chatwire check --template SRC [--template-name NAME] [--tokenizer FILE] [--format ID] [--json] [--reference PYTHON]";
 
@@ -26,24 +27,35 @@ export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
   const template = await templateFrom(values);
   const options: CheckOptions = {};
   if (values.format !== undefined) options.format = getFormat(values.format).id;
-  if (values.tokenizer !== undefined) options.tokenizer = checkTokenizer(await tokenizerFor(values.tokenizer, values.template ?? ""));
+  if (values.tokenizer !== undefined) options.tokenizer = await checkTokenizer(values.tokenizer);
   if (values.reference !== undefined) options.reference = pythonReference(values.reference);
   const report = await checkTemplate(template, options);
   io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   return report.summary.errors > 0 ? 1 : 0;
 }
 
-/** The check's view of a tokenizer.json: encode as a backend does for template text, its added tokens, BOS added by itself. */
-function checkTokenizer(json: Parameters<typeof loadTokenizer>[0]): CheckTokenizer {
-  const tok = loadTokenizer(json);
-  const addedTokens = new Map((json.added_tokens ?? []).map((t) => [t.content, { id: t.id, special: t.special === true }]));
-  const withSpecial = tok.full.encode("a", { add_special_tokens: true }).ids;
-  const plain = tok.full.encode("a", { add_special_tokens: false }).ids;
-  const first = withSpecial[0];
-  const addsBos = withSpecial.length > plain.length && first !== undefined && first !== plain[0];
-  return {
-    encode: (text) => tok.full.encode(text, { add_special_tokens: false }).ids,
-    addedTokens,
-    ...(addsBos ? { addedBosId: first } : {}),
-  };
+/**
+ * The check's view of the model's tokenizer: encode as a backend does for template text (special-token
+ * text parsed), its added tokens, and the BOS its post-processor adds by itself (tokenizer.json files).
+ */
+async function checkTokenizer(path: string): Promise<CheckTokenizer> {
+  const tok = await loadTokenizer(path);
+  const addedTokens = new Map(tok.addedTokens.map((t) => [t.content, { id: t.id, special: t.special === true }] as const));
+  const bos = path.endsWith(".json") ? addedBos(JSON.parse(await readText(path)) as unknown) : undefined;
+  return { encode: (text) => tok.tokenize(text, true), addedTokens, ...(bos === undefined ? {} : { addedBosId: bos }) };
+}
+
+/** The id a tokenizer.json's post-processor puts first (TemplateProcessing `single` starting with a special token). */
+function addedBos(json: unknown): number | undefined {
+  const pp = isObject(json) ? json.post_processor : undefined;
+  const processors = isObject(pp) && pp.type === "Sequence" && Array.isArray(pp.processors) ? pp.processors : [pp];
+  for (const p of processors) {
+    if (!isObject(p) || p.type !== "TemplateProcessing" || !Array.isArray(p.single)) continue;
+    const first: unknown = p.single[0];
+    const name = isObject(first) && isObject(first.SpecialToken) ? first.SpecialToken.id : undefined;
+    const entry = typeof name === "string" && isObject(p.special_tokens) ? p.special_tokens[name] : undefined;
+    const ids = isObject(entry) && Array.isArray(entry.ids) ? entry.ids : undefined;
+    if (typeof ids?.[0] === "number") return ids[0];
+  }
+  return undefined;
 }

@@ -35,8 +35,8 @@ export function ggufVocabFromTokenizerJson(json: TokenizerJson, pre: string): Gg
   };
 }
 
-/** A minimal GGUF v3 file (no tensors) holding `metadata` (strings, string arrays, int32 arrays). */
-export function writeGguf(file: string, metadata: Record<string, string | string[] | number[]>): void {
+/** A minimal GGUF v3 file (no tensors) holding `metadata` (strings, uint32s, float32s, string arrays, int32 arrays). */
+export function writeGguf(file: string, metadata: Record<string, string | number | string[] | number[]>): void {
   const parts: Buffer[] = [];
   const u32 = (n: number) => {
     const b = Buffer.alloc(4);
@@ -62,6 +62,14 @@ export function writeGguf(file: string, metadata: Record<string, string | string
     if (typeof value === "string") {
       u32(8);
       str(value);
+    } else if (typeof value === "number" && Number.isInteger(value)) {
+      u32(4);
+      u32(value);
+    } else if (typeof value === "number") {
+      u32(6); // float32
+      const b = Buffer.alloc(4);
+      b.writeFloatLE(value);
+      parts.push(b);
     } else if (value.every((v) => typeof v === "string")) {
       u32(9);
       u32(8);

@@ -23,6 +23,7 @@ import { escapeSpecialText, escapeTable, escapeText, placeholdersIn, PLACEHOLDER
 import { tokenSpans, type Span, type SurfaceRules } from "./token-offsets.js";
 import type { AddedTokenJson, TokenizerJson } from "./tokenizer-json.js";
 import { TextTrie } from "./trie.js";
+import { LLAMA_CPP_SPM } from "./gguf-vocab.js";
 
 /**
  * Which added tokens request data may not produce:
@@ -283,6 +284,11 @@ export function offsetMapper(escaped: string, table: EscapeTable): (i: number) =
 
 /** Builds the encoder from a tokenizer.json; imports @huggingface/tokenizers on first use. */
 export async function createTokenizer(json: TokenizerJson): Promise<ChatTokenizer> {
+  const model = json.model as { type?: unknown; tokens?: string[]; scores?: number[]; add_space_prefix?: boolean } | null;
+  if (model?.type === LLAMA_CPP_SPM) {
+    const { SpmEncoder } = await import("./spm-encoder.js");
+    return new ChatTokenizer(new SpmEncoder(model.tokens ?? [], model.scores ?? [], model.add_space_prefix !== false), json);
+  }
   let mod: typeof import("@huggingface/tokenizers");
   try {
     mod = await import("@huggingface/tokenizers");

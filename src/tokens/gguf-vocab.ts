@@ -9,8 +9,10 @@
  *   token (llama.cpp matches those even without `parse_special`, as Hugging Face matches non-special
  *   added tokens).
  *
- * Other models (`llama` SentencePiece, `bert`, ...) and unknown `pre` names are a typed error naming
- * what is missing, so a server can fall back to the backend's /tokenize instead of guessing.
+ * - model `llama` (SentencePiece): tokens + scores for llama.cpp's merge-by-score algorithm (spm-encoder.ts).
+ *
+ * Other models (`bert`, ...) and unknown `pre` names are a typed error naming what is missing, so a
+ * server can fall back to the backend's /tokenize instead of guessing.
  */
 import { ChatwireError } from "../errors.js";
 import type { AddedTokenJson, TokenizerJson } from "./tokenizer-json.js";

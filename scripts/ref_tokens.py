@@ -60,7 +60,7 @@ class RefTokenizer:
         if isinstance(value, list):
             return [self.escape(v, mode) for v in value]
         if isinstance(value, dict):
-            return {k: self.escape(v, mode) for k, v in value.items()}
+            return {self.escape(k, mode): self.escape(v, mode) for k, v in value.items()}
         return value
 
     def restore(self, text, mode="special"):

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../src/cli/run.js";
 
@@ -291,6 +292,22 @@ describe("chatwire render --tokens", () => {
       expect(both.prompt).toBe((await cli(["render", "--template", model], request)).stdout);
     });
   }
+  it("--assistant-mask: transformers' generation spans and assistant mask (fixtures/tokenizer/generation)", async () => {
+    const ref = (JSON.parse(readFileSync(new URL("../fixtures/tokenizer/generation/expected.json", import.meta.url), "utf8")) as {
+      tokenizer: string;
+      conversation: string;
+      generation: number[][];
+      ids: number[];
+      assistantMask: number[];
+    }[]).find((c) => c.tokenizer === "qwen3" && c.conversation === "06-agent-loop")!;
+    const qwen = join(dir, "qwen3-tokenizer.json");
+    writeFileSync(qwen, gunzipSync(readFileSync(new URL("../fixtures/tokenizer/real/qwen3/tokenizer.json.gz", import.meta.url))));
+    const template = fileURLToPath(new URL("../fixtures/tokenizer/generation/chatml-generation.jinja", import.meta.url));
+    const request = JSON.stringify(JSON.parse(readFileSync(new URL("../fixtures/conversations/06-agent-loop.json", import.meta.url), "utf8")).request);
+    const r = await cli(["render", "--template", template, "--tokens", "--tokenizer", qwen, "--assistant-mask"], request);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ ids: ref.ids, generation: ref.generation, assistant_mask: ref.assistantMask });
+  });
   it("needs a tokenizer", async () => {
     expectOneLineError(await cli(["render", "--template", model, "--tokens"], "{}"), "usage", "--tokenizer");
     expectOneLineError(await cli(["render", "--template", model, "--tokens", "--tokenizer", chatFile], "{}"), "io_error", "tokenizer.json");

@@ -13,8 +13,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getLlama } from "node-llama-cpp";
 import { readJson, templateFromConfig } from "../src/index.js";
 import { candidateSpecialTexts, loadTokenizer, probeSpecialTexts, renderSegments, tokenizeSegments, type TextTokenizer, type TokenizerJson } from "../src/tokens/index.js";
-import { loadConversations, renderOptions } from "../scripts/render-fixtures.mjs";
-import { ggufVocabFromTokenizerJson, writeGguf } from "./helpers/gguf-vocab.js";
+import { loadConversations, loadTemplates, renderOptions } from "../scripts/render-fixtures.mjs";
+import { ggufVocabFromTokenizerJson, spmVocabFromTokenizerJson, writeGguf } from "./helpers/gguf-vocab.js";
 
 process.env.TZ = "UTC";
 
@@ -65,3 +65,39 @@ for (const [name, pre, arch] of [["qwen3", "qwen2", "qwen2"], ["llama3_1", "llam
     });
   });
 }
+
+describe("a SentencePiece (llama) GGUF vocabulary: our SpmEncoder against llama.cpp's", async () => {
+  const json = JSON.parse(readFileSync(new URL("../fixtures/tokenizer/tokenizer-metaspace.json", import.meta.url), "utf8")) as TokenizerJson;
+  const file = join(dir, "spm.gguf");
+  const arch = "llama";
+  const hp = { context_length: 4096, embedding_length: 64, block_count: 1, feed_forward_length: 64, "attention.head_count": 1, "attention.layer_norm_rms_epsilon": 1e-6 };
+  writeGguf(file, {
+    "general.architecture": arch,
+    ...Object.fromEntries(Object.entries(hp).map(([k, v]) => [`${arch}.${k}`, v])),
+    ...spmVocabFromTokenizerJson(json),
+    "tokenizer.ggml.add_bos_token": false,
+  });
+  const model = await llama.loadModel({ modelPath: file, vocabOnly: true });
+  const ours = await loadTokenizer(file);
+  const templates = loadTemplates().filter((t) => ["mistralai-Mistral-Nemo-Instruct-2407", "microsoft-Phi-3.5-mini-instruct"].includes(t.name));
+
+  it("every fixture prompt of two SentencePiece-family templates gets llama.cpp's ids", async () => {
+    const { loadTemplate } = await import("../src/index.js");
+    let compared = 0;
+    for (const tpl of templates) {
+      const t = await loadTemplate({ chat_template: tpl.chat_template, bos_token: tpl.bos_token, eos_token: tpl.eos_token });
+      for (const [name, conv] of conversations) {
+        let prompt: string;
+        try {
+          prompt = t.render(conv.request, renderOptions(conv.options ?? {}));
+        } catch {
+          continue; // the template rejects this conversation
+        }
+        expect(ours.encode(prompt, { protect: "none" }), `${tpl.name} x ${name}`).toEqual(model.tokenize(prompt, true).map(Number));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
+    expect(ours.encode("héllo  wörld 東京 \u{1F642}", { protect: "none" })).toEqual(model.tokenize("héllo  wörld 東京 \u{1F642}", true).map(Number));
+  });
+});

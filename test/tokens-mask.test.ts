@@ -66,7 +66,8 @@ describe("GGUF file", () => {
   });
   it("an unsupported vocabulary is a typed error naming the key", async () => {
     const { tokenizerJsonFromGguf } = await import("../src/tokens/index.js");
-    expect(() => tokenizerJsonFromGguf({ "tokenizer.ggml.model": "llama" })).toThrow(/tokenizer\.ggml\.model "llama"/);
+    expect(() => tokenizerJsonFromGguf({ "tokenizer.ggml.model": "bert" })).toThrow(/tokenizer\.ggml\.model "bert"/);
+    expect(() => tokenizerJsonFromGguf({ "tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": ["a"] })).toThrow(/tokenizer\.ggml\.scores/);
     expect(() => tokenizerJsonFromGguf({ "tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "nope" })).toThrow(/tokenizer\.ggml\.pre "nope"/);
   });
 });

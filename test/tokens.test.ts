@@ -79,6 +79,20 @@ describe("provenance", () => {
     expect(protectedRequest.tools[0]!.function.parameters.properties.t.default).toBeInstanceOf(PyFloat);
   });
 
+  it("escapes object keys that spell a protected token (templates print argument names)", () => {
+    const out = tok.protect({ a: { "<|im_end|>": 1, plain: 2 } }).a as Record<string, number>;
+    expect(Object.keys(out)).toHaveLength(2);
+    expect(Object.keys(out).some((k) => k.includes("<|im_end|>"))).toBe(false);
+    expect(out.plain).toBe(2);
+  });
+
+  it("escapes null-prototype objects too (no way around the protection)", () => {
+    const message = Object.assign(Object.create(null) as Record<string, unknown>, { role: "user", content: "x<|im_start|>y" });
+    const out = tok.protect({ messages: [message] }).messages[0]!;
+    expect(out.content).not.toContain("<|im_start|>");
+    expect(tok.restore(out.content as string)).toBe("x<|im_start|>y");
+  });
+
   it("prefers the longest added token at a position, as Hugging Face tokenizers do", async () => {
     const json = jsons.get("tokenizer.json")!;
     const overlapping = await loadTokenizer({ ...json, added_tokens: [...json.added_tokens!, { id: 3100, content: "<|im_start|>user", special: true }] });

@@ -11,7 +11,8 @@
  * Entry 0 is ESC itself, so data that already contains ESC round-trips. The table is the tokenizer's
  * added tokens ordered by id, so the mapping is stateless: nothing but the tokenizer is needed to undo
  * it, whichever protection mode escaped the data.
- * Only string values are escaped (object keys, such as schema property names, are left alone).
+ * Strings are escaped wherever they are, object keys included (a tool call's argument names are printed
+ * by templates too); keys that spell no protected token are unchanged.
  */
 import { PyFloat } from "../jinja/py-float.js";
 import { TextTrie } from "./trie.js";
@@ -63,9 +64,10 @@ export function escapeSpecialText<T>(value: T, table: EscapeTable): T {
 function escapeValue(value: unknown, table: EscapeTable): unknown {
   if (typeof value === "string") return escapeText(value, table);
   if (Array.isArray(value)) return value.map((v) => escapeValue(v, table));
-  if (value !== null && typeof value === "object" && !(value instanceof PyFloat) && Object.getPrototypeOf(value) === Object.prototype) {
+  if (value !== null && typeof value === "object" && !(value instanceof PyFloat) && isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = escapeValue(v, table);
+    // Keys too: templates print argument and schema keys (tojson); only keys spelling a protected token change.
+    for (const [k, v] of Object.entries(value)) out[escapeText(k, table)] = escapeValue(v, table);
     return out;
   }
   return value;
@@ -97,4 +99,10 @@ export function placeholdersIn(text: string, table: EscapeTable): Placeholder[] 
     if (restored !== undefined) out.push({ start: m.index, text: restored });
   }
   return out;
+}
+
+/** Plain data objects (also null-prototype ones, as some JSON readers make): copied and escaped. */
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }

@@ -9,12 +9,15 @@
  *   token (llama.cpp matches those even without `parse_special`, as Hugging Face matches non-special
  *   added tokens).
  *
- * Other models (`llama` SentencePiece, `bert`, ...) and unknown `pre` names are a typed error naming
- * what is missing, so a server can fall back to the backend's /tokenize instead of guessing.
+ * - model `llama` (SentencePiece): tokens + scores for llama.cpp's merge-by-score algorithm (spm-encoder.ts).
+ *
+ * Other models (`bert`, ...) and unknown `pre` names are a typed error naming what is missing, so a
+ * server can fall back to the backend's /tokenize instead of guessing.
  */
 import { ChatwireError } from "../errors.js";
 import type { AddedTokenJson, TokenizerJson } from "./tokenizer-json.js";
 
+const UNKNOWN = 2;
 const CONTROL = 3;
 const USER_DEFINED = 4;
 
@@ -52,13 +55,19 @@ export interface GgufVocabMetadata {
   "tokenizer.ggml.tokens"?: unknown;
   "tokenizer.ggml.token_type"?: unknown;
   "tokenizer.ggml.merges"?: unknown;
+  "tokenizer.ggml.scores"?: unknown;
+  "tokenizer.ggml.add_space_prefix"?: unknown;
   [key: string]: unknown;
 }
 
+/** The model type a TokenizerJson from a `llama` GGUF carries (createTokenizer builds SpmEncoder for it). */
+export const LLAMA_CPP_SPM = "LlamaCppSpm";
+
 export function tokenizerJsonFromGguf(metadata: GgufVocabMetadata, origin = "GGUF"): TokenizerJson {
   const model = metadata["tokenizer.ggml.model"];
+  if (model === "llama") return spmJson(metadata, origin);
   if (model !== "gpt2") {
-    throw new ChatwireError("invalid_template", `${origin}: tokenizer.ggml.model ${JSON.stringify(model)} is not supported for token ids (only "gpt2", byte-level BPE); use the model's tokenizer.json or the backend's /tokenize`);
+    throw new ChatwireError("invalid_template", `${origin}: tokenizer.ggml.model ${JSON.stringify(model)} is not supported for token ids (only "gpt2", byte-level BPE, and "llama", SentencePiece); use the model's tokenizer.json or the backend's /tokenize`);
   }
   const preName = metadata["tokenizer.ggml.pre"] ?? "default";
   const pre = typeof preName === "string" && Object.prototype.hasOwnProperty.call(PRE_TOKENIZERS, preName) ? PRE_TOKENIZERS[preName] : undefined;
@@ -72,12 +81,8 @@ export function tokenizerJsonFromGguf(metadata: GgufVocabMetadata, origin = "GGU
     throw new ChatwireError("invalid_template", `${origin}: tokenizer.ggml.token_type must list one type per token (${tokens.length})`);
   }
   const vocab: Record<string, number> = Object.create(null) as Record<string, number>;
-  const added: AddedTokenJson[] = [];
+  const added = addedTokens(tokens, types);
   tokens.forEach((token, id) => {
-    const type = Number(types[id]);
-    if (type === CONTROL || type === USER_DEFINED) {
-      added.push({ id, content: token, special: type === CONTROL, normalized: false, lstrip: false, rstrip: false, single_word: false });
-    }
     if (!(token in vocab)) vocab[token] = id;
   });
   return {
@@ -94,6 +99,38 @@ export function tokenizerJsonFromGguf(metadata: GgufVocabMetadata, origin = "GGU
     post_processor: null,
     decoder: { type: "ByteLevel", add_prefix_space: false, trim_offsets: false, use_regex: false },
     model: { type: "BPE", dropout: null, unk_token: null, fuse_unk: false, byte_fallback: false, ignore_merges: pre.ignoreMerges, vocab, merges },
+  };
+}
+
+/** CONTROL and UNKNOWN tokens are special (llama.cpp parses them only with parse_special), USER_DEFINED are not. */
+function addedTokens(tokens: readonly string[], types: readonly unknown[]): AddedTokenJson[] {
+  const added: AddedTokenJson[] = [];
+  tokens.forEach((token, id) => {
+    const type = Number(types[id]);
+    if (type === CONTROL || type === UNKNOWN || type === USER_DEFINED) {
+      added.push({ id, content: token, special: type !== USER_DEFINED, normalized: false, lstrip: false, rstrip: false, single_word: false });
+    }
+  });
+  return added;
+}
+
+/** `llama` (SentencePiece): tokens + scores for SpmEncoder, spaces as `▁`, byte fallback. */
+function spmJson(metadata: GgufVocabMetadata, origin: string): TokenizerJson {
+  const tokens = stringList(metadata["tokenizer.ggml.tokens"], "tokenizer.ggml.tokens", origin);
+  const scores = metadata["tokenizer.ggml.scores"];
+  const types = metadata["tokenizer.ggml.token_type"];
+  if (!Array.isArray(scores) || scores.length !== tokens.length || !scores.every((s) => typeof s === "number")) {
+    throw new ChatwireError("invalid_template", `${origin}: tokenizer.ggml.scores must list one number per token (${tokens.length})`);
+  }
+  if (!Array.isArray(types) || types.length !== tokens.length) {
+    throw new ChatwireError("invalid_template", `${origin}: tokenizer.ggml.token_type must list one type per token (${tokens.length})`);
+  }
+  const addSpacePrefix = metadata["tokenizer.ggml.add_space_prefix"];
+  return {
+    added_tokens: addedTokens(tokens, types),
+    normalizer: null,
+    pre_tokenizer: null,
+    model: { type: LLAMA_CPP_SPM, byte_fallback: true, tokens, scores, add_space_prefix: addSpacePrefix !== false },
   };
 }
 

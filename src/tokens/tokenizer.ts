@@ -18,12 +18,12 @@
  * it happens once per tokenizer (load-tokenizer.ts caches by path). The library is imported on first
  * use, so the chatwire core stays browser-bundleable without it.
  */
-import type { Tokenizer as HfTokenizer } from "@huggingface/tokenizers";
 import { ChatwireError } from "../errors.js";
 import { escapeSpecialText, escapeTable, escapeText, placeholdersIn, PLACEHOLDER_LENGTH, restoreSpecialText, type EscapeTable } from "./escape.js";
 import { tokenSpans, type Span, type SurfaceRules } from "./token-offsets.js";
 import type { AddedTokenJson, TokenizerJson } from "./tokenizer-json.js";
 import { TextTrie } from "./trie.js";
+import { LLAMA_CPP_SPM } from "./gguf-vocab.js";
 
 /**
  * Which added tokens request data may not produce:
@@ -46,6 +46,17 @@ export interface Encoded {
   offsets?: Span[];
 }
 
+/**
+ * The encoder pieces used (what an @huggingface/tokenizers `Tokenizer` built with no added tokens has):
+ * kept structural so the public types do not need the optional dependency.
+ */
+export interface TextEncoderParts {
+  normalizer: { _call(text: string): string } | null;
+  pre_tokenizer: { pre_tokenize(text: string, options: { section_index: number }): string[] } | null;
+  model: { _call(words: string[]): string[] } | null;
+  token_to_id(token: string): number | undefined;
+}
+
 type Piece = { token: AddedTokenJson; start: number; end: number } | { token: undefined; start: number; end: number };
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
@@ -63,7 +74,7 @@ export class ChatTokenizer {
   private readonly surface: SurfaceRules;
 
   constructor(
-    private readonly encoder: HfTokenizer,
+    private readonly encoder: TextEncoderParts,
     json: TokenizerJson,
   ) {
     this.addedTokens = [...(json.added_tokens ?? [])].sort((a, b) => a.id - b.id);
@@ -273,13 +284,18 @@ export function offsetMapper(escaped: string, table: EscapeTable): (i: number) =
 
 /** Builds the encoder from a tokenizer.json; imports @huggingface/tokenizers on first use. */
 export async function createTokenizer(json: TokenizerJson): Promise<ChatTokenizer> {
+  const model = json.model as { type?: unknown; tokens?: string[]; scores?: number[]; add_space_prefix?: boolean } | null;
+  if (model?.type === LLAMA_CPP_SPM) {
+    const { SpmEncoder } = await import("./spm-encoder.js");
+    return new ChatTokenizer(new SpmEncoder(model.tokens ?? [], model.scores ?? [], model.add_space_prefix !== false), json);
+  }
   let mod: typeof import("@huggingface/tokenizers");
   try {
     mod = await import("@huggingface/tokenizers");
   } catch (err) {
     throw new ChatwireError("io_error", `token ids need the optional dependency @huggingface/tokenizers (npm install @huggingface/tokenizers): ${(err as Error).message}`);
   }
-  let encoder: HfTokenizer;
+  let encoder: TextEncoderParts;
   try {
     encoder = new mod.Tokenizer({ ...json, added_tokens: [] }, {});
   } catch (err) {

@@ -35,8 +35,8 @@ export function ggufVocabFromTokenizerJson(json: TokenizerJson, pre: string): Gg
   };
 }
 
-/** A minimal GGUF v3 file (no tensors) holding `metadata` (strings, uint32s, float32s, string arrays, int32 arrays). */
-export function writeGguf(file: string, metadata: Record<string, string | number | string[] | number[]>): void {
+/** A minimal GGUF v3 file (no tensors) holding `metadata` (strings, bools, uint32s, float32s, string arrays, int32 / float32 arrays). */
+export function writeGguf(file: string, metadata: Record<string, string | number | boolean | string[] | number[]>): void {
   const parts: Buffer[] = [];
   const u32 = (n: number) => {
     const b = Buffer.alloc(4);
@@ -59,7 +59,10 @@ export function writeGguf(file: string, metadata: Record<string, string | number
   u64(Object.keys(metadata).length);
   for (const [key, value] of Object.entries(metadata)) {
     str(key);
-    if (typeof value === "string") {
+    if (typeof value === "boolean") {
+      u32(7);
+      parts.push(Buffer.from([value ? 1 : 0]));
+    } else if (typeof value === "string") {
       u32(8);
       str(value);
     } else if (typeof value === "number" && Number.isInteger(value)) {
@@ -76,12 +79,14 @@ export function writeGguf(file: string, metadata: Record<string, string | number
       u64(value.length);
       for (const v of value as string[]) str(v);
     } else {
+      const floats = (value as number[]).some((v) => !Number.isInteger(v));
       u32(9);
-      u32(5);
+      u32(floats ? 6 : 5);
       u64(value.length);
       for (const v of value as number[]) {
         const b = Buffer.alloc(4);
-        b.writeInt32LE(v);
+        if (floats) b.writeFloatLE(v);
+        else b.writeInt32LE(v);
         parts.push(b);
       }
     }
@@ -89,4 +94,28 @@ export function writeGguf(file: string, metadata: Record<string, string | number
   const body = Buffer.concat(parts);
   const pad = (32 - (body.length % 32)) % 32;
   writeFileSync(file, Buffer.concat([body, Buffer.alloc(pad)]));
+}
+
+/**
+ * A SentencePiece-style (`llama`) GGUF vocabulary from a Metaspace BPE tokenizer.json: scores rank each
+ * merged token by its merge (earlier merge = higher score), plus the 256 `<0xNN>` byte tokens (BYTE, 6)
+ * llama.cpp's byte fallback needs. Synthetic (no published SPM model here), for comparing with llama.cpp.
+ */
+export function spmVocabFromTokenizerJson(json: TokenizerJson): Record<string, string | number | boolean | string[] | number[]> {
+  const model = json.model as { vocab: Record<string, number>; merges: (string | [string, string])[] };
+  const base = ggufVocabFromTokenizerJson(json, "default");
+  const tokens = [...(base["tokenizer.ggml.tokens"] as string[])];
+  const types = [...(base["tokenizer.ggml.token_type"] as number[])];
+  const scores = tokens.map(() => -1e6 - 0.5);
+  model.merges.forEach((m, rank) => {
+    const [a, b] = Array.isArray(m) ? m : (m.split(" ") as [string, string]);
+    const id = model.vocab[a + b];
+    if (id !== undefined && scores[id]! < -rank) scores[id] = -rank - 0.5;
+  });
+  for (let byte = 0; byte < 256; byte++) {
+    tokens.push(`<0x${byte.toString(16).toUpperCase().padStart(2, "0")}>`);
+    types.push(6);
+    scores.push(-2e6 - 0.5);
+  }
+  return { "tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.token_type": types, "tokenizer.ggml.scores": scores };
 }

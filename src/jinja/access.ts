@@ -168,10 +168,12 @@ function sliceBounds(n: number, start: number | null, stop: number | null, step:
 function sliceString(s: string, start: number | null, stop: number | null, step: number): string {
   const [a, b] = sliceBounds(s.length, start, stop, step);
   if (step === 1) return a < b ? s.slice(a, b) : "";
-  let out = "";
-  if (step > 0) for (let i = a; i < b; i += step) out += s[i];
-  else for (let i = a; i > b; i += step) out += s[i];
-  return out;
+  // Collected, then joined once: adding one character at a time would make a rope node per character.
+  const count = step > 0 ? Math.max(0, Math.ceil((b - a) / step)) : Math.max(0, Math.ceil((a - b) / -step));
+  budget().items(count);
+  const chars = new Array<string>(count);
+  for (let k = 0, i = a; k < count; k++, i += step) chars[k] = s[i]!;
+  return chars.join("");
 }
 
 /** Python's slice.indices + the selection: `x[start:stop:step]` on lists, tuples and strings. */
@@ -190,11 +192,11 @@ export function getSlice(obj: unknown, start: unknown, stop: unknown, step: unkn
   const items: readonly unknown[] = typeof obj === "string" ? codePoints(obj) : (obj as unknown[]);
   if (items === null) throw new JinjaError("TypeError", `'${typeName(obj)}' object is not subscriptable`);
   const [a, b] = sliceBounds(items.length, sliceIndex(start), sliceIndex(stop), s);
+  budget().items(s > 0 ? Math.max(0, Math.ceil((b - a) / s)) : Math.max(0, Math.ceil((a - b) / -s)));
   const out: unknown[] = [];
   if (s === 1) return typeof obj === "string" ? items.slice(a, b).join("") : isTuple(obj) ? tuple(items.slice(a, b)) : items.slice(a, b);
   if (s > 0) for (let i = a; i < b; i += s) out.push(items[i]);
   else for (let i = a; i > b; i += s) out.push(items[i]);
-  budget().steps_(out.length >> 4);
   if (typeof obj === "string") return out.join("");
   return isTuple(obj) ? tuple(out) : out;
 }

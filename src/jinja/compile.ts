@@ -519,7 +519,11 @@ function compileArgs(args: A.Node[]): CompiledArgs {
 
 function evalArgs(c: CompiledArgs, f: Frame): [unknown[], Kwargs] {
   const args = c.positional.map((e) => e(f));
-  if (c.spread !== null) args.push(...pyIter(c.spread(f)));
+  if (c.spread !== null) {
+    const extra = pyIter(c.spread(f));
+    f.rt.budget.items(extra.length);
+    for (const x of extra) args.push(x);
+  }
   let kwargs: Kwargs = null;
   if (c.keywords.length > 0 || c.kwSpread !== null) {
     kwargs = newKwargs();

@@ -9,6 +9,7 @@ import { capitalize, STR_METHODS } from "./methods.js";
 import { PyFloat } from "./py-float.js";
 import { percentFormat } from "./pyformat.js";
 import { pySort } from "./pysort.js";
+import { replaceEach } from "./text-scan.js";
 import { hashKey } from "./dict.js";
 import { DEFAULT_OPTIONS, type JsonCache } from "./tojson.js";
 import {
@@ -26,6 +27,7 @@ import {
   pyLen,
   pyStr,
   strLength,
+  hasSurrogates,
   toNumber,
   tuple,
   typeName,
@@ -86,7 +88,7 @@ const pyLess = (a: unknown, b: unknown): boolean => pyCompare(a, b, "<") < 0;
 const listLess = (a: unknown, b: unknown): boolean => !pyEq(a, b) && pyCompare(a, b, "<") < 0;
 
 function sortItems(items: unknown[], key: (v: unknown) => unknown, reverse: boolean, lt: (a: unknown, b: unknown) => boolean): unknown[] {
-  budget().steps_(items.length);
+  budget().items(items.length * 2);
   const keyed = items.map((v) => ({ v, k: key(v) }));
   pySort(keyed, (a, b) => lt(a.k, b.k), reverse);
   return keyed.map((e) => e.v);
@@ -106,12 +108,19 @@ function selectOrReject(seq: unknown, args: unknown[], env: FilterEnv, keep: boo
       ? (v: unknown) => pyBool(v)
       : (v: unknown) => env.test(String(rest[0]), v, rest.slice(1));
   // Jinja2's _select_or_reject starts with `if value:`, so a None sequence selects nothing.
-  return iterator(pyBool(seq) ? pyIter(seq).filter((item) => test(getter(item)) === keep) : []);
+  const items = pyBool(seq) ? pyIter(seq) : [];
+  budget().items(items.length);
+  return iterator(items.filter((item) => test(getter(item)) === keep));
 }
 
 function toInt(value: unknown, dflt: unknown, base: number): unknown {
   if (typeof value === "string") {
     const s = value.trim().replace(/_/g, "");
+    // Python 3.11 refuses to parse more than 4300 digits (ValueError); do_int then goes through float().
+    if (base === 10 && /^[-+]?\d+$/.test(s) && s.replace(/^[-+]/, "").length > 4300) {
+      const f = Number(s);
+      return Number.isFinite(f) ? Math.trunc(f) : dflt;
+    }
     if (base === 10 && /^[-+]?\d+$/.test(s)) {
       const b = BigInt(s);
       return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
@@ -170,6 +179,8 @@ function roundInt(v: number, ndigits: number): number {
 function indent(s: string, width: unknown, first: unknown, blank: unknown): string {
   const ind = typeof width === "string" ? width : " ".repeat(Number(width));
   const lines = (STR_METHODS["splitlines"]!(s + "\n", [], null) as string[]);
+  // The result's size is known before the join: refuse it then, not after building it.
+  budget().length(s.length + (lines.length + 1) * ind.length);
   let rv: string;
   if (pyBool(blank)) rv = lines.join("\n" + ind);
   else {
@@ -181,30 +192,44 @@ function indent(s: string, width: unknown, first: unknown, blank: unknown): stri
   return rv;
 }
 
+/** The first n code points of s, without an array of all of them. */
+function prefixCodePoints(s: string, n: number): string {
+  if (n <= 0) return "";
+  if (!hasSurrogates(s)) return s.slice(0, n);
+  let i = 0;
+  for (let k = 0; k < n && i < s.length; k++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length ? 2 : 1;
+  }
+  return s.slice(0, i);
+}
+
 function truncate(s: string, length: number, killwords: boolean, end: string, leeway: number): string {
   if (strLength(s) <= length + leeway) return s;
-  const cps = codePoints(s);
-  if (killwords) return cps.slice(0, length - strLength(end)).join("") + end;
-  const cut = cps.slice(0, length - strLength(end)).join("");
+  if (killwords) return prefixCodePoints(s, length - strLength(end)) + end;
+  const cut = prefixCodePoints(s, length - strLength(end));
   const i = cut.lastIndexOf(" ");
   return (i >= 0 ? cut.slice(0, i) : cut) + end;
 }
 
+/**
+ * Jinja2's do_title: each piece between separators (`-`, whitespace, brackets) gets its first character
+ * upper-cased and the rest lower-cased. One native replace, a step per word.
+ */
 function jinjaTitle(s: string): string {
-  return s
-    .split(/([-\s({[<]+)/u)
-    .filter((p) => p !== "")
-    .map((p) => {
-      const cps = codePoints(p);
-      return cps[0]!.toUpperCase() + cps.slice(1).join("").toLowerCase();
-    })
-    .join("");
+  budget().stringLength(s.length);
+  return replaceEach(s, /[^-\s({[<]+/gu, (m) => {
+    const word = m[0];
+    const n = word.codePointAt(0)! > 0xffff ? 2 : 1;
+    return word.slice(0, n).toUpperCase() + word.slice(n).toLowerCase();
+  });
 }
 
 function minMax(value: unknown, args: unknown[], kwargs: Kwargs, env: FilterEnv, max: boolean, name: string): unknown {
   const [caseSensitive, attribute] = params(args, kwargs, ["case_sensitive", "attribute"], [false, null], name);
   const items = pyIter(value);
   if (items.length === 0) return new Undefined(undefined, undefined, `No aggregated item, sequence was empty.`);
+  budget().steps_(items.length);
   const get = attribute === null ? (v: unknown) => v : attrGetter(attribute, env);
   const key = (v: unknown): unknown => (pyBool(caseSensitive) ? get(v) : ignoreCase(get(v)));
   // Python's max/min: the new item against the best so far, with `>` for max and `<` for min.
@@ -224,6 +249,7 @@ function minMax(value: unknown, args: unknown[], kwargs: Kwargs, env: FilterEnv,
 /** do_map: `map('filter', ...)` or `map(attribute='x', default=...)`; a falsy value maps to nothing. */
 function mapItems(v: unknown, a: unknown[], k: Kwargs, env: FilterEnv): unknown[] {
   const items = pyBool(v) ? pyIter(v) : [];
+  budget().items(items.length);
   if (a.length === 0 && k !== null && "attribute" in k) {
     const getter = attrGetter(k["attribute"], env, false, "default" in k ? k["default"] : undefined);
     return items.map(getter);
@@ -246,7 +272,10 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
     const n = Number(linecount);
     const out: unknown[][] = [];
     let tmp: unknown[] = [];
-    for (const item of pyIter(v)) {
+    const items = pyIter(v);
+    // The batches hold the items once more, plus the fill: charged before a single one is made.
+    budget().items(items.length + (fill !== null && n > 0 ? n : 0));
+    for (const item of items) {
       if (tmp.length === n) {
         out.push(tmp);
         tmp = [];
@@ -276,6 +305,7 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   },
   escape: (v) => escapeHtml(v),
   first: (v) => {
+    if (typeof v === "string") return v === "" ? new Undefined(undefined, undefined, "No first item, sequence was empty.") : prefixCodePoints(v, 1);
     const items = pyIter(v);
     return items.length > 0 ? items[0] : new Undefined(undefined, undefined, "No first item, sequence was empty.");
   },
@@ -295,23 +325,32 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   items: (v) => {
     if (v instanceof Undefined) return [];
     if (!isDict(v)) throw new JinjaError("TypeError", `Can only get item pairs from a mapping.`);
-    return iterator(dictItems(v));
+    const items = dictItems(v);
+    budget().items(items.length);
+    return iterator(items);
   },
   join: (v, a, k, env) => {
     const [sep, attribute] = params(a, k, ["d", "attribute"], ["", null], "join");
     let items = pyIter(v);
     if (attribute !== null) items = items.map(attrGetter(attribute, env));
-    const out = items.map((x) => pyStr(x)).join(pyStr(sep));
-    budget().stringLength(out.length);
-    return out;
+    const texts = items.map((x) => pyStr(x));
+    const glue = pyStr(sep);
+    let size = glue.length * Math.max(0, texts.length - 1);
+    for (const t of texts) size += t.length;
+    budget().stringLength(size);
+    return texts.join(glue);
   },
   last: (v) => {
     const items = pyIter(v);
     return items.length > 0 ? items[items.length - 1] : new Undefined(undefined, undefined, "No last item, sequence was empty.");
   },
   length: (v) => pyLen(v),
-  list: (v) => pyIter(v).slice(),
-  lower: (v) => pyStr(v).toLowerCase(),
+  list: (v) => {
+    const items = pyIter(v);
+    budget().items(items.length);
+    return items.slice();
+  },
+  lower: (v) => STR_METHODS["lower"]!(pyStr(v), [], null),
   map: (v, a, k, env) => iterator(mapItems(v, a, k, env)),
   max: (v, a, k, env) => minMax(v, a, k, env, true, "max"),
   min: (v, a, k, env) => minMax(v, a, k, env, false, "min"),
@@ -323,7 +362,9 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
   },
   reverse: (v) => {
     if (typeof v === "string") return codePoints(v).reverse().join("");
-    return iterator(pyIter(v).slice().reverse(), "list_reverseiterator");
+    const items = pyIter(v);
+    budget().items(items.length);
+    return iterator(items.slice().reverse(), "list_reverseiterator");
   },
   round: (v, a, k) => {
     const [precision, method] = params(a, k, ["precision", "method"], [0, "common"], "round");
@@ -356,6 +397,7 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
     let items = pyIter(v);
     if (attribute !== null) items = items.map(attrGetter(attribute, env));
     let total: unknown = start;
+    budget().steps_(items.length);
     for (const item of items) total = pyAdd(total, item);
     return total;
   },
@@ -391,7 +433,9 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
     // A set of the keys, as Jinja2's do_unique keeps (unhashable items raise TypeError there too).
     const seen = new Set<unknown>();
     const out: unknown[] = [];
-    for (const item of pyIter(v)) {
+    const items = pyIter(v);
+    budget().items(items.length);
+    for (const item of items) {
       const key = hashKey(pyBool(caseSensitive) ? get(item) : ignoreCase(get(item)));
       if (!seen.has(key)) {
         seen.add(key);
@@ -400,8 +444,20 @@ export const FILTERS: Readonly<Record<string, Filter>> = {
     }
     return iterator(out);
   },
-  upper: (v) => pyStr(v).toUpperCase(),
-  wordcount: (v) => (pyStr(v).match(/[\p{L}\p{N}_]+/gu) ?? []).length,
+  upper: (v) => STR_METHODS["upper"]!(pyStr(v), [], null),
+  wordcount: (v) => {
+    // Counted one match at a time: no array of every word.
+    const b = budget();
+    const re = /[\p{L}\p{N}_]+/gu;
+    const s = pyStr(v);
+    b.scan(s.length);
+    let n = 0;
+    while (re.exec(s) !== null) {
+      n++;
+      b.step();
+    }
+    return n;
+  },
   pprint: (v) => pyStr(v, true),
 };
 

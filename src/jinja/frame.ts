@@ -26,12 +26,18 @@ export class Frame {
   // searched linearly beat a Map and cost less to create per loop iteration.
   private names: string[] | null = null;
   private values: unknown[] | null = null;
+  /** Past a few dozen names (a template defining thousands of macros) a Map keeps set/lookup O(1). */
+  private map: Map<string, unknown> | null = null;
   constructor(
     readonly rt: Runtime,
     readonly parent: Frame | null,
   ) {}
 
   set(name: string, value: unknown): void {
+    if (this.map !== null) {
+      this.map.set(name, value);
+      return;
+    }
     if (this.names === null) {
       this.names = [name];
       this.values = [value];
@@ -39,9 +45,14 @@ export class Frame {
     }
     const i = this.names.indexOf(name);
     if (i >= 0) this.values![i] = value;
-    else {
+    else if (this.names.length < 32) {
       this.names.push(name);
       this.values!.push(value);
+    } else {
+      this.map = new Map(this.names.map((n, k) => [n, this.values![k]]));
+      this.map.set(name, value);
+      this.names = null;
+      this.values = null;
     }
   }
 
@@ -51,7 +62,7 @@ export class Frame {
       if (f.names !== null) {
         const i = f.names.indexOf(name);
         if (i >= 0) return f.values![i];
-      }
+      } else if (f.map !== null && f.map.has(name)) return f.map.get(name);
       root = f;
     }
     const ctx = ownValue(this.rt.context, name);

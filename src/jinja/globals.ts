@@ -4,6 +4,7 @@
  */
 import { ChatwireError } from "../errors.js";
 import { budget } from "./limits.js";
+import { replaceEach } from "./text-scan.js";
 import { stringItems } from "./dict.js";
 import { Callable, JinjaError, Namespace, PyDict, copyDict, isDict, isInt, newDict, newKwargs, pyIter, pyStr, toNumber, type Kwargs } from "./values.js";
 
@@ -21,7 +22,7 @@ function range(args: unknown[]): number[] {
   if (length > 100000) {
     throw new ChatwireError("limit_exceeded", `range() of ${length} items is too big (the sandbox allows at most 100000)`);
   }
-  budget().stringLength(length);
+  budget().items(length);
   budget().steps_(length);
   const out = new Array<number>(length);
   for (let i = 0; i < length; i++) out[i] = start + i * step;
@@ -54,7 +55,24 @@ const MONTHS = ["January", "February", "March", "April", "May", "June", "July", 
 
 /** Python's datetime.strftime for the C-locale directives templates use (local time, like datetime.now()). */
 export function strftime(d: Date, format: string): string {
-  return format.replace(/%([-]?)([a-zA-Z%])/g, (whole, flag: string, c: string) => {
+  // Each directive is worked out once per call, however often the format repeats it; a step per directive.
+  const b = budget();
+  b.stringLength(format.length);
+  const done = new Map<string, string>();
+  let size = format.length;
+  const out = replaceEach(format, /%([-]?)([a-zA-Z%])/g, (m) => {
+    const [whole, flag = "", c = ""] = m;
+    let text = done.get(whole);
+    if (text === undefined) done.set(whole, (text = directive(d, whole, flag, c)));
+    b.length((size += text.length - whole.length));
+    return text;
+  });
+  b.stringLength(out.length);
+  return out;
+}
+
+function directive(d: Date, whole: string, flag: string, c: string): string {
+  {
     const p = flag === "-" ? (n: number) => String(n) : pad2;
     const hour12 = d.getHours() % 12 === 0 ? 12 : d.getHours() % 12;
     const start = new Date(d.getFullYear(), 0, 1);
@@ -105,7 +123,7 @@ export function strftime(d: Date, format: string): string {
         return "%";
     }
     return whole;
-  });
+  }
 }
 
 class Cycler {

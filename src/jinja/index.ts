@@ -57,6 +57,11 @@ function renderError(e: unknown): ChatwireError {
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return new ChatwireError("limit_exceeded", "template recursion exhausted the JavaScript stack");
   }
+  // A backstop: every builder charges the budget first, but should one slip through, V8's own size
+  // limits surface as this (catchable) RangeError, and it is a limit, not a template bug.
+  if (e instanceof RangeError && /invalid (string|array|typed array) length|allocation failed/i.test(e.message)) {
+    return new ChatwireError("limit_exceeded", `template built a value too large for the JavaScript engine (${e.message})`);
+  }
   return new ChatwireError("template_error", e instanceof Error ? e.message : String(e));
 }
 
@@ -67,7 +72,7 @@ class Compiled implements CompiledTemplate {
   ) {}
 
   render(context: Record<string, unknown>, options: RenderCallOptions = {}): string {
-    const limits: RenderLimits = options.limits ? { ...DEFAULT_LIMITS, ...options.limits } : DEFAULT_LIMITS;
+    const limits: RenderLimits = options.limits ? mergeLimits(options.limits) : DEFAULT_LIMITS;
     const budget = new RenderBudget(limits, options.now);
     const json = new JsonCache();
     const out: string[] = [];
@@ -90,6 +95,22 @@ class Compiled implements CompiledTemplate {
   }
 }
 
+/** Caller limits over the defaults; a missing or non-numeric field keeps its default (never "no limit" by accident). */
+function mergeLimits(given: Partial<RenderLimits>): RenderLimits {
+  const out: RenderLimits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof RenderLimits>) {
+    const v = given[key];
+    if (typeof v === "number" && !Number.isNaN(v)) out[key] = v;
+  }
+  return out;
+}
+
+/**
+ * Longest template source compiled (code units). The largest real chat templates are under 20 KB;
+ * compiling is linear, and this bounds its time and memory for hostile files (100k macros: refused).
+ */
+export const MAX_TEMPLATE_LENGTH = 256 * 1024;
+
 /** Compiled templates by source text. */
 const cache = new BoundedCache<string, CompiledTemplate>(256);
 
@@ -99,6 +120,9 @@ export function compileTemplate(source: string): CompiledTemplate {
 }
 
 function compileNew(source: string): CompiledTemplate {
+  if (source.length > MAX_TEMPLATE_LENGTH) {
+    throw new ChatwireError("limit_exceeded", `template source is ${source.length} characters, over the limit of ${MAX_TEMPLATE_LENGTH}`);
+  }
   let program: Stmt;
   try {
     program = compileProgram(parseTemplate(source));

@@ -3,7 +3,9 @@
  * Mutating methods are listed separately: the immutable sandbox refuses them with a SecurityError.
  */
 import { strFormat } from "./pyformat.js";
+import { ChatwireError } from "../errors.js";
 import { budget } from "./limits.js";
+import { anyMatch, replaceEach } from "./text-scan.js";
 import {
   JinjaError,
   Undefined,
@@ -51,72 +53,131 @@ function needStr(v: unknown, what: string): string {
 const PY_SPACE = "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
 const PY_SPACE_SET = new Set(PY_SPACE);
 
-function stripChars(s: string, chars: unknown, left: boolean, right: boolean): string {
-  const set = chars === null || chars === undefined ? PY_SPACE_SET : new Set(codePoints(needStr(chars, "strip")));
-  const cps = hasSurrogates(s) ? Array.from(s) : null;
-  if (cps === null) {
-    let a = 0;
-    let b = s.length;
-    if (left) while (a < b && set.has(s[a]!)) a++;
-    if (right) while (b > a && set.has(s[b - 1]!)) b--;
-    return a === 0 && b === s.length ? s : s.slice(a, b);
+/** The code point ending at unit index `end` (exclusive), as a string. */
+function charBefore(s: string, end: number): string {
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xdc00 && c <= 0xdfff && end >= 2) {
+    const h = s.charCodeAt(end - 2);
+    if (h >= 0xd800 && h <= 0xdbff) return s.slice(end - 2, end);
   }
-  let a = 0;
-  let b = cps.length;
-  if (left) while (a < b && set.has(cps[a]!)) a++;
-  if (right) while (b > a && set.has(cps[b - 1]!)) b--;
-  return cps.slice(a, b).join("");
+  return s[end - 1]!;
+}
+function charAt(s: string, i: number): string {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return s.slice(i, i + 2);
+  }
+  return s[i]!;
 }
 
+/** Costs only what it strips: it walks code points in from the ends, building no array. */
+function stripChars(s: string, chars: unknown, left: boolean, right: boolean): string {
+  // Reading a concatenation's characters flattens it: a copy of all of it, so all of it is charged.
+  budget().scan(s.length);
+  const set = chars === null || chars === undefined ? PY_SPACE_SET : new Set(codePoints(needStr(chars, "strip")));
+  let a = 0;
+  let b = s.length;
+  if (left) {
+    for (let ch = a < b ? charAt(s, a) : ""; a < b && set.has(ch); ch = a < b ? charAt(s, a) : "") a += ch.length;
+  }
+  if (right) {
+    for (let ch = b > a ? charBefore(s, b) : ""; b > a && set.has(ch); ch = b > a ? charBefore(s, b) : "") b -= ch.length;
+  }
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+const isSpaceUnit = (s: string, i: number): boolean => PY_SPACE_SET.has(s[i]!);
+
+/**
+ * str.split() without a separator. Python's whitespace is all in the BMP, so UTF-16 units can be scanned
+ * directly (a surrogate is never whitespace) and words are slices: no per-character array.
+ */
 function splitWhitespace(s: string, maxsplit: number, fromRight: boolean): string[] {
+  const b = budget();
+  b.scan(s.length);
   const words: string[] = [];
-  const cps = codePoints(s);
+  const push = (w: string): void => {
+    words.push(w);
+    if ((words.length & 1023) === 0) b.items(1024);
+  };
   if (!fromRight) {
     let i = 0;
-    while (i < cps.length) {
-      while (i < cps.length && PY_SPACE_SET.has(cps[i]!)) i++;
-      if (i >= cps.length) break;
+    while (i < s.length) {
+      while (i < s.length && isSpaceUnit(s, i)) i++;
+      if (i >= s.length) break;
       if (maxsplit >= 0 && words.length === maxsplit) {
         // Python keeps the remainder as is, trailing whitespace included.
-        words.push(cps.slice(i).join(""));
+        push(s.slice(i));
         break;
       }
       const start = i;
-      while (i < cps.length && !PY_SPACE_SET.has(cps[i]!)) i++;
-      words.push(cps.slice(start, i).join(""));
+      while (i < s.length && !isSpaceUnit(s, i)) i++;
+      push(s.slice(start, i));
     }
-    return words;
-  }
-  let i = cps.length;
-  while (i > 0) {
-    while (i > 0 && PY_SPACE_SET.has(cps[i - 1]!)) i--;
-    if (i <= 0) break;
-    if (maxsplit >= 0 && words.length === maxsplit) {
-      words.push(cps.slice(0, i).join(""));
-      break;
+  } else {
+    let i = s.length;
+    while (i > 0) {
+      while (i > 0 && isSpaceUnit(s, i - 1)) i--;
+      if (i <= 0) break;
+      if (maxsplit >= 0 && words.length === maxsplit) {
+        push(s.slice(0, i));
+        break;
+      }
+      const end = i;
+      while (i > 0 && !isSpaceUnit(s, i - 1)) i--;
+      push(s.slice(i, end));
     }
-    const end = i;
-    while (i > 0 && !PY_SPACE_SET.has(cps[i - 1]!)) i--;
-    words.push(cps.slice(i, end).join(""));
+    words.reverse();
   }
-  return words.reverse();
+  b.items(words.length & 1023);
+  return words;
 }
+
+/** One split makes at most this many parts (far more than a chat template ever splits into). */
+const MAX_SPLIT_PARTS = 1 << 22;
 
 function splitSep(s: string, sep: string, maxsplit: number, fromRight: boolean): string[] {
   if (sep === "") throw new JinjaError("ValueError", "empty separator");
-  const parts = s.split(sep);
-  if (maxsplit < 0 || parts.length - 1 <= maxsplit) return parts;
-  if (!fromRight) return [...parts.slice(0, maxsplit), parts.slice(maxsplit).join(sep)];
-  const keep = parts.length - maxsplit;
-  return [parts.slice(0, keep).join(sep), ...parts.slice(keep)];
+  const b = budget();
+  b.scan(s.length);
+  if (maxsplit < 0) {
+    // A native split, capped at the items this render may still build (it cannot allocate past them).
+    const room = b.itemRoom();
+    const parts = s.split(sep, Math.min(room, MAX_SPLIT_PARTS) + 1);
+    if (parts.length > MAX_SPLIT_PARTS) throw new ChatwireError("limit_exceeded", `split() would make more than ${MAX_SPLIT_PARTS} parts`);
+    b.items(parts.length);
+    return parts;
+  }
+  const parts: string[] = [];
+  if (!fromRight) {
+    let from = 0;
+    for (let n = 0; n < maxsplit; n++) {
+      const i = s.indexOf(sep, from);
+      if (i < 0) break;
+      parts.push(s.slice(from, i));
+      from = i + sep.length;
+    }
+    parts.push(s.slice(from));
+  } else {
+    let to = s.length;
+    for (let n = 0; n < maxsplit; n++) {
+      const i = to - sep.length < 0 ? -1 : s.lastIndexOf(sep, to - sep.length);
+      if (i < 0) break;
+      parts.push(s.slice(i + sep.length, to));
+      to = i;
+    }
+    parts.push(s.slice(0, to));
+    parts.reverse();
+  }
+  b.items(parts.length);
+  return parts;
 }
 
 function split(s: string, args: unknown[], kwargs: Kwargs, fromRight: boolean): string[] {
   const sep = arg(args, kwargs, 0, "sep", null);
   const maxsplit = Number(arg(args, kwargs, 1, "maxsplit", -1));
-  const parts = sep === null ? splitWhitespace(s, maxsplit, fromRight) : splitSep(s, needStr(sep, "split"), maxsplit, fromRight);
-  budget().steps_(parts.length);
-  return parts;
+  return sep === null ? splitWhitespace(s, maxsplit, fromRight) : splitSep(s, needStr(sep, "split"), maxsplit, fromRight);
 }
 
 /** Code-point index (Python) -> UTF-16 index (JS), and back, for strings with astral characters. */
@@ -133,6 +194,9 @@ function toCodePointIndex(s: string, unit: number): number {
 
 /** Python's (start, end) slice arguments of find/count/startswith, resolved to a substring window. */
 function window(s: string, args: unknown[], from: number): { sub: string; offset: number } {
+  if ((args[from] === undefined || args[from] === null) && (args[from + 1] === undefined || args[from + 1] === null)) {
+    return { sub: s, offset: 0 };
+  }
   const n = strLength(s);
   const norm = (v: unknown, dflt: number): number => {
     if (v === undefined || v === null) return dflt;
@@ -151,6 +215,7 @@ function window(s: string, args: unknown[], from: number): { sub: string; offset
 function find(s: string, args: unknown[], fromRight: boolean): number {
   const needle = needStr(args[0], "find");
   const { sub, offset } = window(s, args, 1);
+  budget().scan(sub.length);
   const i = fromRight ? sub.lastIndexOf(needle) : sub.indexOf(needle);
   return i < 0 ? -1 : toCodePointIndex(sub, i) + offset;
 }
@@ -171,83 +236,125 @@ function affix(s: string, args: unknown[], atEnd: boolean): boolean {
   return test(args[0]);
 }
 
+/** Non-overlapping occurrences of `needle` (not empty) in s, at most `max`; one step per occurrence. */
+function countOccurrences(s: string, needle: string, max: number): number {
+  const b = budget();
+  b.scan(s.length);
+  let n = 0;
+  for (let i = s.indexOf(needle); i >= 0 && n < max; i = s.indexOf(needle, i + needle.length)) {
+    n++;
+    b.step();
+  }
+  return n;
+}
+
+/** A replacement string for String.prototype.replaceAll, taken literally (`$` is special there). */
+const literal = (s: string): string => (s.includes("$") ? s.replaceAll("$", "$$$$") : s);
+
+/**
+ * str.replace: the replacements are counted first, so the result's size is known (and refused or charged)
+ * before it is built; the build itself is one native replaceAll.
+ */
 function replace(s: string, args: unknown[]): string {
   const old = needStr(args[0], "replace");
   const repl = needStr(args[1], "replace");
-  let count = args[2] === undefined ? -1 : Number(args[2]);
-  let out: string;
+  const count = args[2] === undefined ? -1 : Number(args[2]);
+  const limit = count < 0 ? Infinity : count;
+  const slots = old === "" ? strLength(s) + 1 : 0;
+  const n = old === "" ? Math.min(slots, limit) : countOccurrences(s, old, limit);
+  if (n === 0) return s;
+  budget().stringLength(s.length + n * (repl.length - old.length));
   if (old === "") {
-    const cps = codePoints(s);
+    // Python inserts `repl` before every code point and at the end (the u flag steps by code point).
+    if (n === slots) return hasSurrogates(s) ? s.replace(/(?:)/gu, literal(repl)) : s.replaceAll("", literal(repl));
     const pieces: string[] = [];
-    for (let i = 0; i <= cps.length; i++) {
-      if (count !== 0) {
-        pieces.push(repl);
-        count--;
+    let i = 0;
+    for (let k = 0; k < n; k++) {
+      pieces.push(repl);
+      if (k < n - 1 || i < s.length) {
+        const ch = i < s.length ? charAt(s, i) : "";
+        pieces.push(ch);
+        i += ch.length;
       }
-      if (i < cps.length) pieces.push(cps[i]!);
     }
-    out = pieces.join("");
-  } else if (count < 0) out = s.split(old).join(repl);
-  else {
-    const parts = s.split(old);
-    out = parts.length - 1 <= count ? parts.join(repl) : parts.slice(0, count + 1).join(repl) + old + parts.slice(count + 1).join(old);
+    return pieces.join("") + s.slice(i);
   }
-  budget().stringLength(out.length);
-  return out;
+  if (count < 0) return s.replaceAll(old, literal(repl));
+  const pieces: string[] = [];
+  let from = 0;
+  for (let k = 0; k < n; k++) {
+    const i = s.indexOf(old, from);
+    pieces.push(s.slice(from, i), repl);
+    from = i + old.length;
+  }
+  return pieces.join("") + s.slice(from);
 }
 
-const IS_CASED = /\p{Lu}|\p{Ll}|\p{Lt}/u;
-const IS_LETTER = /[\p{L}\p{M}\p{N}]/u;
+/** The four Unicode digraphs whose title case differs from their upper case (ǅ, ǈ, ǋ, ǲ). */
+const TITLE_CASE: Readonly<Record<string, string>> = {
+  "\u01c4": "\u01c5", "\u01c5": "\u01c5", "\u01c6": "\u01c5",
+  "\u01c7": "\u01c8", "\u01c8": "\u01c8", "\u01c9": "\u01c8",
+  "\u01ca": "\u01cb", "\u01cb": "\u01cb", "\u01cc": "\u01cb",
+  "\u01f1": "\u01f2", "\u01f2": "\u01f2", "\u01f3": "\u01f2",
+};
+const titleCase = (ch: string): string => TITLE_CASE[ch] ?? ch.toUpperCase();
 
-/** Python str.title(): a cased char after an uncased one starts a word. */
+/**
+ * Python str.title(): in each run of cased characters the first is upper-cased (title case) and the rest
+ * lower-cased; uncased characters (digits, apostrophes...) end a run. One native replace, one step per run.
+ */
 function title(s: string): string {
-  let prevCased = false;
-  let out = "";
-  for (const ch of s) {
-    out += prevCased ? ch.toLowerCase() : ch.toUpperCase();
-    prevCased = IS_CASED.test(ch) || (/\p{L}/u.test(ch) && IS_LETTER.test(ch) && ch.toLowerCase() !== ch.toUpperCase());
-  }
-  return out;
+  const b = budget();
+  b.stringLength(s.length);
+  return replaceEach(s, isAscii(s) ? /[A-Za-z]+/g : /\p{Cased}+/gu, (m) => {
+    const run = m[0];
+    const first = charAt(run, 0);
+    return titleCase(first) + run.slice(first.length).toLowerCase();
+  });
 }
 
 export function capitalize(s: string): string {
-  const cps = codePoints(s);
-  if (cps.length === 0) return s;
-  return cps[0]!.toUpperCase() + cps.slice(1).join("").toLowerCase();
+  if (s.length === 0) return s;
+  budget().stringLength(s.length);
+  const first = charAt(s, 0);
+  return first.toUpperCase() + s.slice(first.length).toLowerCase();
 }
 
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
 function splitlines(s: string, keepends: boolean): string[] {
+  const b = budget();
+  b.scan(s.length);
   const out: string[] = [];
   let last = 0;
   for (const m of s.matchAll(LINE_BREAK)) {
     const end = (m.index ?? 0) + m[0].length;
     out.push(s.slice(last, keepends ? end : m.index));
+    if ((out.length & 1023) === 0) b.items(1024);
     last = end;
   }
   if (last < s.length) out.push(s.slice(last));
+  b.items(out.length & 1023);
   return out;
 }
 
-function classify(re: RegExp, cased?: "upper" | "lower"): (s: string) => boolean {
-  return (s) => {
-    if (cased) {
-      let sawCased = false;
-      for (const ch of s) {
-        if (ch.toUpperCase() !== ch.toLowerCase()) {
-          sawCased = true;
-          if ((cased === "upper" ? ch.toUpperCase() : ch.toLowerCase()) !== ch) return false;
-        }
-      }
-      return sawCased;
-    }
-    return s.length > 0 && re.test(s);
-  };
+/** All characters of a non-empty s are in the class; `outside` matches one character not in it. */
+function classify(outside: RegExp): (s: string) => boolean {
+  return (s) => s.length > 0 && !anyMatch(s, outside);
+}
+/** CPython's isupper/islower: no cased character of the other kind (or title case), and at least one of this kind. */
+function cased(has: RegExp, hasNot: RegExp): (s: string) => boolean {
+  return (s) => anyMatch(s, has) && !anyMatch(s, hasNot);
+}
+const NOT_PY_SPACE = new RegExp(`[^${Array.from(PY_SPACE, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")).join("")}]`);
+const NON_ASCII = /[^\x00-\x7f]/;
+function isAscii(s: string): boolean {
+  return !anyMatch(s, NON_ASCII, false);
 }
 
 function partition(s: string, sep: unknown, fromRight: boolean): unknown[] {
   const x = needStr(sep, "partition");
   if (x === "") throw new JinjaError("ValueError", "empty separator");
+  budget().scan(s.length);
   const i = fromRight ? s.lastIndexOf(x) : s.indexOf(x);
   if (i < 0) return tuple(fromRight ? ["", "", s] : [s, "", ""]);
   return tuple([s.slice(0, i), x, s.slice(i + x.length)]);
@@ -269,15 +376,22 @@ function justify(s: string, args: unknown[], how: "l" | "r" | "c"): string {
 
 const join = (s: string, args: unknown[]): string => {
   const items = pyIter(args[0]);
+  let size = s.length * Math.max(0, items.length - 1);
   items.forEach((item, i) => {
     if (typeof item !== "string") {
       throw new JinjaError("TypeError", `sequence item ${i}: expected str instance, ${typeName(item)} found`);
     }
+    size += item.length;
   });
-  const out = (items as string[]).join(s);
+  budget().stringLength(size);
+  return (items as string[]).join(s);
+};
+
+/** A case mapping of a whole string (native), charged as the string it builds. */
+function mapped(out: string): string {
   budget().stringLength(out.length);
   return out;
-};
+}
 
 export const STR_METHODS: Readonly<Record<string, (s: string, args: unknown[], kwargs: Kwargs) => unknown>> = {
   strip: (s, a) => stripChars(s, a[0], true, true),
@@ -289,10 +403,13 @@ export const STR_METHODS: Readonly<Record<string, (s: string, args: unknown[], k
   startswith: (s, a) => affix(s, a, false),
   endswith: (s, a) => affix(s, a, true),
   replace: (s, a) => replace(s, a),
-  upper: (s) => s.toUpperCase(),
-  lower: (s) => s.toLowerCase(),
-  casefold: (s) => s.toLowerCase(),
-  swapcase: (s) => Array.from(s, (c) => (c.toUpperCase() === c ? c.toLowerCase() : c.toUpperCase())).join(""),
+  upper: (s) => mapped(s.toUpperCase()),
+  lower: (s) => mapped(s.toLowerCase()),
+  casefold: (s) => mapped(s.toLowerCase()),
+  swapcase: (s) => {
+    budget().stringLength(s.length);
+    return replaceEach(s, isAscii(s) ? /[A-Za-z]/g : /\p{Cased}/gu, (m) => (m[0].toUpperCase() === m[0] ? m[0].toLowerCase() : m[0].toUpperCase()));
+  },
   title: (s) => title(s),
   capitalize: (s) => capitalize(s),
   find: (s, a) => find(s, a, false),
@@ -310,21 +427,22 @@ export const STR_METHODS: Readonly<Record<string, (s: string, args: unknown[], k
   count: (s, a) => {
     const needle = needStr(a[0], "count");
     const { sub } = window(s, a, 1);
-    return needle === "" ? strLength(sub) + 1 : sub.split(needle).length - 1;
+    return needle === "" ? strLength(sub) + 1 : countOccurrences(sub, needle, Infinity);
   },
   join,
   format: (s, a, k) => strFormat(s, a, k, formatField),
-  isdigit: classify(/^\p{Nd}+$/u),
-  isdecimal: classify(/^\p{Nd}+$/u),
-  isnumeric: classify(/^[\p{Nd}\p{Nl}\p{No}]+$/u),
-  isalpha: classify(/^\p{L}+$/u),
-  isalnum: classify(/^[\p{L}\p{Nd}\p{Nl}\p{No}]+$/u),
-  isspace: (s) => s.length > 0 && Array.from(s).every((c) => PY_SPACE_SET.has(c)),
-  isupper: classify(/./, "upper"),
-  islower: classify(/./, "lower"),
+  isdigit: classify(/\P{Nd}/u),
+  isdecimal: classify(/\P{Nd}/u),
+  isnumeric: classify(/[^\p{Nd}\p{Nl}\p{No}]/u),
+  isalpha: classify(/\P{L}/u),
+  isalnum: classify(/[^\p{L}\p{Nd}\p{Nl}\p{No}]/u),
+  isspace: classify(NOT_PY_SPACE),
+  isupper: cased(/\p{Uppercase}/u, /[\p{Lowercase}\p{Lt}]/u),
+  islower: cased(/\p{Lowercase}/u, /[\p{Uppercase}\p{Lt}]/u),
   istitle: (s) => s.length > 0 && title(s) === s && /\p{L}/u.test(s),
   zfill: (s, a) => {
     const width = Number(a[0]);
+    budget().stringLength(width);
     const sign = s.startsWith("-") || s.startsWith("+") ? s[0]! : "";
     const body = sign ? s.slice(1) : s;
     return sign + body.padStart(width - sign.length, "0");
@@ -343,18 +461,32 @@ export const STR_METHODS: Readonly<Record<string, (s: string, args: unknown[], k
 
 export const LIST_METHODS: Readonly<Record<string, (l: unknown[], args: unknown[], kwargs: Kwargs) => unknown>> = {
   index: (l, a) => {
+    budget().steps_(l.length);
     const i = l.findIndex((x) => pyEq(x, a[0]));
     if (i < 0) throw new JinjaError("ValueError", `${pyRepr(a[0])} is not in list`);
     return i;
   },
-  count: (l, a) => l.filter((x) => pyEq(x, a[0])).length,
-  copy: (l) => l.slice(),
+  count: (l, a) => {
+    budget().steps_(l.length);
+    let n = 0;
+    for (const x of l) if (pyEq(x, a[0])) n++;
+    return n;
+  },
+  copy: (l) => {
+    budget().items(l.length);
+    return l.slice();
+  },
 };
 
+function charged<T extends unknown[]>(items: T): T {
+  budget().items(items.length);
+  return items;
+}
+
 export const DICT_METHODS: Readonly<Record<string, (d: Dict, args: unknown[], kwargs: Kwargs) => unknown>> = {
-  items: (d) => iterator(dictItems(d), "dict_items"),
-  keys: (d) => iterator(dictKeys(d), "dict_keys"),
-  values: (d) => iterator(dictValues(d), "dict_values"),
+  items: (d) => iterator(charged(dictItems(d)), "dict_items"),
+  keys: (d) => iterator(charged(dictKeys(d)), "dict_keys"),
+  values: (d) => iterator(charged(dictValues(d)), "dict_values"),
   get: (d, a) => {
     const v = dictGet(d, a[0]);
     return v === undefined ? (a.length > 1 ? a[1] : null) : v;

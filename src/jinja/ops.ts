@@ -2,6 +2,7 @@
  * Python operators: int/float arithmetic with Python's result types and sign rules, big ints, str and
  * list `+`/`*`, `%` string formatting, `in`. Undefined operands raise UndefinedError like Jinja2.
  */
+import { ChatwireError } from "../errors.js";
 import { budget } from "./limits.js";
 import { percentFormat } from "./pyformat.js";
 import {
@@ -37,6 +38,16 @@ function big(v: unknown): bigint {
   return typeof v === "bigint" ? v : BigInt(typeof v === "boolean" ? (v ? 1 : 0) : (v as number));
 }
 
+/** Ints a template may build, in bits (about 315,000 digits): far past what str() prints, bounded in time. */
+const MAX_INT_BITS = 1 << 20;
+/** The bit length of an int, cheaply (linear in its size). */
+function bitLength(x: bigint): number {
+  return (x < 0n ? -x : x).toString(16).length * 4;
+}
+function checkBits(bits: number): void {
+  if (bits > MAX_INT_BITS) throw new ChatwireError("limit_exceeded", `template built an integer of more than ${MAX_INT_BITS} bits`);
+}
+
 /** int (op) int, exact: doubles while safe, BigInt beyond. */
 function intOp(op: string, a: unknown, b: unknown): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
@@ -45,6 +56,11 @@ function intOp(op: string, a: unknown, b: unknown): number | bigint {
   }
   const x = big(a);
   const y = big(b);
+  if (op === "*") {
+    const bits = bitLength(x) + bitLength(y);
+    checkBits(bits);
+    budget().scan(bits);
+  }
   const r = op === "+" ? x + y : op === "-" ? x - y : x * y;
   return intValue(r);
 }
@@ -74,11 +90,12 @@ export function pyAdd(a: unknown, b: unknown): unknown {
       if (b instanceof Undefined) b.fail();
       throw new JinjaError("TypeError", `can only concatenate str (not "${typeName(b)}") to str`);
     }
-    budget().stringLength(a.length + b.length);
+    // V8 concatenates without copying (a rope): only the length limit applies here.
+    budget().length(a.length + b.length);
     return a + b;
   }
   if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
-    budget().stringLength(a.length + b.length);
+    budget().items(a.length + b.length);
     const out = a.concat(b);
     return isTuple(a) ? tuple(out) : out;
   }
@@ -95,8 +112,13 @@ export function pySub(a: unknown, b: unknown): unknown {
 
 function repeat(seq: string | unknown[], times: unknown): unknown {
   const n = Math.max(0, toNumber(times));
-  budget().stringLength(seq.length * n);
-  if (typeof seq === "string") return seq.repeat(n);
+  if (typeof seq === "string") {
+    budget().stringLength(seq.length * n);
+    const out = seq.repeat(n);
+    // repeat() makes a deep rope; one flat copy now keeps every later character access cheap.
+    return out.length > 4096 ? (" " + out).slice(1) : out;
+  }
+  budget().items(seq.length * n);
   const out: unknown[] = [];
   for (let i = 0; i < n; i++) for (const x of seq) out.push(x);
   return isTuple(seq) ? tuple(out) : out;
@@ -163,8 +185,9 @@ export function pyPow(a: unknown, b: unknown): unknown {
   const base = big(a);
   const exp = big(b);
   // Bound the size of the result before computing it (`2 ** 10**9` must not hang).
-  const bits = base >= -1n && base <= 1n ? 1 : Number(exp) * base.toString(2).length;
-  budget().stringLength(Math.ceil(bits / 3.3));
+  const bits = base >= -1n && base <= 1n ? 1 : Number(exp) * bitLength(base);
+  checkBits(bits);
+  budget().scan(bits * 4);
   return intValue(base ** exp);
 }
 
@@ -172,7 +195,7 @@ export function pyPow(a: unknown, b: unknown): unknown {
 export function pyConcat(a: unknown, b: unknown): string {
   const x = pyStr(a);
   const y = pyStr(b);
-  budget().stringLength(x.length + y.length);
+  budget().length(x.length + y.length);
   return x + y;
 }
 

@@ -22,10 +22,12 @@ import {
   type Kwargs,
 } from "./values.js";
 import { budget } from "./limits.js";
+import { replaceEach } from "./text-scan.js";
 
 function pad(body: string, width: number, left: boolean, fill = " "): string {
   const len = strLength(body);
   if (len >= width) return body;
+  budget().stringLength(width);
   return left ? body + fill.repeat(width - len) : fill.repeat(width - len) + body;
 }
 
@@ -115,7 +117,8 @@ export function percentFormat(fmt: string, args: unknown): string {
     if (next >= positional.length) throw new JinjaError("TypeError", "not enough arguments for format string");
     return positional[next++];
   };
-  const out = fmt.replace(PRINTF_RE, (whole, key: string | undefined, flags: string, width?: string, prec?: string, type?: string) => {
+  const out = replaceEach(fmt, PRINTF_RE, (m) => {
+    const [whole, key, flags = "", width, prec, type] = m;
     if (type === undefined) throw new JinjaError("ValueError", `incomplete format`);
     if (type === "%" && whole === "%%") return "%";
     const w = width === "*" ? Number(toIntForFormat(take(), "*")) : width ? Number(width) : 0;
@@ -203,6 +206,7 @@ export function formatValue(value: unknown, spec: string): string {
 function alignText(body: string, width: number, align: string, fill: string): string {
   const len = strLength(body);
   if (len >= width) return body;
+  budget().stringLength(width);
   const gap = width - len;
   if (align === "<") return body + fill.repeat(gap);
   if (align === ">") return fill.repeat(gap) + body;
@@ -218,6 +222,7 @@ function alignSigned(
   fill: string | undefined,
   zero: string | undefined,
 ): string {
+  if (width > body.length) budget().stringLength(width);
   if (align === undefined && zero !== undefined) return signText + body.padStart(width - signText.length, "0");
   if (align === "=") return signText + body.padStart(width - signText.length, fill ?? " ");
   return alignText(signText + body, width, align ?? ">", fill ?? " ");
@@ -239,7 +244,8 @@ export function strFormat(
     }
     mode = m;
   };
-  const out = fmt.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (whole, field: string | undefined) => {
+  const out = replaceEach(fmt, /\{\{|\}\}|\{([^{}]*)\}/g, (found) => {
+    const [whole, field] = found;
     if (whole === "{{") return "{";
     if (whole === "}}") return "}";
     const text = field ?? "";

@@ -3,14 +3,15 @@
  * https://jinja.palletsprojects.com/en/3.1.x/templates/#list-of-builtin-tests
  */
 import { FILTERS } from "./filters.js";
+import { STR_METHODS } from "./methods.js";
 import { pyIn } from "./ops.js";
-import { Callable, JinjaError, Markup, Namespace, Undefined, isDict, isFloat, isInt, isNumeric, pyCompare, pyEq, toNumber } from "./values.js";
+import { Callable, JinjaError, Markup, Namespace, Undefined, pyStr, isDict, isFloat, isInt, isNumeric, pyCompare, pyEq, toNumber } from "./values.js";
 
 export type Test = (value: unknown, args: unknown[]) => boolean;
 
+/** Jinja2's test_upper / test_lower: str(value).isupper() / .islower(). */
 function cased(s: unknown, upper: boolean): boolean {
-  const str = typeof s === "string" ? s : String(s);
-  return upper ? str.toUpperCase() === str : str.toLowerCase() === str;
+  return STR_METHODS[upper ? "isupper" : "islower"]!(pyStr(s), [], null) as boolean;
 }
 
 function needArg(args: unknown[], test: string): unknown {

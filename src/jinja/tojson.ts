@@ -8,6 +8,7 @@ import { ChatwireError } from "../errors.js";
 import { PyFloat } from "./py-float.js";
 import { JinjaError, Markup, PyDict, Undefined, compareStrings, dictItems, floatRepr, isPlainDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
 import { pySort } from "./pysort.js";
+import { replaceEach } from "./text-scan.js";
 import { budget } from "./limits.js";
 import { matchesRecord, recordValue } from "./json-snapshot.js";
 
@@ -26,10 +27,13 @@ const SHORT: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n"
  * json.encoder with ensure_ascii=False escapes only `"`, `\\` and control characters (short forms where
  * JSON has them). Everything else, lone surrogates included, is copied as is.
  */
+const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
+
 function encodeString(s: string, ascii: boolean): string {
   let clean = true;
-  // A plain loop beats a regex test on the short strings schemas are made of.
-  for (let i = 0; i < s.length; i++) {
+  // A plain loop beats a regex test on the short strings schemas are made of; a long one is tested natively.
+  if (s.length > 256) clean = !NEEDS_ESCAPE.test(s);
+  else for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c === 0x22 || c === 0x5c) {
       clean = false;
@@ -37,9 +41,54 @@ function encodeString(s: string, ascii: boolean): string {
     }
   }
   if (clean && !ascii) return '"' + s + '"';
-  let body = !clean ? s.replace(ESCAPES, (c) => SHORT[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : s;
-  if (ascii) body = body.replace(/[^\x00-\x7f]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
+  if (s.length < 1024) {
+    let body = !clean ? s.replace(ESCAPES, (c) => SHORT[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : s;
+    if (ascii) body = body.replace(/[^\x00-\x7f]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
+    return '"' + body + '"';
+  }
+  return escapeString(s, clean, ascii);
+}
+
+/**
+ * The slow path: the escaped size is counted first (and refused or charged before anything is built),
+ * then the text is built with native replaceAll passes, a callback only for rare control characters.
+ */
+function escapeString(s: string, clean: boolean, ascii: boolean): string {
+  const b = budget();
+  b.scan(s.length);
+  // Where the escaped text could pass the limit, its size is counted first and a result over the limit
+  // is refused before it is built.
+  if (s.length * 2 + 2 > b.limits.maxStringLength) b.length(escapedSize(s, ascii));
+  if (!ascii && isWellFormed(s)) {
+    // For well-formed text JSON.stringify escapes exactly as json.dumps(ensure_ascii=False) does
+    // (short forms, lowercase \u00XX), natively; only lone surrogates differ (Python keeps them).
+    const out = JSON.stringify(s);
+    b.stringLength(out.length);
+    return out;
+  }
+  b.stringLength(escapedSize(s, ascii));
+  let body = s;
+  if (!clean) body = replaceEach(body, ESCAPES, (m) => SHORT[m[0]] ?? "\\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0"));
+  if (ascii) body = replaceEach(body, /[^\x00-\x7f]/g, (m) => "\\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0"));
   return '"' + body + '"';
+}
+
+function escapedSize(s: string, ascii: boolean): number {
+  const b = budget();
+  let size = s.length + 2;
+  for (let i = 0; i < s.length; i++) {
+    if ((i & 0xfffff) === 0) b.scan(Math.min(0x100000, s.length - i));
+    const c = s.charCodeAt(i);
+    if (c === 0x22 || c === 0x5c || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08 || c === 0x0c) size += 1;
+    else if (c < 0x20 || (ascii && c > 0x7f)) size += 5;
+  }
+  return size;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+function isWellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === "function" ? native.call(s) : !LONE_SURROGATE.test(s);
 }
 
 function floatJson(x: number): string {
@@ -74,7 +123,7 @@ export function dumpJson(value: unknown, options: JsonOptions, depth = 0): strin
     case "number":
       return Number.isInteger(value) ? numberStr(value) : floatJson(value);
     case "bigint":
-      return value.toString();
+      return numberStr(value);
     case "boolean":
       return value ? "true" : "false";
   }
@@ -90,9 +139,11 @@ export function dumpJson(value: unknown, options: JsonOptions, depth = 0): strin
   if (Array.isArray(value) && iteratorKind(value) === undefined) {
     if (value.length === 0) return "[]";
     let out = "[" + inner;
+    const b = budget();
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += between;
       out += dumpJson(value[i], options, depth + 1);
+      b.length(out.length);
     }
     return out + (indent === null ? "]" : "\n" + indent.repeat(depth) + "]");
   }
@@ -105,6 +156,7 @@ export function dumpJson(value: unknown, options: JsonOptions, depth = 0): strin
       if (i > 0) out += between;
       out += encodeString(names[i]!, options.ensureAscii) + options.keySeparator;
       out += dumpJson(value[names[i]!], options, depth + 1);
+      budget().length(out.length);
     }
     return out + (indent === null ? "}" : "\n" + indent.repeat(depth) + "}");
   }
@@ -119,6 +171,7 @@ export function dumpJson(value: unknown, options: JsonOptions, depth = 0): strin
       const k = items[i]![0];
       out += (typeof k === "string" ? encodeString(k, options.ensureAscii) : keyString(k, options.ensureAscii)) + options.keySeparator;
       out += dumpJson(items[i]![1], options, depth + 1);
+      budget().length(out.length);
     }
     return out + (indent === null ? "}" : "\n" + indent.repeat(depth) + "}");
   }
@@ -202,7 +255,8 @@ export class JsonCache {
       if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
       perObject.set(key, text);
     }
-    budget().stringLength(text.length);
+    // Only the length limit: the text is shared or a rope of parts already charged where they were built.
+    budget().length(text.length);
     return text;
   }
 

@@ -7,6 +7,7 @@
 import { PyDict, dictGet, dictItems, dictKeys, dictSize, isDict } from "./dict.js";
 import { budget } from "./limits.js";
 import { PyFloat } from "./py-float.js";
+import { anyMatch, replaceEach } from "./text-scan.js";
 
 export { PyDict, copyDict, dictGet, dictHas, dictItems, dictKeys, dictSize, dictValues, isDict, isPlainDict, newDict, type Dict } from "./dict.js";
 
@@ -76,11 +77,24 @@ export function unwrap(v: unknown): unknown {
 export function escapeHtml(v: unknown): Markup {
   if (v instanceof Markup) return v;
   const s = pyStr(v);
-  return new Markup(
-    /[&<>"']/.test(s)
-      ? s.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&#34;" : "&#39;"))
-      : s,
-  );
+  if (!/[&<>"']/.test(s)) return new Markup(s);
+  // Five native passes instead of a callback per character (at most 6x the size, then checked).
+  const b = budget();
+  b.scan(s.length * 5);
+  if (s.length * 6 > b.limits.maxStringLength) {
+    // The result could pass the limit: count its size first, so it is refused before it is built.
+    let size = s.length;
+    for (let i = 0; i < s.length; i++) {
+      if ((i & 0xfffff) === 0) b.scan(0x100000);
+      const c = s.charCodeAt(i);
+      if (c === 0x26 || c === 0x22 || c === 0x27) size += 4;
+      else if (c === 0x3c || c === 0x3e) size += 3;
+    }
+    b.length(size);
+  }
+  const out = s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&#34;").replaceAll("'", "&#39;");
+  b.stringLength(out.length);
+  return new Markup(out);
 }
 
 /**
@@ -217,18 +231,22 @@ export function pyBool(v: unknown): boolean {
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+const SURROGATE_PAIRS = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+/** Strings shorter than this are scanned without charging the budget (the common case stays a regex test). */
+const FREE_SCAN = 4096;
 export function hasSurrogates(s: string): boolean {
+  if (s.length > FREE_SCAN) budget().scan(s.length);
   return SURROGATE.test(s);
 }
 /** Python's len(str): code points, so an emoji counts once. */
 export function strLength(s: string): number {
   if (!hasSurrogates(s)) return s.length;
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
+  // Each surrogate pair is one code point: remove the pairs natively and count what went.
+  return s.length - (s.length - s.replace(SURROGATE_PAIRS, "").length) / 2;
 }
-/** A string as an array of code points (Python's indexing unit). */
+/** A string as an array of code points (Python's indexing unit); the array is charged before it is made. */
 export function codePoints(s: string): string[] {
+  if (s.length > FREE_SCAN) budget().items(s.length);
   return hasSurrogates(s) ? Array.from(s) : s.split("");
 }
 
@@ -354,8 +372,23 @@ export function floatRepr(x: number): string {
 }
 
 /** Python int/float str(). */
+/** Python 3.11's sys.int_info.default_max_str_digits: str() of a longer int raises ValueError. */
+const MAX_STR_DIGITS = 4300;
+function bigStr(v: bigint): string {
+  // 4300 digits is about 14284 bits; above ~14300 bits the answer is known without the (quadratic) conversion.
+  const hexDigits = (v < 0n ? -v : v).toString(16).length;
+  const text = hexDigits * 4 - 3 > 14300 ? null : v.toString();
+  if (text === null || text.length - (v < 0n ? 1 : 0) > MAX_STR_DIGITS) {
+    throw new JinjaError(
+      "ValueError",
+      `Exceeds the limit (${MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit`,
+    );
+  }
+  return text;
+}
+
 export function numberStr(v: number | bigint | PyFloat): string {
-  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "bigint") return bigStr(v);
   if (v instanceof PyFloat) return floatRepr(v.value);
   if (Number.isInteger(v)) return Number.isSafeInteger(v) ? String(v) : BigInt(v).toString();
   return floatRepr(v);
@@ -364,25 +397,56 @@ export function numberStr(v: number | bigint | PyFloat): string {
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\\]/u;
 const NON_PRINTABLE_G = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\\]/gu;
 
+function reprEscape(ch: string): string {
+  if (ch === " ") return ch;
+  if (ch === "\\") return "\\\\";
+  if (ch === "\n") return "\\n";
+  if (ch === "\r") return "\\r";
+  if (ch === "\t") return "\\t";
+  const code = ch.codePointAt(0) ?? 0;
+  if (code < 0x100) return "\\x" + code.toString(16).padStart(2, "0");
+  if (code < 0x10000) return "\\u" + code.toString(16).padStart(4, "0");
+  return "\\U" + code.toString(16).padStart(8, "0");
+}
+
 /** Python repr(str): quote choice and escapes as CPython does them. */
 export function strRepr(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let body = s;
-  if (NON_PRINTABLE.test(s)) {
-    body = s.replace(NON_PRINTABLE_G, (ch) => {
-      if (ch === " ") return ch;
-      if (ch === "\\") return "\\\\";
-      if (ch === "\n") return "\\n";
-      if (ch === "\r") return "\\r";
-      if (ch === "\t") return "\\t";
-      const code = ch.codePointAt(0) ?? 0;
-      if (code < 0x100) return "\\x" + code.toString(16).padStart(2, "0");
-      if (code < 0x10000) return "\\u" + code.toString(16).padStart(4, "0");
-      return "\\U" + code.toString(16).padStart(8, "0");
+  if (anyMatch(s, NON_PRINTABLE)) {
+    // A step per escaped character, and the growing size is watched.
+    const b = budget();
+    let size = s.length;
+    body = replaceEach(s, NON_PRINTABLE_G, (m) => {
+      const ch = m[0];
+      const rep = reprEscape(ch);
+      size += rep.length - ch.length;
+      b.length(size);
+      return rep;
     });
+    b.stringLength(size);
   }
   if (quote === "'" && body.includes("'")) body = body.replace(/'/g, "\\'");
   return quote + body + quote;
+}
+
+/** The reprs of a list's items, stopping as soon as their total passes the string limit. */
+function reprs(items: readonly unknown[]): string[] {
+  const b = budget();
+  let size = 0;
+  return items.map((x) => {
+    const r = pyRepr(x);
+    b.length((size += r.length + 2));
+    return r;
+  });
+}
+
+/** The items of a container's repr joined with ", ", charged as the string it builds. */
+function joinRepr(parts: string[]): string {
+  let n = 2 * parts.length;
+  for (const p of parts) n += p.length;
+  budget().stringLength(n);
+  return parts.join(", ");
 }
 
 /** Python repr(). */
@@ -409,9 +473,9 @@ export function pyStr(v: unknown, asRepr = false): string {
   if (v instanceof Markup) return asRepr ? `Markup(${strRepr(v.text)})` : v.text;
   if (Array.isArray(v)) {
     const kind = iteratorKind(v);
-    const inner = v.map((x) => pyRepr(x)).join(", ");
+    if (kind !== undefined && !isView(kind)) return `<${kind} object at 0x0>`;
+    const inner = joinRepr(reprs(v));
     if (isView(kind)) return `${kind}([${inner}])`;
-    if (kind !== undefined) return `<${kind} object at 0x0>`;
     if (isTuple(v)) return v.length === 1 ? `(${inner},)` : `(${inner})`;
     return `[${inner}]`;
   }
@@ -419,7 +483,7 @@ export function pyStr(v: unknown, asRepr = false): string {
   if (isDict(v)) {
     const parts: string[] = [];
     for (const [k, x] of dictItems(v)) parts.push(`${pyRepr(k)}: ${pyRepr(x)}`);
-    return `{${parts.join(", ")}}`;
+    return `{${joinRepr(parts)}}`;
   }
   if (v instanceof Namespace) return `<Namespace ${pyStr(v.attrs)}>`;
   if (v instanceof Callable) return v.kind === "macro" ? `<Macro ${strRepr(v.name)}>` : `<built-in method ${v.name}>`;

@@ -17,11 +17,50 @@ function failure(template: string, context: Record<string, unknown> = {}, limits
 }
 
 describe("render limits", () => {
-  it("stops a loop that would run for ever with the default step budget", () => {
+  it("stops a loop that would run for ever with the default time budget", () => {
     const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}");
     expect(e.code).toBe("limit_exceeded");
-    expect(e.message).toMatch(/step limit \(50000000 steps\)/);
+    expect(e.message).toMatch(/render time limit \(1000 ms\)/);
   }, 30_000);
+
+  it("stops it with the step budget when time is not limited", () => {
+    const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", {}, { timeMs: Infinity, maxSteps: 2_000_000 });
+    expect(e.message).toMatch(/step limit \(2000000 steps\)/);
+  });
+
+  it("honours a per-render time budget", () => {
+    const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", {}, { timeMs: 50 });
+    expect(e.message).toMatch(/render time limit \(50 ms\)/);
+  });
+
+  it("charges string work by its size, not per call", () => {
+    // 100 upper() calls on 1 MB are 100 MB of work: over a 1M-step budget though only ~300 statements run.
+    const t = "{% set s = 'a' * 1000000 %}{% for i in range(100) %}{% set t = s.upper() %}{% endfor %}";
+    expect(failure(t, {}, { maxSteps: 1_000_000, timeMs: Infinity }).message).toMatch(/step limit/);
+    expect(compileTemplate(t).render({}, { limits: { maxSteps: 3_000_000 } })).toBe("");
+  });
+
+  it("bounds the total size a render builds, not only each string", () => {
+    const t = "{% set s = 'a' * 1000000 %}{% set ns = namespace(l=[]) %}{% for i in range(50) %}{% set ns.l = ns.l + [s.upper()] %}{% endfor %}{{ ns.l|length }}";
+    expect(failure(t, {}, { maxTotalBytes: 20_000_000 }).message).toMatch(/total size limit \(20000000 bytes\)/);
+    expect(compileTemplate(t).render({})).toBe("50");
+  });
+
+  it("ignores a limit given as undefined (keeps the default instead of no limit)", () => {
+    const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", {}, { maxSteps: undefined, timeMs: 100 });
+    expect(e.code).toBe("limit_exceeded");
+  });
+
+  it("refuses template sources over the size limit at compile time", () => {
+    let e: unknown;
+    try {
+      compileTemplate("x".repeat(300 * 1024));
+    } catch (err) {
+      e = err;
+    }
+    expect(e).toBeInstanceOf(ChatwireError);
+    expect((e as ChatwireError).code).toBe("limit_exceeded");
+  });
 
   it("honours a per-render step limit", () => {
     const t = "{% for i in range(1000) %}{{ i }}{% endfor %}";

@@ -4,6 +4,7 @@
  * text a valid call's markup consists of, so it may vanish from the output (docs/parsing.md, "Text:
  * never lost"); the fuzz suite's lost-text check reads it from here, so a new family needs no list.
  */
+import { TYPE_NAMES } from "./decoders/xml-calls.js";
 import type { ChannelRule, FormatDescription, Payload } from "./language.js";
 
 /** Literal pieces of a pattern: `<invoke name="{name}">` gives `<invoke name="`, `">`. */
@@ -41,8 +42,13 @@ function payloadTexts(p: Payload, out: string[]): void {
       if (p.cdata) out.push("<![CDATA[", "]]>");
       return;
     case "xml-calls":
-      out.push(p.tagPrefix, p.itemTag, p.call.close);
-      for (const o of p.call.open) out.push(...patternLiterals(o));
+      out.push(...p.open, ...p.close, p.call.element, p.itemTag);
+      if (p.params.by === "attribute") {
+        out.push(p.params.element, p.params.key);
+        if (p.params.type !== undefined) out.push(p.params.type, ...TYPE_NAMES);
+      }
+      if (p.jsonElement !== undefined) out.push(p.jsonElement);
+      for (const o of p.call.head) out.push(...patternLiterals(o));
       return;
     case "literal-calls":
       if (p.namePrefix !== undefined) out.push(p.namePrefix);

@@ -15,11 +15,11 @@
  *
  * Everything here is deterministic given the seed; a failure carries what is needed to replay it.
  */
-import { listFormats } from "../../src/formats/index.js";
+import { getFormat, listFormats } from "../../src/formats/index.js";
 import type { FormatDescription, FormatId } from "../../src/formats/index.js";
 import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
 import type { Delta, ParseResult } from "../../src/types.js";
-import { formatMarkers } from "./markers.js";
+import { formatMarkers, formatSyntaxWords } from "./markers.js";
 
 export interface FixtureFile {
   format: string;
@@ -316,8 +316,10 @@ export function lostWords(c: FuzzCase, markers: readonly string[], syntax: Reado
   // A call id the model wrote may be replaced (Mistral ids must be 9 alphanumerics) or not kept (a
   // format without ids): its text may vanish.
   const input = c.input.replace(ID_TEXT, " ");
+  // The words of this format's own call syntax (read from its description) may vanish too.
+  const described = formatSyntaxWords(getFormat(c.format));
   for (const w of withoutMarkers(input, sorted).match(WORD) ?? []) {
-    if (syntax.has(w) || have.includes(w)) continue;
+    if (syntax.has(w) || described.has(w) || have.includes(w)) continue;
     // Short numbers are call counters and the model's own ids where a format does not keep them
     // (Kimi `functions.f:0`, Command R7B `"tool_call_id": "0"`).
     if (/^\d{1,3}$/.test(w)) continue;

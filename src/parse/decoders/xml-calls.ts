@@ -132,7 +132,9 @@ class XmlCallsDecoder extends StepDecoder {
     const body = this.seen.slice(this.bodyFrom, end);
     const parsed = readArguments(body, this.syntax, this.ctx.toolSchema(this.name));
     if (typeof parsed === "string") {
+      // The message names the call body's problem; the body is whole here, so it is the same for every split.
       this.failure = parsed;
+      this.failureAt = -1;
       this.failedName = this.name;
       this.state = "failed";
       return s.length;

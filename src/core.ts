@@ -29,3 +29,5 @@ export type { ProtectMode, RenderTokensOptions, TokenizedPrompt, Span, TextToken
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";
+// The format language: families are data (docs/formats.md); `defineFormat` types a description.
+export { defineFormat } from "./parse/language.js";

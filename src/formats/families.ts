@@ -39,3 +39,5 @@ export { hunyuanA13b } from "./hunyuan-a13b.js";
 export { internlm2 } from "./internlm2.js";
 export { granite20bFc } from "./granite-20b-fc.js";
 export { commandRPlus } from "./command-r-plus.js";
+export { xlam } from "./xlam.js";
+export { kimiK3 } from "./kimi-k3.js";

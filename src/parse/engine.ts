@@ -316,7 +316,9 @@ export class ParseEngine {
 
   private marker(m: string, action: MarkerAction): void {
     const st = this.state;
-    if (st.kind === "text" && st.channel === "content") this.atStart = false;
+    // A reasoning block before the answer does not end "the start of the output" (xLAM thinks, then
+    // writes its bare JSON list).
+    if (st.kind === "text" && st.channel === "content" && action.kind !== "reasoningStart") this.atStart = false;
     switch (action.kind) {
       case "reasoningStart":
         if (st.kind === "text" && st.channel === "reasoning") {

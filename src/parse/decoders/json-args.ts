@@ -18,6 +18,10 @@ export interface JsonArgsOptions {
   rawText?: boolean;
 }
 
+/** A fence line: backticks and an optional `json` tag (checked once the line ended, or as a prefix). */
+const FENCE_LINE = /^`{1,3}(?:json)?[ \t\r]*$/i;
+const FENCE_PREFIX = /^`{1,3}(?:j(?:s(?:o(?:n)?)?)?)?[ \t\r]*$/i;
+
 type Phase = "lead" | "fenceLine" | "value" | "raw" | "after" | "closed";
 
 export class JsonArgsDecoder implements PayloadDecoder {
@@ -76,7 +80,8 @@ export class JsonArgsDecoder implements PayloadDecoder {
           // (its text would vanish with the fence).
           const nl = text.indexOf("\n", i);
           this.fence += text.slice(i, nl < 0 ? text.length : nl);
-          if (!/^`{1,3}(?:json)?\s*$/i.test(this.fence)) {
+          // Until the line ends, what came so far may still grow into one (`\`\`\`js` -> `\`\`\`json`).
+          if (!(nl < 0 ? FENCE_PREFIX : FENCE_LINE).test(this.fence)) {
             out.push({ kind: "fail", type: "malformed", message: "expected a ``` fence line, found", at: this.fenceAt });
             this.phase = "closed";
             return out;

@@ -23,6 +23,9 @@ const NOT_CANONICAL: Record<string, string> = {
   "qwen3-coder/Qwen3.5 writes <function= without <tool_call>": "calls are always wrapped in <tool_call>",
   "qwen3-coder/a string that looks like a number stays a string; arrays of objects are JSON":
     "parameters follow the schema's declared order (this completion writes zip before attendees)",
+  "hermes/call written inside reasoning is still a call": "calls come after reasoning; reasoning text holds no marker of the format",
+  "qwen3-coder/code value containing a closing tag that is not at a line start":
+    "raw values hold no tag of the format at all, so the parser can never end or misread them",
 };
 
 /** End-of-turn tokens end generation; the sampler stops there, so they are not part of what a grammar constrains. */

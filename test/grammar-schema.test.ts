@@ -68,10 +68,14 @@ describe("the GBNF text", () => {
     expect(grammar).toMatch(/^# relaxed .*pattern at get_weather-args-city/m);
   });
 
-  it("text excludes the call marker with one rule per marker prefix", () => {
-    expect(rules.get("content")).toBe('| [^<] content | "<" content-1');
-    expect(rules.get("content-10")).toBe('| [^<>] content | "<" content-1');
-    expect(rules.has("content-11")).toBe(false);
+  it("text excludes every marker of the format and runs of more than 20 whitespace characters", () => {
+    const text = new GbnfRecognizer(grammar, "content");
+    expect(text.accepts("Calls look like <tool_cal> tags, or <tool_call")).toBe(true);
+    for (const marker of ["<tool_call>", "</tool_call>", "<think>", "</think>", "<|im_end|>"]) {
+      expect(text.accepts(`a ${marker} b`), marker).toBe(false);
+    }
+    expect(text.accepts(`a${" ".repeat(20)}b${"\n".repeat(20)}`)).toBe(true);
+    expect(text.accepts(`a${" \n".repeat(10)} b`)).toBe(false);
   });
 });
 
@@ -199,9 +203,10 @@ describe("--kind json-schema", () => {
     },
   ];
 
-  it("an anyOf with one call object per tool; $defs moved to the root", () => {
+  it("a oneOf with one call object per tool; $defs moved to the root", () => {
     const schema = buildToolJsonSchema({ tools });
-    expect((schema.anyOf as unknown[]).length).toBe(2);
+    expect((schema.oneOf as unknown[]).length).toBe(2);
+    expect(schema.anyOf).toBeUndefined();
     expect(Object.keys(schema.$defs as object)).toEqual(["tree.node"]);
     const validate = ajv.compile(schema);
     expect(validate({ name: "get_weather", arguments: { city: "Oslo", unit: "c" } })).toBe(true);
@@ -213,7 +218,7 @@ describe("--kind json-schema", () => {
 
   it("a named tool_choice gives that call's schema alone; none has nothing to describe", () => {
     const schema = buildToolJsonSchema({ tools, tool_choice: { type: "function", function: { name: "get_weather" } } });
-    expect(schema.anyOf).toBeUndefined();
+    expect(schema.oneOf).toBeUndefined();
     expect(schema.properties).toMatchObject({ name: { const: "get_weather" } });
     expect(() => buildToolJsonSchema({ tools, tool_choice: "none" })).toThrow(ChatwireError);
   });
@@ -272,6 +277,7 @@ describe("text without markers", () => {
       const start = textWithout(builder, "text", markers);
       builder.add("root", start);
       const r = new GbnfRecognizer(builder.toString());
+      // (whitespace is not in these alphabets, so only the markers decide)
       const alphabet = [...new Set([...markers.join(""), "z"])];
       const random = seededRandom(markers.length * 7919);
       let accepted = 0;

@@ -174,9 +174,14 @@ const qwen3Coder: Family = {
   },
 };
 
-/** The raw text of a qwen3-coder parameter value: anything up to a line that starts `</parameter>`. */
-export function rawParameterText(builder: GbnfBuilder): string {
-  return textWithout(builder, "raw-text", ["\n</parameter>"]);
+/**
+ * The raw text of a qwen3-coder parameter value. It holds none of the tags (the parser would end the
+ * value, the call or the region there, or read a different call) nor any other marker of the format,
+ * and no carriage return (the parser strips a `\r\n` before `</parameter>`, so a final `\r` would be lost).
+ */
+export function rawParameterText(builder: GbnfBuilder, formatMarkers: readonly string[]): string {
+  const tags = ["</parameter>", "<parameter=", "</function>", "<function=", ...formatMarkers];
+  return textWithout(builder, "raw-text", [...new Set(tags)], { exclude: "\\r", excluded: (ch) => ch === "\r" });
 }
 
 const FAMILIES: Partial<Record<FormatId, Family>> = {

@@ -15,6 +15,8 @@ import { familyFor, grammarFormats, rawParameterText, type Family } from "./fami
 import { GbnfBuilder, lit } from "./gbnf.js";
 import { SchemaRules } from "./schema-rules.js";
 import { textWithout } from "./text-rules.js";
+import { formatMarkers, regionEndMarkers } from "./markers.js";
+import { primitive } from "./primitives.js";
 import { callableTools, toolRequest, type ToolRequest } from "./tool-request.js";
 
 export interface GrammarOptions {
@@ -36,10 +38,13 @@ export function buildGbnf(format: FormatId | FormatDescription, request: unknown
   }
   const req = toolRequest(request);
   const builder = new GbnfBuilder();
+  builder.stringMarkers = regionEndMarkers(description);
+  const markers = formatMarkers(description);
   const root = builder.reserve("root");
-  const schemas = new SchemaRules(builder, () => rawParameterText(builder));
-  const reasoning = reasoningPrefix(builder, description, options.promptSuffix);
-  const body = bodyRule(builder, family, req, { builder, schemas, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) });
+  const schemas = new SchemaRules(builder, () => rawParameterText(builder, markers));
+  const reasoning = reasoningPrefix(builder, description, markers, options.promptSuffix);
+  const textMarkers = family.atStartOnly === true ? markers.filter((m) => m !== "{") : [...new Set([...markers, ...family.markers])];
+  const body = bodyRule(builder, family, req, textMarkers, { builder, schemas, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) });
   root.define([reasoning, body].filter((p) => p !== "").join(" "));
   builder.comment(`chatwire grammar for format ${description.id}, tool_choice ${req.choice.kind}${req.parallel ? "" : ", one call at most"}`);
   if (schemas.relaxed.length > 0) builder.comment(`relaxed (not enforced by the grammar, checked by the parser): ${schemas.relaxed.join("; ")}`);
@@ -47,25 +52,32 @@ export function buildGbnf(format: FormatId | FormatDescription, request: unknown
 }
 
 /** `reasoning?` before the answer, or the rest of a reasoning block the prompt already opened. */
-function reasoningPrefix(builder: GbnfBuilder, format: FormatDescription, promptSuffix: string | undefined): string {
+function reasoningPrefix(builder: GbnfBuilder, format: FormatDescription, all: readonly string[], promptSuffix: string | undefined): string {
   const markers = format.reasoning?.[0];
   if (markers === undefined) return "";
   const start = markers.start[0] as string;
   const end = markers.end[0] as string;
-  const text = textWithout(builder, "reasoning-text", markers.end);
+  // No marker at all inside: the parser may open calls in reasoning, or end it at any end spelling.
+  const text = builder.capture(textWithout(builder, "reasoning-text", all), { kind: "reasoning" });
   const opened = promptSuffix !== undefined && promptSuffix.trimEnd().endsWith(start.trimEnd());
   if (opened) return builder.add("reasoning", `${text} ${lit(end)}`);
   return `${builder.add("reasoning", `${lit(start)} ${text} ${lit(end)}`)}?`;
 }
 
-function bodyRule(builder: GbnfBuilder, family: Family, req: ToolRequest, ctx: Parameters<Family["block"]>[0]): string {
+function bodyRule(builder: GbnfBuilder, family: Family, req: ToolRequest, markers: readonly string[], ctx: Parameters<Family["block"]>[0]): string {
   const tools = callableTools(req);
-  const textOnly = () =>
-    family.atStartOnly === true ? builder.add("content", '[ \\t\\n]* ([^{ \\t\\n] [^\\x00]*)?') : textWithout(builder, "content", family.markers);
+  let content: string | undefined;
+  const textOnly = (): string => {
+    if (content !== undefined) return content;
+    const text = builder.capture(textWithout(builder, family.atStartOnly === true ? "content-text" : "content", markers), { kind: "content" });
+    // Calls only at the very start: text that does not start with `{` (or `<`, which might open a marker).
+    content = family.atStartOnly === true ? builder.add("content", `${primitive(builder, "ws")} ([^{<\\x00 \\t\\n\\r] ${text})?`) : text;
+    return content;
+  };
   if (tools.length === 0) return textOnly();
   const single = !req.parallel;
   const block = builder.add("calls", family.block(ctx, tools, single));
-  const ws = builder.add("ws", "[ \\t\\n]*");
+  const ws = primitive(builder, "ws");
   if (req.choice.kind === "auto") {
     if (family.atStartOnly === true) return builder.add("answer", `${ws} ${block} | ${textOnly()}`);
     const text = textOnly();

@@ -6,26 +6,32 @@
  * whitespace after every value, at most one newline plus indentation.
  */
 import type { GbnfBuilder } from "./gbnf.js";
+import { MAX_WHITESPACE, textWithout } from "./text-rules.js";
 
 export type ValueSyntax = "json" | "python" | "raw";
 
+const PY_ESCAPE = '[\\\\] (["\'\\\\nrt] | "x" [0-9a-fA-F]{2} | "u" ([0-9a-cA-Ce-fE-F] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2}))';
+const JSON_ESCAPE = '[\\\\] (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})';
+
 const BODIES: Record<string, string> = {
   space: '| " " | "\\n" [ \\t]{0,20}',
+  ws: `[ \\t\\n]{0,${MAX_WHITESPACE}}`,
   "integral-part": "[0] | [1-9] [0-9]{0,15}",
-  "json-char": '[^"\\\\\\x7f\\x00-\\x1f] | [\\\\] (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
-  "py-char-sq": "[^'\\\\\\x00-\\x1f] | [\\\\] [^\\x00-\\x1f]",
-  "py-char-dq": '[^"\\\\\\x00-\\x1f] | [\\\\] [^\\x00-\\x1f]',
+  "json-char": `[^"\\\\\\x7f\\x00-\\x1f] | ${JSON_ESCAPE}`,
+  // Python's escapes that every reader agrees on: no `\N{...}`, octal, line continuations or lone surrogates.
+  "py-char-sq": `[^'\\\\\\x00-\\x1f] | ${PY_ESCAPE}`,
+  "py-char-dq": `[^"\\\\\\x00-\\x1f] | ${PY_ESCAPE}`,
   "raw-integer": '"-"? integral-part',
-  "raw-number": '"-"? integral-part ("." [0-9]+)? ([eE] [-+]? [0-9]+)?',
+  "raw-number": '"-"? integral-part ("." [0-9]{1,16})? ([eE] [-+]? [0-9]{1,2})?',
   integer: "raw-integer space",
   number: "raw-number space",
-  "json-string": '"\\"" json-char* "\\"" space',
+  "json-string": '"\\"" json-chars "\\"" space',
   "json-boolean": '("true" | "false") space',
   "json-null": '"null" space',
   "json-value": "json-object | json-array | json-string | number | json-boolean | json-null",
   "json-object": '"{" space (json-string ":" space json-value ("," space json-string ":" space json-value)*)? "}" space',
   "json-array": '"[" space (json-value ("," space json-value)*)? "]" space',
-  "py-string": "(\"'\" py-char-sq* \"'\" | \"\\\"\" py-char-dq* \"\\\"\") space",
+  "py-string": "(\"'\" py-chars-sq \"'\" | \"\\\"\" py-chars-dq \"\\\"\") space",
   "py-boolean": '("True" | "False") space',
   "py-none": '"None" space',
   "py-value": "py-dict | py-list | py-string | number | py-boolean | py-none",
@@ -35,19 +41,26 @@ const BODIES: Record<string, string> = {
   "raw-null": '"null"',
 };
 
+/** The insides of quoted strings: any number of characters, bounded runs of spaces, no string markers. */
+const STRING_BODIES: Record<string, { quote: string; atom: string }> = {
+  "json-chars": { quote: '"', atom: JSON_ESCAPE },
+  "py-chars-sq": { quote: "'", atom: PY_ESCAPE },
+  "py-chars-dq": { quote: '"', atom: PY_ESCAPE },
+};
+
 /** Which primitive rules each rule refers to, so adding one adds what it needs. */
 const NEEDS: Record<string, string[]> = {
   "raw-integer": ["integral-part"],
   "raw-number": ["integral-part"],
   integer: ["raw-integer", "space"],
   number: ["raw-number", "space"],
-  "json-string": ["json-char", "space"],
+  "json-string": ["json-chars", "space"],
   "json-boolean": ["space"],
   "json-null": ["space"],
   "json-value": ["json-object", "json-array", "json-string", "number", "json-boolean", "json-null"],
   "json-object": ["space", "json-string", "json-value"],
   "json-array": ["space", "json-value"],
-  "py-string": ["py-char-sq", "py-char-dq", "space"],
+  "py-string": ["py-chars-sq", "py-chars-dq", "space"],
   "py-boolean": ["space"],
   "py-none": ["space"],
   "py-value": ["py-dict", "py-list", "py-string", "number", "py-boolean", "py-none"],
@@ -56,9 +69,21 @@ const NEEDS: Record<string, string[]> = {
 };
 
 /** Adds a primitive rule (and the ones it refers to) once; returns its name. */
-export function primitive(builder: GbnfBuilder, name: keyof typeof BODIES & string): string {
+export function primitive(builder: GbnfBuilder, name: string): string {
   if (!builder.has(name)) {
-    builder.add(name, BODIES[name] as string);
+    const inside = STRING_BODIES[name];
+    if (inside !== undefined) {
+      const quote = inside.quote;
+      textWithout(builder, name, builder.stringMarkers, {
+        exclude: `${quote === '"' ? '"' : "'"}\\\\\\x00-\\x1f${quote === '"' ? "\\x7f" : ""}`,
+        excluded: (ch) => ch === quote || ch === "\\" || ch < " " || (quote === '"' && ch === "\x7f"),
+        atoms: [inside.atom],
+      });
+      return name;
+    }
+    const body = BODIES[name];
+    if (body === undefined) throw new Error(`no primitive rule ${name}`);
+    builder.add(name, body);
     for (const need of NEEDS[name] ?? []) primitive(builder, need);
   }
   return name;

@@ -131,10 +131,13 @@ export class SchemaRules {
     if (min === 0 && max === undefined) return scalarRule(this.builder, "string", syntax);
     const count = `{${min},${max ?? ""}}`;
     if (syntax === "python") {
-      primitive(this.builder, "py-string");
+      primitive(this.builder, "py-char-sq");
+      primitive(this.builder, "py-char-dq");
+      primitive(this.builder, "space");
       return this.builder.add(hint, `("'" py-char-sq${count} "'" | "\\"" py-char-dq${count} "\\"") space`);
     }
-    primitive(this.builder, "json-string");
+    primitive(this.builder, "json-char");
+    primitive(this.builder, "space");
     return this.builder.add(hint, `"\\"" json-char${count} "\\"" space`);
   }
 

@@ -1,10 +1,20 @@
 /**
- * Free text that never contains any of some markers (a call start, the end of reasoning). GBNF has no
- * "not this string", so the rules are the states of an Aho-Corasick automaton over the markers: one rule
- * per proper marker prefix, each character moves to the state of the longest marker prefix the text
- * now ends with, and a move that would complete a marker does not exist. Every state may end the text.
+ * Free text that never contains any of some markers (a call start, the end of reasoning) and never runs
+ * more than a bounded number of whitespace characters in a row (so a weak model cannot spend its budget
+ * on spaces). GBNF has no "not this string", so the rules are the states of an automaton: an
+ * Aho-Corasick automaton over the markers (one state per proper marker prefix; a move that would
+ * complete a marker does not exist), times the length of the current whitespace run. Every state may
+ * end the text.
+ *
+ * The same construction serves the inside of quoted strings (JSON, Python): there the alphabet is
+ * restricted (`exclude`) and escape sequences (`atoms`) are extra steps that end any marker prefix.
  */
 import { cls, lit, type GbnfBuilder } from "./gbnf.js";
+
+/** Longest whitespace run any grammar allows, in free text and between tokens. */
+export const MAX_WHITESPACE = 20;
+
+const WHITESPACE = [" ", "\t", "\n", "\r"];
 
 interface State {
   next: Map<string, number>;
@@ -52,38 +62,73 @@ function step(states: State[], s: number, ch: string): number {
   }
 }
 
-/**
- * Adds the rules for text without `markers` and returns the name of the start rule. With no markers
- * the text is anything at all.
- */
-export function textWithout(builder: GbnfBuilder, hint: string, markers: readonly string[]): string {
-  const real = markers.filter((m) => m !== "");
-  if (real.length === 0) return anyText(builder, hint);
-  const states = automaton(real);
-  const alphabet = [...new Set(real.flatMap((m) => [...m]))];
-  // A state where a marker is complete gets no rule: no move may reach it.
-  const slots = states.map((state, i) => (state.complete ? undefined : builder.reserve(i === 0 ? hint : `${hint}-${i}`)));
-  const nameOf = (s: number): string => (slots[s] as { name: string }).name;
-  states.forEach((_, s) => {
-    const slot = slots[s];
-    if (slot === undefined) return;
-    const byTarget = new Map<number, string[]>();
-    const special = new Set<string>();
-    for (const ch of alphabet) {
-      const t = step(states, s, ch);
-      if (t === 0) continue;
-      special.add(ch);
-      if (!states[t]!.complete) byTarget.set(t, [...(byTarget.get(t) ?? []), ch]);
-    }
-    // Every character that leads back to the start state shares one negated class.
-    const options = [`${cls(special, true)} ${nameOf(0)}`];
-    for (const [t, chars] of byTarget) options.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} ${nameOf(t)}`);
-    slot.define(`| ${options.join(" | ")}`);
-  });
-  return nameOf(0);
+export interface TextOptions {
+  /**
+   * Characters the text may never hold, as the inside of a GBNF character class (`"\\\\\\x00-\\x1f`):
+   * the quote and backslash of a string. Whitespace and marker characters listed here are left out too.
+   */
+  exclude?: string;
+  /** Which single characters `exclude` covers (to leave them out of marker and whitespace moves). */
+  excluded?: (ch: string) => boolean;
+  /** GBNF expressions that are one step of text and end any marker prefix (escape sequences). */
+  atoms?: readonly string[];
+  /** Longest whitespace run (default MAX_WHITESPACE). */
+  maxWhitespace?: number;
 }
 
-/** Text that may contain anything (no markers to avoid). */
+/**
+ * Adds the rules for text without `markers` (and with bounded whitespace runs) and returns the name of
+ * the start rule.
+ */
+export function textWithout(builder: GbnfBuilder, hint: string, markers: readonly string[], options: TextOptions = {}): string {
+  const real = markers.filter((m) => m !== "");
+  const states = automaton(real);
+  const excluded = options.excluded ?? (() => false);
+  const maxWs = options.maxWhitespace ?? MAX_WHITESPACE;
+  const whitespace = WHITESPACE.filter((ch) => !excluded(ch));
+  const special = [...new Set(real.flatMap((m) => [...m]))].filter((ch) => !excluded(ch) && !WHITESPACE.includes(ch));
+  const key = (s: number, w: number): string => `${s},${w}`;
+  const ids = new Map<string, number>();
+  const order: [number, number][] = [];
+  const visit = (s: number, w: number): number => {
+    const k = key(s, w);
+    let id = ids.get(k);
+    if (id === undefined) {
+      ids.set(k, (id = order.length));
+      order.push([s, w]);
+    }
+    return id;
+  };
+  const start = visit(0, 0);
+  const bodies: string[][] = [];
+  for (let i = 0; i < order.length; i++) {
+    const [s, w] = order[i]!;
+    const byTarget = new Map<number, string[]>();
+    // Characters that may not be written from this state: whitespace past the bound, marker ends.
+    const banned: string[] = [];
+    const move = (ch: string, t: number, tw: number) => {
+      if (states[t]!.complete || tw > maxWs) return void banned.push(ch);
+      const id = visit(t, tw);
+      if (id !== start) byTarget.set(id, [...(byTarget.get(id) ?? []), ch]);
+    };
+    for (const ch of special) move(ch, step(states, s, ch), 0);
+    for (const ch of whitespace) move(ch, step(states, s, ch), w + 1);
+    // Every character that leads back to the start state shares one negated class.
+    const apart = [...byTarget.values()].flat();
+    const other = cls([...apart, ...banned, ...WHITESPACE.filter((ch) => !apart.includes(ch) && !banned.includes(ch))], true);
+    const negated = `${other.slice(0, -1)}\\x00${options.exclude ?? ""}]`;
+    const moves = [`${negated} @${start}`, ...(options.atoms ?? []).map((a) => `${a} @${start}`)];
+    for (const [t, chars] of byTarget) moves.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} @${t}`);
+    bodies.push(moves);
+  }
+  const names = order.map((_, i) => builder.reserve(i === 0 ? hint : `${hint}-${i}`));
+  names.forEach((slot, i) => {
+    slot.define(`| ${bodies[i]!.map((o) => o.replace(/@(\d+)$/, (_, n: string) => names[Number(n)]!.name)).join(" | ")}`);
+  });
+  return names[0]!.name;
+}
+
+/** Text that may contain anything but bounded whitespace runs (no markers to avoid). */
 export function anyText(builder: GbnfBuilder, hint = "any-text"): string {
-  return builder.add(hint, "[^\\x00]*");
+  return textWithout(builder, hint, []);
 }

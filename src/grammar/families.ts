@@ -8,7 +8,7 @@ import type { FunctionTool } from "../types.js";
 import { alt, lit, type GbnfBuilder } from "./gbnf.js";
 import { primitive } from "./primitives.js";
 import { seq, type ObjectSyntax, type SchemaRules } from "./schema-rules.js";
-import { textWithout } from "./text-rules.js";
+import { textWithout, type TextGuard } from "./text-rules.js";
 
 export interface FamilyContext {
   builder: GbnfBuilder;
@@ -54,10 +54,16 @@ function jsonCall(ctx: FamilyContext, tool: FunctionTool, argsKey: string, idVal
   const args = schemas.objectRule(tool.function.parameters, `${toolHint(tool)}-args`, jsonObject(builder));
   const member = (key: string) => `${lit(JSON.stringify(key))} ${space} ":" ${space}`;
   const id = idValue === undefined ? "" : `("," ${space} ${member("id")} ${idValue} ${space})?`;
-  return builder.add(
-    `${toolHint(tool)}-call`,
+  return callRule(
+    builder,
+    tool,
     seq(`"{" ${space}`, member("name"), lit(JSON.stringify(name)), space, `"," ${space}`, member(argsKey), args, id, `"}" ${space}`),
   );
+}
+
+/** The rule of one call to `tool`, marked as such. */
+function callRule(builder: GbnfBuilder, tool: FunctionTool, body: string): string {
+  return builder.capture(builder.add(`${toolHint(tool)}-call`, body), { kind: "call", name: tool.function.name });
 }
 
 /** One rule that is any of the tools' calls. */
@@ -116,7 +122,7 @@ const mistral: Family = {
     if (named) {
       const call = anyCall(ctx, tools, "call", (t) => {
         const args = ctx.schemas.objectRule(t.function.parameters, `${toolHint(t)}-args`, jsonObject(builder));
-        return builder.add(`${toolHint(t)}-call`, `${lit(t.function.name)} ("[CALL_ID]" [a-zA-Z0-9]{9})? "[ARGS]" ${args}`);
+        return callRule(builder, t, `${lit(t.function.name)} ("[CALL_ID]" [a-zA-Z0-9]{9})? "[ARGS]" ${args}`);
       });
       forms.push(`"[TOOL_CALLS]" ${call}`);
     }
@@ -142,10 +148,11 @@ const pythonic: Family = {
       sep: `"," ${space}`,
       anyKey: '[a-zA-Z_] [a-zA-Z0-9_]* "="',
       values: "python",
+      captureMembers: true,
     };
     const call = anyCall(ctx, tools, "call", (t) => {
       const args = schemas.objectRule(t.function.parameters, `${toolHint(t)}-args`, kwargs);
-      return builder.add(`${toolHint(t)}-call`, `${lit(`${t.function.name}(`)} ${args} ")"`);
+      return callRule(builder, t, `${lit(`${t.function.name}(`)} ${args} ")"`);
     });
     const calls = builder.add("call-list", `"[" ${list(call, `"," ${space}`, single)} "]"`);
     return `(${calls} | "<|python_start|>" ${calls} "<|python_end|>")`;
@@ -165,10 +172,11 @@ const qwen3Coder: Family = {
       sep: "",
       anyKey: '"<parameter=" [^>\\n]+ ">\\n"',
       values: "raw",
+      captureMembers: true,
     };
     const call = anyCall(ctx, tools, "call", (t) => {
       const args = schemas.objectRule(t.function.parameters, `${toolHint(t)}-args`, params);
-      return builder.add(`${toolHint(t)}-call`, `${lit(`<function=${t.function.name}>\n`)} ${args} "</function>\\n"`);
+      return callRule(builder, t, `${lit(`<function=${t.function.name}>\n`)} ${args} "</function>\\n"`);
     });
     return `"<tool_call>\\n" ${call} "</tool_call>"`;
   },
@@ -179,9 +187,9 @@ const qwen3Coder: Family = {
  * value, the call or the region there, or read a different call) nor any other marker of the format,
  * and no carriage return (the parser strips a `\r\n` before `</parameter>`, so a final `\r` would be lost).
  */
-export function rawParameterText(builder: GbnfBuilder, formatMarkers: readonly string[]): string {
+export function rawParameterText(builder: GbnfBuilder, formatMarkers: readonly string[], guard: TextGuard | undefined, hint: string): string {
   const tags = ["</parameter>", "<parameter=", "</function>", "<function=", ...formatMarkers];
-  return textWithout(builder, "raw-text", [...new Set(tags)], { exclude: "\\r", excluded: (ch) => ch === "\r" });
+  return textWithout(builder, hint, [...new Set(tags)], { exclude: "\\r", excluded: (ch) => ch === "\r", ...(guard !== undefined ? { guard } : {}) });
 }
 
 const FAMILIES: Partial<Record<FormatId, Family>> = {

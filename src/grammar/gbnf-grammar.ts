@@ -12,7 +12,7 @@ import { ChatwireError } from "../errors.js";
 import { getFormat } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
 import { familyFor, grammarFormats, rawParameterText, type Family } from "./families.js";
-import { GbnfBuilder, lit } from "./gbnf.js";
+import { GbnfBuilder, lit, type Capture } from "./gbnf.js";
 import { SchemaRules } from "./schema-rules.js";
 import { textWithout } from "./text-rules.js";
 import { formatMarkers, regionEndMarkers } from "./markers.js";
@@ -28,6 +28,16 @@ export interface GrammarOptions {
 
 /** The GBNF grammar (llama.cpp syntax) constraining a completion of `format` for `request`. */
 export function buildGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): string {
+  return emitGbnf(format, request, options).text;
+}
+
+/** A grammar's text and what its rules mean (for tests that sample it; see Capture). */
+export interface EmittedGrammar {
+  text: string;
+  captures: ReadonlyMap<string, Capture>;
+}
+
+export function emitGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): EmittedGrammar {
   const description = typeof format === "string" ? getFormat(format) : format;
   const family = familyFor(description.id);
   if (family === undefined) {
@@ -41,14 +51,14 @@ export function buildGbnf(format: FormatId | FormatDescription, request: unknown
   builder.stringMarkers = regionEndMarkers(description);
   const markers = formatMarkers(description);
   const root = builder.reserve("root");
-  const schemas = new SchemaRules(builder, () => rawParameterText(builder, markers));
+  const schemas = new SchemaRules(builder, (guard, hint) => rawParameterText(builder, markers, guard, hint));
   const reasoning = reasoningPrefix(builder, description, markers, options.promptSuffix);
   const textMarkers = family.atStartOnly === true ? markers.filter((m) => m !== "{") : [...new Set([...markers, ...family.markers])];
   const body = bodyRule(builder, family, req, textMarkers, { builder, schemas, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) });
   root.define([reasoning, body].filter((p) => p !== "").join(" "));
   builder.comment(`chatwire grammar for format ${description.id}, tool_choice ${req.choice.kind}${req.parallel ? "" : ", one call at most"}`);
   if (schemas.relaxed.length > 0) builder.comment(`relaxed (not enforced by the grammar, checked by the parser): ${schemas.relaxed.join("; ")}`);
-  return builder.toString();
+  return { text: builder.toString(), captures: builder.captures };
 }
 
 /** `reasoning?` before the answer, or the rest of a reasoning block the prompt already opened. */

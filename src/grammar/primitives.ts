@@ -21,8 +21,9 @@ const BODIES: Record<string, string> = {
   // Python's escapes that every reader agrees on: no `\N{...}`, octal, line continuations or lone surrogates.
   "py-char-sq": `[^'\\\\\\x00-\\x1f] | ${PY_ESCAPE}`,
   "py-char-dq": `[^"\\\\\\x00-\\x1f] | ${PY_ESCAPE}`,
-  "raw-integer": '"-"? integral-part',
-  "raw-number": '"-"? integral-part ("." [0-9]{1,16})? ([eE] [-+]? [0-9]{1,2})?',
+  // No `-0`: JSON reads it as -0, Python and the tagged parsers as 0.
+  "raw-integer": '"0" | "-"? [1-9] [0-9]{0,15}',
+  "raw-number": '("-"? integral-part "." [0-9]{1,16} | raw-integer) ([eE] [-+]? [0-9]{1,2})?',
   integer: "raw-integer space",
   number: "raw-number space",
   "json-string": '"\\"" json-chars "\\"" space',
@@ -50,8 +51,7 @@ const STRING_BODIES: Record<string, { quote: string; atom: string }> = {
 
 /** Which primitive rules each rule refers to, so adding one adds what it needs. */
 const NEEDS: Record<string, string[]> = {
-  "raw-integer": ["integral-part"],
-  "raw-number": ["integral-part"],
+  "raw-number": ["integral-part", "raw-integer"],
   integer: ["raw-integer", "space"],
   number: ["raw-number", "space"],
   "json-string": ["json-chars", "space"],

@@ -74,6 +74,49 @@ export interface TextOptions {
   atoms?: readonly string[];
   /** Longest whitespace run (default MAX_WHITESPACE). */
   maxWhitespace?: number;
+  /** What the whole text may not look like (a raw string that would read back as another type). */
+  guard?: TextGuard;
+}
+
+/**
+ * Texts that the parser would read as another type, for a raw string value in a union: the text,
+ * without surrounding whitespace, may not equal one of `words` (`null`; `true`/`false` in any case), and
+ * its first non-whitespace character may not be one of `firstNot` (a digit or sign for numbers, `{`
+ * for objects, `[`/`(` for arrays).
+ */
+export interface TextGuard {
+  words: readonly { text: string; caseless: boolean }[];
+  firstNot: string;
+}
+
+/** The guard's automaton: "L" only whitespace so far, "F" free (anything goes), "T" a word then whitespace, "W:n:mask" the first n characters of the words in mask, undefined: dead. */
+function guardStep(guard: TextGuard, g: string, ch: string): string | undefined {
+  const ws = WHITESPACE.includes(ch);
+  const matches = (wi: number, at: number) => {
+    const w = guard.words[wi]!;
+    return at < w.text.length && (w.caseless ? ch.toLowerCase() === w.text[at] : ch === w.text[at]);
+  };
+  if (g === "F") return "F";
+  if (g === "L") {
+    if (ws) return "L";
+    if (guard.firstNot.includes(ch)) return undefined;
+    let mask = 0;
+    guard.words.forEach((_, wi) => { if (matches(wi, 0)) mask |= 1 << wi; });
+    return mask === 0 ? "F" : `W:1:${mask}`;
+  }
+  if (g === "T") return ws ? "T" : "F";
+  const [, n, m] = g.split(":").map(Number) as [number, number, number];
+  if (ws) return guardAccepts(guard, g) ? "F" : "T";
+  let mask = 0;
+  guard.words.forEach((_, wi) => { if ((m & (1 << wi)) !== 0 && matches(wi, n)) mask |= 1 << wi; });
+  return mask === 0 ? "F" : `W:${n + 1}:${mask}`;
+}
+
+function guardAccepts(guard: TextGuard, g: string): boolean {
+  if (g === "T") return false;
+  if (!g.startsWith("W:")) return true;
+  const [, n, m] = g.split(":").map(Number) as [number, number, number];
+  return !guard.words.some((w, wi) => (m & (1 << wi)) !== 0 && w.text.length === n);
 }
 
 /**
@@ -87,28 +130,36 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
   const maxWs = options.maxWhitespace ?? MAX_WHITESPACE;
   const whitespace = WHITESPACE.filter((ch) => !excluded(ch));
   const special = [...new Set(real.flatMap((m) => [...m]))].filter((ch) => !excluded(ch) && !WHITESPACE.includes(ch));
-  const key = (s: number, w: number): string => `${s},${w}`;
+  const guard = options.guard;
+  // A guard's characters take their own moves, like marker characters.
+  if (guard !== undefined) {
+    const extra = [...guard.firstNot, ...guard.words.flatMap((w) => [...w.text, ...(w.caseless ? w.text.toUpperCase() : "")])];
+    for (const ch of extra) if (!special.includes(ch) && !excluded(ch) && !WHITESPACE.includes(ch)) special.push(ch);
+  }
   const ids = new Map<string, number>();
-  const order: [number, number][] = [];
-  const visit = (s: number, w: number): number => {
-    const k = key(s, w);
+  const order: [number, number, string][] = [];
+  const visit = (s: number, w: number, g: string): number => {
+    const k = `${s},${w},${g}`;
     let id = ids.get(k);
     if (id === undefined) {
       ids.set(k, (id = order.length));
-      order.push([s, w]);
+      order.push([s, w, g]);
     }
     return id;
   };
-  const start = visit(0, 0);
+  const first = visit(0, 0, guard === undefined ? "F" : "L");
   const bodies: string[][] = [];
   for (let i = 0; i < order.length; i++) {
-    const [s, w] = order[i]!;
+    const [s, w, g] = order[i]!;
+    const plain = guard === undefined ? "F" : guardStep(guard, g, "\u0001");
+    const start = plain === undefined ? -1 : visit(0, 0, plain);
     const byTarget = new Map<number, string[]>();
     // Characters that may not be written from this state: whitespace past the bound, marker ends.
     const banned: string[] = [];
     const move = (ch: string, t: number, tw: number) => {
-      if (states[t]!.complete || tw > maxWs) return void banned.push(ch);
-      const id = visit(t, tw);
+      const tg = guard === undefined ? "F" : guardStep(guard, g, ch);
+      if (states[t]!.complete || tw > maxWs || tg === undefined) return void banned.push(ch);
+      const id = visit(t, tw, tg);
       if (id !== start) byTarget.set(id, [...(byTarget.get(id) ?? []), ch]);
     };
     for (const ch of special) move(ch, step(states, s, ch), 0);
@@ -117,15 +168,31 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
     const apart = [...byTarget.values()].flat();
     const other = cls([...apart, ...banned, ...WHITESPACE.filter((ch) => !apart.includes(ch) && !banned.includes(ch))], true);
     const negated = `${other.slice(0, -1)}\\x00${options.exclude ?? ""}]`;
-    const moves = [`${negated} @${start}`, ...(options.atoms ?? []).map((a) => `${a} @${start}`)];
+    const moves = start < 0 ? [] : [`${negated} @${start}`, ...(options.atoms ?? []).map((a) => `${a} @${start}`)];
     for (const [t, chars] of byTarget) moves.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} @${t}`);
+    // The text may end here unless the guard forbids what it is so far.
+    if (guard === undefined || guardAccepts(guard, g)) moves.unshift("");
     bodies.push(moves);
   }
-  const names = order.map((_, i) => builder.reserve(i === 0 ? hint : `${hint}-${i}`));
-  names.forEach((slot, i) => {
-    slot.define(`| ${bodies[i]!.map((o) => o.replace(/@(\d+)$/, (_, n: string) => names[Number(n)]!.name)).join(" | ")}`);
-  });
-  return names[0]!.name;
+  // Only states from which the text can still end get rules (a guard can make dead ends).
+  const target = (o: string): number => Number(/@(\d+)$/.exec(o)?.[1] ?? -1);
+  const live = new Set<number>();
+  for (let changed = true; changed; ) {
+    changed = false;
+    bodies.forEach((moves, i) => {
+      if (!live.has(i) && moves.some((o) => o === "" || live.has(target(o)))) {
+        live.add(i);
+        changed = true;
+      }
+    });
+  }
+  const slots = new Map<number, { name: string; define(body: string): void }>();
+  for (const i of [first, ...[...live].filter((i) => i !== first)]) slots.set(i, builder.reserve(i === first ? hint : `${hint}-${i}`));
+  for (const [i, slot] of slots) {
+    const moves = bodies[i]!.filter((o) => o === "" || live.has(target(o)));
+    slot.define(moves.map((o) => o.replace(/@(\d+)$/, (_, n: string) => slots.get(Number(n))!.name)).join(" | ").trimStart());
+  }
+  return slots.get(first)!.name;
 }
 
 /** Text that may contain anything but bounded whitespace runs (no markers to avoid). */

@@ -35,6 +35,7 @@ export const RICH_TOOLS: FunctionTool[] = [
           content: { type: "string" },
           mode: { anyOf: [{ type: "integer" }, { type: "null" }] },
           tags: { type: "array", items: { type: "string" }, maxItems: 3 },
+          encoding: { type: ["string", "boolean", "integer"] },
         },
         required: ["path", "content"],
       },
@@ -63,6 +64,17 @@ export const RICH_TOOLS: FunctionTool[] = [
     },
   },
   { type: "function", function: { name: "get_time", parameters: { type: "object", properties: {} } } },
+  {
+    type: "function",
+    function: {
+      name: "set_value",
+      parameters: {
+        type: "object",
+        properties: { v: { type: ["string", "null", "boolean", "integer"] }, w: { anyOf: [{ type: "number" }, { type: "string" }, { type: "array", items: { type: "integer" } }] } },
+        required: ["v", "w"],
+      },
+    },
+  },
 ];
 
 /** The request shapes a grammar depends on: tool_choice and parallel_tool_calls. */

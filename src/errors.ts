@@ -9,6 +9,7 @@ export type ChatwireErrorCode =
   | "template_error" // the template itself raised (raise_exception) or failed at render time
   | "limit_exceeded" // a render or parse limit (steps, output size, recursion, input size) was hit
   | "unknown_format" // a format id that is not registered
+  | "invalid_format" // a format description that the engine cannot compile (names the bad pattern)
   | "io_error"; // a file could not be read
 
 export class ChatwireError extends Error {

@@ -3,17 +3,17 @@
  * Reasoning: the 1.6 generation prompt ends with `Here are my reasoning steps:\n` and the reasoning
  * ends at `[BEGIN FINAL RESPONSE]`; 1.5 writes `<thinking>...</thinking>`.
  */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const apriel: FormatDescription = {
+export const apriel = defineFormat({
   id: "apriel",
   description: "Apriel: <tool_calls> JSON array",
-  detect: { anyOf: [["<available_tools>"]] },
+  // Apriel 1.5 templates also show `<tool_call>`.
+  detect: { anyOf: [["<available_tools>"]], before: ["hermes"] },
   reasoning: [
     { start: ["Here are my reasoning steps:\n"], end: ["[BEGIN FINAL RESPONSE]"] },
     { start: ["<thinking>"], end: ["</thinking>"] },
   ],
-  regions: [{ start: ["<tool_calls>"], end: ["</tool_calls>"], decoder: jsonCalls() }],
+  regions: [{ start: ["<tool_calls>"], end: ["</tool_calls>"], payload: { kind: "json-calls" } }],
   ignore: ["[END FINAL RESPONSE]", "<|end|>"],
-};
+});

@@ -5,16 +5,19 @@
  * `<|START_THINKING|>...<|END_THINKING|>`. The "0"/"1" call ids are positions, not usable ids, so
  * chatwire makes its own.
  */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const commandR7b: FormatDescription = {
+export const commandR7b = defineFormat({
   id: "command-r7b",
   description: "Command R7B / Command A: <|START_ACTION|> JSON array",
   detect: { anyOf: [["<|START_ACTION|>"]] },
   reasoning: [{ start: ["<|START_THINKING|>"], end: ["<|END_THINKING|>"] }],
   regions: [
-    { start: ["<|START_ACTION|>"], end: ["<|END_ACTION|>"], decoder: jsonCalls({ nameKeys: ["tool_name", "name"], argsKeys: ["parameters", "arguments"] }) },
+    {
+      start: ["<|START_ACTION|>"],
+      end: ["<|END_ACTION|>"],
+      payload: { kind: "json-calls", nameKeys: ["tool_name", "name"], argsKeys: ["parameters", "arguments"] },
+    },
   ],
   ignore: ["<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|END_OF_TURN_TOKEN|>"],
-};
+});

@@ -4,13 +4,10 @@
  * Markers use fullwidth `｜` and `▁` (U+2581); distills also write `_` or spaces for `▁`, and the
  * short `<｜tool▁calls｜>` that opens the group and the first call at once.
  */
-import { headerArgs } from "../parse/decoders/header-args.js";
-import type { FormatDescription } from "./types.js";
-import { deepseekMarkers } from "./deepseek-markers.js";
+import { defineFormat } from "../parse/language.js";
+import { deepseekMarkers as m, literal } from "./deepseek-markers.js";
 
-const m = deepseekMarkers;
-
-export const deepseekR1: FormatDescription = {
+export const deepseekR1 = defineFormat({
   id: "deepseek-r1",
   description: "DeepSeek R1 / V3-0324: function<｜tool▁sep｜>name + fenced JSON",
   detect: { anyOf: [["<｜tool▁calls▁begin｜>"]] },
@@ -20,17 +17,15 @@ export const deepseekR1: FormatDescription = {
     {
       start: [...m("tool call begin"), ...m("tool calls")],
       end: m("tool call end"),
-      decoder: headerArgs({
+      payload: {
+        kind: "header-args",
+        // `function<｜tool▁sep｜>f` (the type is optional), maybe with the fence's opening on the same line.
+        header: m("tool sep").map((sep) => `[{type}${literal(sep)}]{name}[\`\`\`][json]`),
         headerEnd: ["\n"],
         braceEndsHeader: true,
         fence: true,
-        parseHeader(header) {
-          const sep = m("tool sep").find((s) => header.includes(s));
-          const name = (sep === undefined ? header : header.slice(header.indexOf(sep) + sep.length)).replace(/`+(json)?\s*$/, "").trim();
-          return /^[^\s<>{}]+$/.test(name) ? { name } : undefined;
-        },
-      }),
+      },
     },
   ],
   ignore: [...m("tool calls end"), "<｜end▁of▁sentence｜>"],
-};
+});

@@ -3,30 +3,22 @@
  * (no `function` type before the separator, no fence). In thinking mode calls can appear inside
  * `<think>`.
  */
-import { headerArgs } from "../parse/decoders/header-args.js";
-import type { FormatDescription } from "./types.js";
-import { deepseekMarkers } from "./deepseek-markers.js";
+import { defineFormat } from "../parse/language.js";
+import { deepseekMarkers as m } from "./deepseek-markers.js";
 
-const m = deepseekMarkers;
-
-export const deepseekV31: FormatDescription = {
+export const deepseekV31 = defineFormat({
   id: "deepseek-v3.1",
   description: "DeepSeek V3.1: name<｜tool▁sep｜>{json}",
-  detect: { anyOf: [["<｜tool▁sep｜>", "message['prefix']"], ["name'] + '<｜tool▁sep｜>'"]] },
+  // Its templates also hold the R1 markers.
+  detect: { anyOf: [["<｜tool▁sep｜>", "message['prefix']"], ["name'] + '<｜tool▁sep｜>'"]], before: ["deepseek-r1"] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
   sections: [{ start: m("tool calls begin"), end: m("tool calls end") }],
   regions: [
     {
       start: m("tool call begin"),
       end: m("tool call end"),
-      decoder: headerArgs({
-        headerEnd: m("tool sep"),
-        parseHeader(header) {
-          const name = header.trim();
-          return /^[^\s<>{}]+$/.test(name) ? { name } : undefined;
-        },
-      }),
+      payload: { kind: "header-args", header: ["{name}"], headerEnd: m("tool sep") },
     },
   ],
   ignore: ["<｜end▁of▁sentence｜>"],
-};
+});

@@ -1,12 +1,11 @@
 /** Fireworks FireFunction v2: ` functools[{"name": "f", "arguments": {...}}]` (with a leading space). */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const firefunctionV2: FormatDescription = {
+export const firefunctionV2 = defineFormat({
   id: "firefunction-v2",
   description: "FireFunction v2: functools[...] JSON array",
-  detect: { anyOf: [[" functools["]] },
+  detect: { anyOf: [[" functools["]], before: ["phi4-mini"] },
   // The `[` of the marker opens the JSON array; the space before `functools` belongs to the marker.
-  regions: [{ start: [" functools[", "functools["], startInPayload: 1, decoder: jsonCalls() }],
+  regions: [{ start: [" functools[", "functools["], startInPayload: 1, payload: { kind: "json-calls" } }],
   ignore: ["<|eot_id|>"],
-};
+});

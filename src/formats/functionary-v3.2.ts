@@ -2,10 +2,9 @@
  * MeetKai Functionary v3.2: the generation prompt ends with `>>>`; the model writes a recipient line
  * then the body: `all\nSome text` (content) or `f\n{...}` (a call), and more messages as `>>>f2\n{...}`.
  */
-import { jsonArgs } from "../parse/decoders/json-args.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const functionaryV32: FormatDescription = {
+export const functionaryV32 = defineFormat({
   id: "functionary-v3.2",
   description: "Functionary v3.2: >>>recipient\\nbody messages",
   detect: { anyOf: [[">>>all"]] },
@@ -14,11 +13,13 @@ export const functionaryV32: FormatDescription = {
     headerStart: [">>>"],
     headerEnd: ["\n"],
     bodyEnd: ["<|eot_id|>"],
-    route(header) {
-      const name = header.trim();
-      return name === "all" || name === "" ? { to: "content" } : { to: "call", name };
-    },
-    callDecoder: jsonArgs(),
+    rules: [
+      { whole: "all", to: "content" },
+      { whole: "", to: "content" },
+      { whole: "{name}", to: "call" },
+    ],
+    otherwise: "content",
+    callPayload: { kind: "json-args" },
     startsInHeader: true,
   },
-};
+});

@@ -3,18 +3,12 @@
  * `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "f", "arguments": {...}}` (or after
  * `<|function_call|>`). The JSON object ends the call.
  */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const gigachat3: FormatDescription = {
+export const gigachat3 = defineFormat({
   id: "gigachat3",
   description: "GigaChat 3: a `function call` role message holding a JSON object",
   detect: { anyOf: [["<|role_sep|>"]] },
-  regions: [
-    {
-      start: ["<|message_sep|>\n\nfunction call<|role_sep|>", "<|function_call|>"],
-      decoder: jsonCalls(),
-    },
-  ],
+  regions: [{ start: ["<|message_sep|>\n\nfunction call<|role_sep|>", "<|function_call|>"], payload: { kind: "json-calls" } }],
   ignore: ["<|message_sep|>", "</s>"],
-};
+});

@@ -1,24 +1,34 @@
 /**
- * GLM-4.5 / 4.6 / 4.7, GLM-5 (GLM-4.6.jinja, GLM-4.7-Flash.jinja):
+ * GLM-4.5 / 4.6 / 4.7, GLM-5 (GLM-4.6.jinja, GLM-4.7-Flash.jinja) and poolside Laguna
+ * (poolside-Laguna-*.jinja, a GLM-style template):
  * `<tool_call>f\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n</tool_call>`, newlines optional, zero
- * arguments `<tool_call>f</tool_call>`. Reasoning in `<think>...</think>`; the turn ends with
- * `<|observation|>` (a tool result is expected) or `<|user|>`. A payload that starts with `{` cannot
- * be a name; it is read as a JSON call object (the Hermes form) instead.
+ * arguments `<tool_call>f</tool_call>`. Undeclared keys are decoded as JSON when they are JSON, as GLM's
+ * reference parser does. Reasoning in `<think>...</think>`; the turn ends with `<|observation|>` (a
+ * tool result is expected) or `<|user|>`. A payload that starts with `{` cannot be a name; it is read
+ * as a JSON call object (the Hermes form) instead.
  */
-import { dispatchByFirstChar } from "../parse/decoders/dispatch.js";
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import { taggedDecoder } from "../parse/decoders/tagged.js";
-import { GLM_SYNTAX } from "../parse/decoders/tagged-syntaxes.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-const tagged = taggedDecoder(GLM_SYNTAX);
-const json = jsonCalls();
-
-export const glm45: FormatDescription = {
+export const glm45 = defineFormat({
   id: "glm-4.5",
   description: "GLM-4.5 / 4.6 / 4.7 / 5: <tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>",
-  detect: { anyOf: [["<arg_key>"]] },
+  // poolside Laguna templates also list `<available_tools>` (apriel).
+  detect: { anyOf: [["<arg_key>"]], before: ["hermes", "apriel"] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
-  regions: [{ start: ["<tool_call>"], end: ["</tool_call>"], decoder: dispatchByFirstChar((first) => (first === "{" ? json : tagged)) }],
+  regions: [
+    {
+      start: ["<tool_call>"],
+      end: ["</tool_call>"],
+      payload: {
+        kind: "by-first-char",
+        cases: { "{": { kind: "json-calls" } },
+        otherwise: {
+          kind: "tagged",
+          params: { key: { open: "<arg_key>", close: "</arg_key>" }, value: { open: "<arg_value>", close: "</arg_value>" } },
+          untyped: "json",
+        },
+      },
+    },
+  ],
   ignore: ["<|observation|>", "<|user|>", "<|endoftext|>"],
-};
+});

@@ -6,21 +6,9 @@
  * header (`<|start|>assistant to=functions.f<|channel|>commentary`) and on any channel; a body that
  * is not JSON is still that call's input. The generation prompt ends with `<|start|>assistant`.
  */
-import { jsonArgs } from "../parse/decoders/json-args.js";
-import type { ChannelRoute, FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-const RECIPIENT = /(?:^|\s)to=([^\s<]+)/;
-const CHANNEL = /<\|channel\|>\s*([A-Za-z_]+)/;
-
-function route(header: string): ChannelRoute {
-  const to = RECIPIENT.exec(header)?.[1];
-  if (to !== undefined) return { to: "call", name: to.startsWith("functions.") ? to.slice("functions.".length) : to };
-  // The header starts after `<|start|>` (role first) or after `<|channel|>` (channel first).
-  const channel = CHANNEL.exec(header)?.[1] ?? /^\s*([A-Za-z_]+)/.exec(header)?.[1] ?? "";
-  return channel === "analysis" ? { to: "reasoning" } : { to: "content" };
-}
-
-export const harmony: FormatDescription = {
+export const harmony = defineFormat({
   id: "harmony",
   description: "gpt-oss harmony channels",
   detect: { anyOf: [["<|channel|>"]] },
@@ -29,8 +17,18 @@ export const harmony: FormatDescription = {
     headerStart: ["<|start|>", "<|channel|>"],
     headerEnd: ["<|message|>"],
     bodyEnd: ["<|end|>", "<|call|>", "<|return|>"],
-    route,
-    callDecoder: jsonArgs({ rawText: true }),
+    // The header starts after `<|start|>` (role first) or after `<|channel|>` (channel first).
+    rules: [
+      { start: "to=functions.{name}", to: "call" },
+      { find: " to=functions.{name}", to: "call" },
+      { start: "to={name}", to: "call" },
+      { find: " to={name}", to: "call" },
+      { find: "<|channel|>[ ]analysis", to: "reasoning" },
+      { find: "<|channel|>", to: "content" },
+      { start: "analysis", to: "reasoning" },
+    ],
+    otherwise: "content",
+    callPayload: { kind: "json-args", rawText: true },
     startsInHeader: true,
   },
-};
+});

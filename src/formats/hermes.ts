@@ -3,14 +3,13 @@
  * `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>` once per call. Qwen3 thinks in
  * `<think>...</think>` first and sometimes calls inside it; the last call may lack `</tool_call>`.
  */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const hermes: FormatDescription = {
+export const hermes = defineFormat({
   id: "hermes",
   description: "Hermes / Qwen2.5 / Qwen3 / Granite 4: JSON objects in <tool_call> tags",
   detect: { anyOf: [["<tool_call>"]] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
-  regions: [{ start: ["<tool_call>"], end: ["</tool_call>"], decoder: jsonCalls() }],
+  regions: [{ start: ["<tool_call>"], end: ["</tool_call>"], payload: { kind: "json-calls" } }],
   ignore: ["<|im_end|>"],
-};
+});

@@ -4,11 +4,10 @@
  * (or a list of such). A JSON block that is not a call (no name) is just content. Never detected from
  * a template; chosen by id.
  */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const jsonBlock: FormatDescription = {
+export const jsonBlock = defineFormat({
   id: "json-block",
   description: "A ```json block holding a call object or a list of them",
-  regions: [{ start: ["```json"], end: ["```"], quietIfNotCall: true, decoder: jsonCalls() }],
-};
+  regions: [{ start: ["```json"], end: ["```"], quietIfNotCall: true, payload: { kind: "json-calls" } }],
+});

@@ -4,13 +4,9 @@
  * The id IS `functions.f:N` (N counted across the conversation) and is kept exactly. Thinking models
  * may call inside `<think>` and omit the section markers.
  */
-import { headerArgs } from "../parse/decoders/header-args.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-/** `functions.get_weather:0` (or `get_weather:0`): the name is between the prefix and the counter. */
-const ID = /^(?:functions\.)?([A-Za-z0-9_\-.]+?):(\d+)$/;
-
-export const kimiK2: FormatDescription = {
+export const kimiK2 = defineFormat({
   id: "kimi-k2",
   description: "Kimi K2: functions.name:N ids with section markers",
   detect: { anyOf: [["<|tool_calls_section_begin|>"]] },
@@ -22,15 +18,13 @@ export const kimiK2: FormatDescription = {
     {
       start: ["<|tool_call_begin|>"],
       end: ["<|tool_call_end|>"],
-      decoder: headerArgs({
+      payload: {
+        kind: "header-args",
+        header: ["functions.{name}:{index}", "{name}:{index}"],
         headerEnd: ["<|tool_call_argument_begin|>"],
-        parseHeader(header) {
-          const id = header.trim();
-          const m = ID.exec(id);
-          return m ? { name: m[1]!, id } : undefined;
-        },
-      }),
+        headerIsId: true,
+      },
     },
   ],
   ignore: ["<|im_end|>"],
-};
+});

@@ -3,15 +3,13 @@
  * `<|tool_call_start|>[f(a=1, b="x")]<|tool_call_end|>`, Python calls; the models also write JSON call
  * objects there (`[{"name": "f", "arguments": {...}}]`). LFM2.5 thinks in `<think>...</think>`.
  */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import { pythonicOrJsonCalls } from "../parse/decoders/pythonic.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const lfm2: FormatDescription = {
+export const lfm2 = defineFormat({
   id: "lfm2",
   description: "Liquid LFM2 / LFM2.5: <|tool_call_start|>[f(a=1)]<|tool_call_end|>",
   detect: { anyOf: [["List of tools: "], ["<|tool_call_start|>"]] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
-  regions: [{ start: ["<|tool_call_start|>"], end: ["<|tool_call_end|>"], decoder: pythonicOrJsonCalls(jsonCalls()) }],
+  regions: [{ start: ["<|tool_call_start|>"], end: ["<|tool_call_end|>"], payload: { kind: "python-or-json", json: { kind: "json-calls" } } }],
   ignore: ["<|im_end|>"],
-};
+});

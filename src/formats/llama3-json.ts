@@ -5,24 +5,22 @@
  * `brave_search.call(query="...")` or plain code (a call to `python` with `{"code": ...}`).
  * Prose that contains `{` later on is content, never a call.
  */
-import { dispatchByFirstChar } from "../parse/decoders/dispatch.js";
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import { pythonTag } from "../parse/decoders/python-tag.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
+import type { Payload } from "../parse/language.js";
 
-const calls = jsonCalls({ sequence: true });
+const calls: Payload = { kind: "json-calls", sequence: true };
 
-export const llama3Json: FormatDescription = {
+export const llama3Json = defineFormat({
   id: "llama3-json",
   description: "Llama 3.x JSON tool calls and <|python_tag|> built-ins",
   detect: { anyOf: [["<|start_header_id|>ipython<|end_header_id|>"]] },
   regions: [
-    { start: ["{"], startInPayload: true, atStartOnly: true, quietIfNotCall: true, decoder: calls },
+    { start: ["{"], startInPayload: true, atStartOnly: true, quietIfNotCall: true, payload: calls },
     {
       start: ["<|python_tag|>"],
       end: ["<|eom_id|>", "<|eot_id|>"],
-      decoder: dispatchByFirstChar((first) => (first === "{" ? calls : pythonTag())),
+      payload: { kind: "by-first-char", cases: { "{": calls }, otherwise: { kind: "python-tag" } },
     },
   ],
   ignore: ["<|eom_id|>", "<|eot_id|>"],
-};
+});

@@ -1,17 +1,26 @@
 /**
  * MiniMax-M2 (MiniMax-M2.jinja): `<minimax:tool_call>\n<invoke name="f">\n<parameter name="k">v</parameter>
- * \n</invoke>\n</minimax:tool_call>`, several invokes per block. Reasoning in `<think>...</think>` (the
- * generation prompt `]~b]ai\n<think>\n` opens it); a message ends with `[e~[`.
+ * \n</invoke>\n</minimax:tool_call>`, several invokes per block; undeclared keys stay strings. Reasoning
+ * in `<think>...</think>` (the generation prompt `]~b]ai\n<think>\n` opens it); a message ends with `[e~[`.
  */
-import { taggedDecoder } from "../parse/decoders/tagged.js";
-import { MINIMAX_SYNTAX } from "../parse/decoders/tagged-syntaxes.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const minimaxM2: FormatDescription = {
+export const minimaxM2 = defineFormat({
   id: "minimax-m2",
   description: "MiniMax-M2: <invoke name=\"f\"><parameter name=\"k\">v</parameter></invoke> in <minimax:tool_call>",
   detect: { anyOf: [["<minimax:tool_call>"], ["]~b]"]] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
-  regions: [{ start: ["<minimax:tool_call>"], end: ["</minimax:tool_call>"], decoder: taggedDecoder(MINIMAX_SYNTAX) }],
+  regions: [
+    {
+      start: ["<minimax:tool_call>"],
+      end: ["</minimax:tool_call>"],
+      payload: {
+        kind: "tagged",
+        call: { open: ['<invoke name="{name}">'], close: "</invoke>" },
+        params: { open: ['<parameter name="{key}">'], close: "</parameter>" },
+        untyped: "string",
+      },
+    },
+  ],
   ignore: ["[e~["],
-};
+});

@@ -4,30 +4,26 @@
  * `[TOOL_CALLS]f[ARGS]{...}` or `[TOOL_CALLS]f[CALL_ID]a1b2c3d4e[ARGS]{...}` (v11 also wrote
  * `[TOOL_CALLS]f{...}`). Reasoning in `[THINK]...[/THINK]`. Ids must be 9 alphanumerics.
  */
-import { dispatchByFirstChar } from "../parse/decoders/dispatch.js";
-import { headerArgs } from "../parse/decoders/header-args.js";
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
+import type { Payload } from "../parse/language.js";
 
-const NAME = /^[A-Za-z0-9_.:-]+$/;
+const array: Payload = { kind: "json-calls", idKeys: ["id"] };
 
-const named = headerArgs({
-  headerEnd: ["[ARGS]"],
-  braceEndsHeader: true,
-  parseHeader(header) {
-    const [name = "", id] = header.trim().split("[CALL_ID]");
-    if (!NAME.test(name)) return undefined;
-    return id !== undefined ? { name, id: id.trim() } : { name };
-  },
-});
-const array = jsonCalls({ idKeys: ["id"] });
-
-export const mistral: FormatDescription = {
+export const mistral = defineFormat({
   id: "mistral",
   description: "Mistral [TOOL_CALLS] (JSON array, or name[ARGS]{...} with [CALL_ID])",
   detect: { anyOf: [["[TOOL_CALLS]"]] },
   reasoning: [{ start: ["[THINK]"], end: ["[/THINK]"] }],
-  regions: [{ start: ["[TOOL_CALLS]"], decoder: dispatchByFirstChar((first) => (first === "[" || first === "{" ? array : named)) }],
+  regions: [
+    {
+      start: ["[TOOL_CALLS]"],
+      payload: {
+        kind: "by-first-char",
+        cases: { "[": array, "{": array },
+        otherwise: { kind: "header-args", header: ["{name}\\[CALL_ID\\]{id}", "{name}"], headerEnd: ["[ARGS]"], braceEndsHeader: true },
+      },
+    },
+  ],
   ignore: ["</s>"],
   idStyle: "mistral",
-};
+});

@@ -1,11 +1,10 @@
 /** NVIDIA Nemotron Nano v2: `<TOOLCALL>[{"name": "f", "arguments": {...}}]</TOOLCALL>`, reasoning in `<think>`. */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const nemotronV2: FormatDescription = {
+export const nemotronV2 = defineFormat({
   id: "nemotron-v2",
   description: "Nemotron Nano v2: <TOOLCALL> JSON array",
   detect: { anyOf: [["<SPECIAL_10>"], ["<TOOLCALL>"]] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
-  regions: [{ start: ["<TOOLCALL>"], end: ["</TOOLCALL>"], decoder: jsonCalls() }],
-};
+  regions: [{ start: ["<TOOLCALL>"], end: ["</TOOLCALL>"], payload: { kind: "json-calls" } }],
+});

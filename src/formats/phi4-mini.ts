@@ -1,11 +1,10 @@
 /** Microsoft Phi-4-mini: `functools[{"name": "f", "arguments": {...}}]`. */
-import { jsonCalls } from "../parse/decoders/json-calls.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const phi4Mini: FormatDescription = {
+export const phi4Mini = defineFormat({
   id: "phi4-mini",
   description: "Phi-4-mini: functools[...] JSON array",
   detect: { anyOf: [["functools["]] },
-  regions: [{ start: ["functools["], startInPayload: 1, decoder: jsonCalls() }],
+  regions: [{ start: ["functools["], startInPayload: 1, payload: { kind: "json-calls" } }],
   ignore: ["<|end|>"],
-};
+});

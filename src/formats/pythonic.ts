@@ -4,16 +4,15 @@
  * optionally inside `<|python_start|>...<|python_end|>` (Llama 4). A bare list has no end marker: it
  * ends with its `]`. A `[` that does not start a call (`[1]`, `[see the docs]`) is prose.
  */
-import { pythonicCalls } from "../parse/decoders/pythonic.js";
-import type { FormatDescription } from "./types.js";
+import { defineFormat } from "../parse/language.js";
 
-export const pythonic: FormatDescription = {
+export const pythonic = defineFormat({
   id: "pythonic",
   description: "Llama 3.2 / Llama 4 pythonic: [f(a=1, b=\"x\"), g()]",
-  detect: { anyOf: [["[func_name1("], ["<|python_start|>"]] },
+  detect: { anyOf: [["[func_name1("], ["<|python_start|>"]], before: ["llama3-json"] },
   regions: [
-    { start: ["<|python_start|>"], end: ["<|python_end|>"], decoder: pythonicCalls },
-    { start: ["["], startInPayload: true, quietIfNotCall: true, decoder: pythonicCalls },
+    { start: ["<|python_start|>"], end: ["<|python_end|>"], payload: { kind: "literal-calls", dialect: "python" } },
+    { start: ["["], startInPayload: true, quietIfNotCall: true, payload: { kind: "literal-calls", dialect: "python" } },
   ],
   ignore: ["<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>"],
-};
+});

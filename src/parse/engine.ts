@@ -17,7 +17,7 @@
  * Work per push is proportional to the pushed text plus a bounded held-back tail: the buffer is never
  * re-scanned and never concatenated whole.
  */
-import type { CallRegion, FormatDescription } from "../formats/types.js";
+import type { CompiledFormat as FormatDescription, CompiledRegion as CallRegion } from "./compile-format.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";

@@ -3,7 +3,7 @@
  * templates raise unless an id is exactly 9 alphanumerics. Randomness comes from crypto (available in
  * Node >= 20 and browsers); tests inject a deterministic generator instead.
  */
-import type { IdStyle } from "../formats/types.js";
+import type { IdStyle } from "./language.js";
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 

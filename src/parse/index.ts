@@ -6,6 +6,8 @@
 import { getFormat } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
 import type { Delta, ParseResult, StreamParser } from "../types.js";
+import { compileFormat } from "./compile-format.js";
+import type { CompiledFormat } from "./compile-format.js";
 import { ParseEngine } from "./engine.js";
 import { foldDeltas } from "./fold.js";
 import { CallPolicy } from "./policy.js";
@@ -20,8 +22,8 @@ export interface ParseOptions {
   promptSuffix?: string;
 }
 
-function resolve(format: FormatId | FormatDescription): FormatDescription {
-  return typeof format === "string" ? getFormat(format) : format;
+function resolve(format: FormatId | FormatDescription): CompiledFormat {
+  return compileFormat(typeof format === "string" ? getFormat(format) : format);
 }
 
 /**

@@ -3,7 +3,7 @@
  * of markers that mean something there and what each one does. The engine only ever scans for the
  * markers of its current state, so prose that happens to contain another state's marker is text.
  */
-import type { CallRegion, FormatDescription } from "../formats/types.js";
+import type { CompiledFormat as FormatDescription, CompiledRegion as CallRegion } from "./compile-format.js";
 import { MarkerSet } from "./lexer.js";
 
 export type MarkerAction =

@@ -9,85 +9,27 @@ import { describe, expect, it } from "vitest";
 import { ChatwireError } from "../../src/errors.js";
 import { detectFormat, detectReasoning, getFormat, listFormats } from "../../src/formats/index.js";
 import type { FormatId } from "../../src/formats/index.js";
+import { completionFiles } from "../helpers/fixtures.js";
 
 const DIR = join(import.meta.dirname, "../../fixtures/templates");
 
-/** The family of each corpus template, decided by reading the template (formats.md has the facts). */
-const EXPECTED: Record<string, FormatId | undefined> = {
-  "Apertus-8B-Instruct.jinja": "apertus",
-  "Apriel-1.6-15b-Thinker-fixed.jinja": "apriel",
-  "Bielik-11B-v3.0-Instruct.jinja": "hermes",
-  "ByteDance-Seed-OSS.jinja": "seed-oss",
-  "Cohere2MoE.jinja": "command-r7b",
-  // Command R+ asks for a plain "Action: ```json" list: no native syntax of ours (json-block by id).
-  "CohereForAI-c4ai-command-r-plus-tool_use.jinja": undefined,
-  "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja": "command-r7b",
-  "GLM-4.6.jinja": "glm-4.5",
-  "GLM-4.7-Flash.jinja": "glm-4.5",
-  "GigaChat3-10B-A1.8B.jinja": "gigachat3",
-  "GigaChat3.1-10B-A1.8B.jinja": "gigachat3",
-  "HuggingFaceTB-SmolLM3-3B.jinja": undefined,
-  "Kimi-K2-Instruct.jinja": "kimi-k2",
-  "Kimi-K2-Thinking.jinja": "kimi-k2",
-  "LFM2-8B-A1B.jinja": "lfm2",
-  "LFM2.5-8B-A1B.jinja": "lfm2",
-  "LFM2.5-Instruct.jinja": "lfm2",
-  "MiMo-VL.jinja": "hermes",
-  "MiniMax-M2.jinja": "minimax-m2",
-  "Mistral-Small-3.2-24B-Instruct-2506.jinja": "mistral",
-  "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "qwen3-coder",
-  "NVIDIA-Nemotron-Nano-v2.jinja": "nemotron-v2",
-  "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja": "hermes",
-  "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja": "hermes",
-  "Qwen-QwQ-32B.jinja": "hermes",
-  "Qwen-Qwen2.5-7B-Instruct.jinja": "hermes",
-  "Qwen-Qwen3-0.6B.jinja": "hermes",
-  "Qwen3-Coder.jinja": "qwen3-coder",
-  "Qwen3.5-4B.jinja": "qwen3-coder",
-  "Reka-Edge.jinja": "hermes",
-  "StepFun3.5-Flash.jinja": "qwen3-coder",
-  "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": "deepseek-r1",
-  "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja": "deepseek-r1",
-  "deepseek-ai-DeepSeek-V3.1.jinja": "deepseek-v3.1",
-  "deepseek-ai-DeepSeek-V3.2.jinja": "deepseek-v3.2",
-  "fireworks-ai-llama-3-firefunction-v2.jinja": "firefunction-v2",
-  "google-gemma-2-2b-it.jinja": undefined,
-  "google-gemma-4-31B-it-interleaved.jinja": "gemma4",
-  "google-gemma-4-31B-it.jinja": "gemma4",
-  "ibm-granite-granite-3.3-2B-Instruct.jinja": "granite",
-  "ibm-granite-granite-4.0.jinja": "hermes",
-  "ibm-granite-granite-4.1.jinja": "hermes",
-  "llama-cpp-deepseek-r1.jinja": "deepseek-r1",
-  "llama-cpp-rwkv-world.jinja": undefined,
-  "meetkai-functionary-medium-v3.1.jinja": "functionary-v3.1",
-  "meetkai-functionary-medium-v3.2.jinja": "functionary-v3.2",
-  "meta-llama-Llama-3.1-8B-Instruct.jinja": "llama3-json",
-  "meta-llama-Llama-3.2-3B-Instruct.jinja": "llama3-json",
-  "meta-llama-Llama-3.3-70B-Instruct.jinja": "llama3-json",
-  "microsoft-Phi-3.5-mini-instruct.jinja": undefined,
-  "mistralai-Ministral-3-14B-Reasoning-2512.jinja": "mistral",
-  "mistralai-Mistral-Nemo-Instruct-2407.jinja": "mistral",
-  "moonshotai-Kimi-K2.jinja": "kimi-k2",
-  "openai-gpt-oss-120b.jinja": "harmony",
-  "stepfun-ai-Step-3.5-Flash.jinja": "qwen3-coder",
-  "unsloth-Apriel-1.5.jinja": "apriel",
-  "unsloth-mistral-Devstral-Small-2507.jinja": "mistral",
-  // Solar Open writes `<|tool_call:begin|>id<|tool_call:name|>...`: not a supported family.
-  "upstage-Solar-Open-100B.jinja": undefined,
-};
-
-const ALL_IDS: FormatId[] = [
-  "hermes", "qwen3-coder", "llama3-json", "pythonic", "lfm2", "tagged-pythonic", "mistral", "deepseek-r1",
-  "deepseek-v3.1", "deepseek-v3.2", "glm-4.5", "kimi-k2", "harmony", "minimax-m2", "seed-oss", "granite",
-  "command-r7b", "functionary-v3.1", "functionary-v3.2", "firefunction-v2", "phi4-mini", "nemotron-v2",
-  "apertus", "apriel", "gigachat3", "gemma4", "json-block",
-];
+/**
+ * The family of each corpus template, decided by reading the template (formats.md has the facts): each
+ * family's completion fixture lists the templates it is detected from (`templates`), and
+ * fixtures/templates/no-tool-format.json lists the ones without a (supported) tool syntax, with why.
+ */
+const NO_FORMAT = JSON.parse(readFileSync(join(DIR, "no-tool-format.json"), "utf8")) as Record<string, string>;
+const EXPECTED: Record<string, FormatId | undefined> = Object.fromEntries([
+  ...completionFiles().flatMap((f) => (f.templates ?? []).map((t) => [t, f.format as FormatId] as const)),
+  ...Object.keys(NO_FORMAT).map((t) => [t, undefined] as const),
+]);
 
 const templates = readdirSync(DIR).filter((f) => f.endsWith(".jinja")).sort();
 const source = (file: string) => readFileSync(join(DIR, file), "utf8");
 
 describe("detectFormat over the corpus templates", () => {
   it("has an expectation for every corpus template", () => {
+    // Each template is listed by exactly one family fixture, or as having no tool format.
     expect(templates).toEqual(Object.keys(EXPECTED).sort());
   });
   for (const file of templates) {
@@ -139,10 +81,14 @@ describe("detectReasoning", () => {
 });
 
 describe("the registry", () => {
-  it("registers every format id of issue 3, each under its own id", () => {
+  it("every registered format has a completion fixture, and every fixture a registered format", () => {
     const ids = listFormats().map((f) => f.id);
-    expect([...ids].sort()).toEqual([...ALL_IDS].sort());
-    for (const id of ALL_IDS) expect(getFormat(id).id).toBe(id);
+    expect([...ids].sort()).toEqual(completionFiles().map((f) => f.format).sort());
+    for (const id of ids) expect(getFormat(id).id).toBe(id);
+  });
+  it("no template is listed twice", () => {
+    const listed = [...completionFiles().flatMap((f) => f.templates ?? []), ...Object.keys(NO_FORMAT)];
+    expect(listed.length).toBe(new Set(listed).size);
   });
   it("throws ChatwireError unknown_format for an unregistered id", () => {
     expect(() => getFormat("nope")).toThrow(ChatwireError);

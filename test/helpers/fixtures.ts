@@ -30,6 +30,10 @@ export interface CompletionFile {
   format: string;
   /** Where the syntax of these completions comes from (formats.md row, corpus template). */
   about: string;
+  /** The fixture templates (fixtures/templates) this family is detected from; each is reconstructed. */
+  templates?: string[];
+  /** Templates in `templates` whose reconstruction is not checked, with the reason. */
+  noReconstruct?: Record<string, string>;
   /** The family's call start marker, for the partial-marker tests. */
   startMarker: string;
   /** Text that puts the parser in plain content first (channel formats start inside a header). */

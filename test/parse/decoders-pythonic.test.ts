@@ -1,10 +1,13 @@
 /**
  * The call-list decoder (src/parse/decoders/pythonic.ts) for Python calls, LFM2's Python-or-JSON
- * regions and Gemma 4 (src/parse/decoders/gemma4.ts). Each case is decoded whole, at every single cut
+ * regions and Gemma 4 (its `literal-calls` payload, src/formats/gemma4.ts). Each case is decoded whole, at every single cut
  * and code point by code point, and must give the same calls (decoders-harness.ts).
  */
 import { describe, expect, it } from "vitest";
-import { gemma4Calls } from "../../src/parse/decoders/gemma4.js";
+import { compilePayload } from "../../src/parse/compile-format.js";
+import { getFormat } from "../../src/formats/index.js";
+
+const gemma4Calls = compilePayload(getFormat("gemma4").regions[0]!.payload);
 import { jsonCalls } from "../../src/parse/decoders/json-calls.js";
 import { pythonicCalls, pythonicOrJsonCalls } from "../../src/parse/decoders/pythonic.js";
 import { callsOf, contextOf, decodeEverySplit } from "./decoders-harness.js";

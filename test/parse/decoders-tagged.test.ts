@@ -5,15 +5,22 @@
  */
 import { describe, expect, it } from "vitest";
 import type { DecoderEvent } from "../../src/parse/decoder.js";
-import { taggedDecoder } from "../../src/parse/decoders/tagged.js";
-import { DSML_SYNTAX, GLM_SYNTAX, MINIMAX_SYNTAX, QWEN3_CODER_SYNTAX, SEED_OSS_SYNTAX } from "../../src/parse/decoders/tagged-syntaxes.js";
+import { compilePayload } from "../../src/parse/compile-format.js";
+import type { Payload } from "../../src/parse/language.js";
+import { getFormat } from "../../src/formats/index.js";
 import { callsOf, contextOf, decodeEverySplit } from "./decoders-harness.js";
 
-const qwen = taggedDecoder(QWEN3_CODER_SYNTAX);
-const glm = taggedDecoder(GLM_SYNTAX);
-const minimax = taggedDecoder(MINIMAX_SYNTAX);
-const dsml = taggedDecoder(DSML_SYNTAX);
-const seed = taggedDecoder(SEED_OSS_SYNTAX);
+/** The tagged payload a family's first region declares (past a first-character choice). */
+function tagged(id: string) {
+  let p: Payload = getFormat(id).regions[0]!.payload;
+  if (p.kind === "by-first-char") p = p.otherwise;
+  return compilePayload(p);
+}
+const qwen = tagged("qwen3-coder");
+const glm = tagged("glm-4.5");
+const minimax = tagged("minimax-m2");
+const dsml = tagged("deepseek-v3.2");
+const seed = tagged("seed-oss");
 
 const TOOLS = contextOf({
   write_file: { type: "object", properties: { path: { type: "string" }, content: { type: "string" }, mode: { type: "integer" } } },

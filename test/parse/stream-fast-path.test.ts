@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getFormat } from "../../src/formats/index.js";
+import { compileFormat } from "../../src/parse/compile-format.js";
 import type { FormatId } from "../../src/formats/index.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "../../src/parse/decoder.js";
 import { JsonStringWriter } from "../../src/parse/decoders/pythonic-literal.js";
@@ -123,7 +124,7 @@ function contextWithText(): { ctx: DecoderContext; seen: TextRope } {
 /** Feeds pieces; with `plain`, tries pushPlain first and records its fragment as an args event. */
 function run(format: FormatId, pieces: readonly string[], plain: boolean): { events: DecoderEvent[]; plainTaken: number } {
   const { ctx, seen } = contextWithText();
-  const decoder: PayloadDecoder = getFormat(format).regions[0]!.decoder(ctx);
+  const decoder: PayloadDecoder = compileFormat(getFormat(format)).regions[0]!.decoder(ctx);
   const events: DecoderEvent[] = [];
   let plainTaken = 0;
   for (const p of pieces) {
@@ -233,7 +234,7 @@ describe("tagged formats: a long streamed value parsed in pieces equals the argu
   it("a decoder's done event still carries the whole arguments text", () => {
     const { ctx, seen } = contextWithText();
     const payload = `\n<function=write_file>\n${param("path", "a")}${param("content", big)}</function>\n`;
-    const decoder = getFormat("qwen3-coder").regions[0]!.decoder(ctx);
+    const decoder = compileFormat(getFormat("qwen3-coder")).regions[0]!.decoder(ctx);
     const events: DecoderEvent[] = [];
     for (const p of smallPieces(payload, 4, 5)) {
       seen.append(p);

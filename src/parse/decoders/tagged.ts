@@ -24,7 +24,7 @@ import { TextRope } from "../rope.js";
 import { parseWithLongMember } from "./long-member.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
-import { JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
+import { jsonStringBody, JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 /** What a parameter's open tag says. */
@@ -46,6 +46,8 @@ export interface TaggedSyntax {
    * call's open tag. Absent: the call's name is the region's leading text, one call per region (GLM).
    */
   callOpen?: (tag: string) => string | undefined;
+  /** With the name as leading text: the tag written right after the name (Hy3 `<tool_sep:opensource>`). */
+  nameSep?: string;
   /** The tag that closes a call; absent: the region's end closes it (GLM). */
   callClose?: string;
   /** Reads a parameter's open tag, or undefined when the tag is not one. */
@@ -72,6 +74,11 @@ export interface TaggedSyntax {
   untyped: readonly ValueType[];
   /** A call's arguments may be one JSON object instead of parameter tags (DSML as SGLang has seen it). */
   jsonBody?: boolean;
+  /**
+   * A value may be wrapped in `<![CDATA[...]]>` (MiniCPM 5 wraps strings holding `<`, `&` or newlines):
+   * values are then held until complete and unwrapped, never streamed piecewise.
+   */
+  cdata?: boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -97,6 +104,8 @@ interface OpenCall {
   body: boolean;
   /** The `call` event was sent. */
   announced: boolean;
+  /** The name's separator tag (`nameSep`) was read. */
+  sepSeen?: boolean;
 }
 
 interface OpenValue {
@@ -348,6 +357,10 @@ class TaggedDecoder extends StepDecoder {
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
     if (tag === null) return this.failAt(i, `expected a parameter, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (tag === this.syntax.nameSep && call.n === 0 && !call.sepSeen) {
+      call.sepSeen = true;
+      return i + tag.length;
+    }
     if (tag === this.syntax.callClose) {
       this.announce(call);
       this.closeCall();
@@ -465,7 +478,7 @@ class TaggedDecoder extends StepDecoder {
     const call = this.call!;
     const schema = propertySchema(call.parameters, key);
     const types = schema !== undefined ? schemaTypes(schema, call.parameters) : (untyped ?? this.syntax.untyped);
-    const stream = types.length === 1 && types[0] === "string";
+    const stream = types.length === 1 && types[0] === "string" && !this.syntax.cdata;
     // `{` is written with the first key, so that a JSON body can still replace the parameters.
     const keyJson = JSON.stringify(key);
     const keyAt = call.args.length + (call.n > 0 ? 2 : 1);
@@ -564,7 +577,7 @@ class TaggedDecoder extends StepDecoder {
       return;
     }
     v.parts.push(t);
-    if (v.probe.length >= TYPE_PROBE || !v.types.includes("string")) return;
+    if (v.probe.length >= TYPE_PROBE || !v.types.includes("string") || this.syntax.cdata) return;
     v.probe = (v.probe + t).trimStart().slice(0, TYPE_PROBE);
     if (v.probe !== "" && !couldBeNonString(v.probe, v.types)) {
       // It can only be a string now: write what came so far and stream the rest.
@@ -585,10 +598,20 @@ class TaggedDecoder extends StepDecoder {
     if (v.mode === "stream") {
       this.emitArgs(v.writer.end() + '"');
       this.call!.members.push(this.call!.args.length);
-    } else this.emitArgs(typeRawValue(v.parts.join(""), v.types).json);
+    } else {
+      const text = v.parts.join("");
+      const wrapped = this.syntax.cdata === true ? unwrapCdata(text) : undefined;
+      this.emitArgs(wrapped !== undefined ? `"${jsonStringBody(wrapped)}"` : typeRawValue(text, v.types).json);
+    }
     this.value = null;
     this.state = "call";
   }
+}
+
+/** The text of a `<![CDATA[...]]>` section that is the whole value (whitespace around it allowed). */
+function unwrapCdata(text: string): string | undefined {
+  const t = text.trim();
+  return t.startsWith("<![CDATA[") && t.endsWith("]]>") ? t.slice(9, -3) : undefined;
 }
 
 /** A tool name has no spaces, quotes or brackets (prose after `<tool_call>` is not a name). */

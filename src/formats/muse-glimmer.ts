@@ -1,0 +1,38 @@
+/**
+ * Muse Glimmer (muse-glimmer.jinja; vLLM's `muse_glimmer` tool parser): ATEM messages, each
+ * `<|start|>assistant to=RECIPIENT<|message|>BODY` ended by `<|eom|>` or `<|eot|>`. `to=self` is the
+ * reasoning channel; a call is a message to the tool whose body is
+ * `<atem:function_calls>\n<atem:invoke name="f">\n<atem:parameter name="k">v</atem:parameter>\n
+ * </atem:invoke>\n</atem:function_calls>` (strings as they are, lists and objects as JSON). The body's
+ * own invoke names the tool, so call messages are read as text holding a call region. The generation
+ * prompt ends with `<|start|>assistant`.
+ */
+import { defineFormat } from "../parse/language.js";
+
+export const museGlimmer = defineFormat({
+  id: "muse-glimmer",
+  description: "Muse Glimmer: ATEM channels, <atem:invoke>/<atem:parameter> tags",
+  // Its template also writes `<|channel|>`-free harmony-like headers, but never `<|channel|>`.
+  detect: { anyOf: [["<atem:function_calls>"]] },
+  regions: [
+    {
+      start: ["<atem:function_calls>"],
+      end: ["</atem:function_calls>"],
+      payload: {
+        kind: "tagged",
+        call: { open: ['<atem:invoke name="{name}">'], close: "</atem:invoke>" },
+        params: { open: ['<atem:parameter name="{key}">'], close: "</atem:parameter>" },
+        untyped: "json",
+      },
+    },
+  ],
+  channels: {
+    headerStart: ["<|start|>"],
+    headerEnd: ["<|message|>"],
+    bodyEnd: ["<|eom|>", "<|eot|>"],
+    rules: [{ find: "to=self", to: "reasoning" }],
+    otherwise: "content",
+    callPayload: { kind: "json-args" },
+    startsInHeader: true,
+  },
+});

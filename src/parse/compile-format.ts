@@ -1,0 +1,212 @@
+/**
+ * Compiles a format description (plain data in the format language, language.ts) into what the engine
+ * runs: each region's payload kind becomes a decoder factory, marker patterns become matchers
+ * (patterns.ts), channel rules become a router. Compiled once per description object.
+ */
+import { ChatwireError } from "../errors.js";
+import { UNTYPED_JSON, UNTYPED_STRING } from "./coerce.js";
+import type { ValueType } from "./coerce.js";
+import type { DecoderFactory } from "./decoder.js";
+import { dispatchByFirstChar } from "./decoders/dispatch.js";
+import { headerArgs } from "./decoders/header-args.js";
+import { jsonArgs } from "./decoders/json-args.js";
+import { jsonCalls } from "./decoders/json-calls.js";
+import { pythonTag } from "./decoders/python-tag.js";
+import { callListDecoder, pythonicOrJsonCalls } from "./decoders/pythonic.js";
+import { taggedDecoder } from "./decoders/tagged.js";
+import { xmlCallsDecoder } from "./decoders/xml-calls.js";
+import type { ParamOpen, TaggedSyntax } from "./decoders/tagged.js";
+import type { ChannelRoute, ChannelRule, ChannelSpec, FormatDescription, Payload, RegionSpec, UntypedValues } from "./language.js";
+import { compilePattern, matchWhole } from "./patterns.js";
+import type { CompiledPattern, Holes } from "./patterns.js";
+
+/** A region as the engine runs it: the description's markers and its payload's decoder. */
+export interface CompiledRegion extends Omit<RegionSpec, "payload"> {
+  decoder: DecoderFactory;
+}
+
+export interface CompiledChannels extends Omit<ChannelSpec, "rules" | "otherwise" | "callPayload"> {
+  route(header: string): ChannelRoute;
+  callDecoder: DecoderFactory;
+}
+
+export interface CompiledFormat extends Omit<FormatDescription, "regions" | "channels"> {
+  regions: readonly CompiledRegion[];
+  channels?: CompiledChannels;
+}
+
+const compiled = new WeakMap<FormatDescription, CompiledFormat>();
+
+/** The engine's form of a description (cached per description object). */
+export function compileFormat(format: FormatDescription): CompiledFormat {
+  const hit = compiled.get(format);
+  if (hit) return hit;
+  const { regions, channels, ...rest } = format;
+  const out: CompiledFormat = {
+    ...rest,
+    regions: regions.map(({ payload, ...region }) => ({ ...region, decoder: compilePayload(payload) })),
+  };
+  if (channels !== undefined) out.channels = compileChannels(channels);
+  compiled.set(format, out);
+  return out;
+}
+
+const payloads = new WeakMap<Payload, DecoderFactory>();
+
+/** The decoder factory for a payload kind. */
+export function compilePayload(payload: Payload): DecoderFactory {
+  const hit = payloads.get(payload);
+  if (hit) return hit;
+  const made = makePayload(payload);
+  payloads.set(payload, made);
+  return made;
+}
+
+function makePayload(p: Payload): DecoderFactory {
+  switch (p.kind) {
+    case "json-calls": {
+      const { kind: _k, ...opts } = p;
+      return jsonCalls(opts);
+    }
+    case "json-args": {
+      const { kind: _k, ...opts } = p;
+      return jsonArgs(opts);
+    }
+    case "header-args":
+      return headerArgsPayload(p);
+    case "tagged":
+      return taggedDecoder(taggedSyntax(p));
+    case "xml-calls": {
+      const open = p.call.open.map(compilePattern);
+      return xmlCallsDecoder({
+        tagPrefix: p.tagPrefix,
+        callOpen: (tag) => matchTag(open, tag)?.["name"],
+        callClose: p.call.close,
+        itemTag: p.itemTag,
+        untyped: untypedTypes(p.untyped),
+      });
+    }
+    case "literal-calls":
+      return callListDecoder({
+        namePrefix: p.namePrefix ?? "",
+        argsOpen: p.dialect === "gemma" ? "{" : "(",
+        dialect: p.dialect,
+        list: p.list ?? p.dialect === "python",
+      });
+    case "python-or-json":
+      return pythonicOrJsonCalls(compilePayload(p.json));
+    case "python-tag":
+      return pythonTag();
+    case "by-first-char": {
+      const cases = new Map(Object.entries(p.cases).map(([c, q]) => [c, compilePayload(q)]));
+      const otherwise = compilePayload(p.otherwise);
+      return dispatchByFirstChar((first) => cases.get(first) ?? otherwise);
+    }
+  }
+}
+
+function headerArgsPayload(p: Extract<Payload, { kind: "header-args" }>): DecoderFactory {
+  const patterns = p.header.map(compilePattern);
+  const opts: Parameters<typeof headerArgs>[0] = {
+    headerEnd: p.headerEnd,
+    parseHeader(header) {
+      const m = matchWhole(patterns, header);
+      const name = m?.["name"];
+      if (m === undefined || name === undefined || name === "") return undefined;
+      const id = p.headerIsId ? header.trim() : m["id"];
+      return id !== undefined ? { name, id } : { name };
+    },
+  };
+  if (p.braceEndsHeader) opts.braceEndsHeader = true;
+  if (p.fence) opts.fence = true;
+  return headerArgs(opts);
+}
+
+function untypedTypes(u: UntypedValues): readonly ValueType[] {
+  return u === "json" ? UNTYPED_JSON : UNTYPED_STRING;
+}
+
+/** The tagged decoder's syntax from the data: tag patterns become tag readers. */
+function taggedSyntax(p: Extract<Payload, { kind: "tagged" }>): TaggedSyntax {
+  const untyped = untypedTypes(p.untyped);
+  const syntax: TaggedSyntax = { paramOpen: () => undefined, paramClose: "", afterParam: [], untyped };
+  let paramPrefix: string;
+  if ("key" in p.params) {
+    const kv = p.params;
+    syntax.paramOpen = (tag) => (tag === kv.key.open ? {} : undefined);
+    syntax.keyClose = kv.key.close;
+    syntax.valueOpen = kv.value.open;
+    syntax.paramClose = kv.value.close;
+    paramPrefix = kv.key.open;
+  } else {
+    const named = p.params;
+    const open = named.open.map(compilePattern);
+    paramPrefix = open[0]?.prefix ?? "";
+    syntax.paramClose = named.close;
+    syntax.paramOpen = (tag): ParamOpen | undefined => {
+      const m = matchTag(open, tag);
+      const key = m?.["key"]?.trim();
+      if (key === undefined || key === "") return undefined;
+      if (named.typedBy === undefined) return { key };
+      const by = m?.[named.typedBy.hole];
+      return { key, untyped: by !== undefined && named.typedBy.json.includes(by) ? UNTYPED_JSON : UNTYPED_STRING };
+    };
+  }
+  const afterParam = [paramPrefix];
+  if (p.call !== undefined) {
+    const call = p.call;
+    const open = call.open.map(compilePattern);
+    syntax.callOpen = (tag) => matchTag(open, tag)?.["name"];
+    syntax.callClose = call.close;
+    afterParam.push(call.close);
+  }
+  syntax.afterParam = p.afterParam ?? afterParam;
+  if (p.afterParamNewline) syntax.afterParamNewline = true;
+  if (p.implicitEnds) syntax.implicitEnds = p.implicitEnds;
+  if (p.jsonBody) syntax.jsonBody = true;
+  if (p.cdata) syntax.cdata = true;
+  if (p.nameSep !== undefined) syntax.nameSep = p.nameSep;
+  return syntax;
+}
+
+/** A complete tag (`<...>`) against tag patterns: exact, no surrounding text. */
+function matchTag(patterns: readonly CompiledPattern[], tag: string): Holes | undefined {
+  if (tag.trim() !== tag) return undefined;
+  return matchWhole(patterns, tag);
+}
+
+function compileChannels(spec: ChannelSpec): CompiledChannels {
+  const { rules, otherwise, callPayload, ...markers } = spec;
+  const compiledRules = rules.map((r) => compileRule(r));
+  return {
+    ...markers,
+    callDecoder: compilePayload(callPayload),
+    route(header: string): ChannelRoute {
+      for (const rule of compiledRules) {
+        const m = rule.match(header);
+        if (m === undefined) continue;
+        if (rule.to !== "call") return { to: rule.to };
+        const name = m["name"];
+        if (name !== undefined && name !== "") return { to: "call", name };
+      }
+      return { to: otherwise };
+    },
+  };
+}
+
+function compileRule(rule: ChannelRule): { to: ChannelRule["to"]; match(header: string): Holes | undefined } {
+  if ("find" in rule) {
+    const p = compilePattern(rule.find);
+    return { to: rule.to, match: (h) => p.find(h) };
+  }
+  if ("start" in rule) {
+    const p = compilePattern(rule.start);
+    return { to: rule.to, match: (h) => p.start(h) };
+  }
+  if ("whole" in rule) {
+    if (rule.whole === "") return { to: rule.to, match: (h) => (h.trim() === "" ? {} : undefined) };
+    const p = compilePattern(rule.whole);
+    return { to: rule.to, match: (h) => p.whole(h) };
+  }
+  throw new ChatwireError("invalid_format", "a channel rule needs find, start or whole");
+}

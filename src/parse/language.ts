@@ -1,0 +1,249 @@
+/**
+ * The format language: the vocabulary in which a model family describes what it writes. A family file
+ * (src/formats/<id>.ts) is one plain-data object of this type; nothing in it is code. The engine
+ * (and only the engine) interprets it: `compile-format.ts` turns a description into the marker
+ * tables and payload decoders the engine runs, and the grammar emitter reads the same data.
+ *
+ * Layering: src/formats imports this file; nothing under src/parse imports src/formats.
+ *
+ * Patterns. Wherever a description names a marker whose text varies (a call header, a tag with the
+ * tool's name in it) it writes a *pattern* (see patterns.ts): literal text with holes in braces,
+ * `<function={name}>`, `<invoke name="{name}">`, `functions.{name}:{index}`. Holes: `{name}` a tool
+ * name, `{key}` a parameter name, `{id}` a call id, `{index}` digits, any other `{word}` a short
+ * attribute value. A space matches any run of whitespace, a `"` matches `"` or `'` (closed by the
+ * same), `[...]` is optional, `\` escapes the next character.
+ */
+
+/**
+ * How a template's source gives the family away. The format matches when, for at least one group in
+ * `anyOf`, every substring of the group occurs in the source, and no substring of `noneOf` occurs.
+ */
+export interface Detection {
+  anyOf: readonly (readonly string[])[];
+  noneOf?: readonly string[];
+  /**
+   * Families whose rule also matches this family's templates (they share markers), so this family
+   * must be tried first. Only the few families that need it declare it; the registry sorts by it and
+   * the corpus test checks every corpus template detects as expected.
+   */
+  before?: readonly string[];
+}
+
+/** A reasoning block: text between a start and an end marker goes to `reasoning_content`. */
+export interface ReasoningMarkers {
+  /** Alternative spellings of the opening marker. */
+  start: readonly string[];
+  /** Alternative spellings of the closing marker. */
+  end: readonly string[];
+}
+
+/** How values of keys the tool's schema does not declare (or of any key without a schema) are typed. */
+export type UntypedValues =
+  /** kept as text (Qwen3-Coder, MiniMax) */
+  | "string"
+  /** decoded as JSON when they are JSON, else text (GLM, Seed-OSS) */
+  | "json";
+
+/** A tag that ends a value whose close tag is missing, when it starts a line (Qwen3-Coder). */
+export interface ImplicitEnd {
+  tag: string;
+  /**
+   * What must follow the tag (after whitespace), or the region end. Absent: the tag must be complete
+   * on its line (`<parameter=name>`).
+   */
+  after?: readonly string[];
+}
+
+/** Parameters written as `<parameter=k>v</parameter>` or `<parameter name="k">v</parameter>`. */
+export interface NamedParams {
+  /** Patterns of the open tag; the `{key}` hole is the parameter name. */
+  open: readonly string[];
+  close: string;
+  /**
+   * DSML's `string="true|false"`: which hole of the open tag types an undeclared key, and which of
+   * its values mean JSON (any other value, or no value: `untyped`).
+   */
+  typedBy?: { hole: string; json: readonly string[] };
+}
+
+/** Parameters written as a key tag then a value tag: GLM `<arg_key>k</arg_key><arg_value>v</arg_value>`. */
+export interface KeyValueParams {
+  key: { open: string; close: string };
+  value: { open: string; close: string };
+}
+
+/**
+ * The payload kinds: what the text inside a call region is. Each kind is read by one engine decoder;
+ * a new shape of payload is a new kind here, reusable by every family.
+ */
+export type Payload =
+  /**
+   * JSON call objects, `{"name": "f", "arguments": {...}}`, an array of them, or (with `sequence`)
+   * several separated by whitespace or `;`.
+   */
+  | {
+      kind: "json-calls";
+      /** Keys that hold the tool name (default `name`). */
+      nameKeys?: readonly string[];
+      /** Keys that hold the arguments (default `arguments`, `parameters`). */
+      argsKeys?: readonly string[];
+      /** Keys that hold the model's own call id (Mistral `id`). */
+      idKeys?: readonly string[];
+      /** `{"f": {...}}`: the object's only key is the name (Apertus). */
+      nameIsKey?: boolean;
+      /** Calls may follow one another, separated by whitespace or `;` (Llama 3). */
+      sequence?: boolean;
+    }
+  /** A bare arguments value of a call whose name came from elsewhere (a channel header). */
+  | {
+      kind: "json-args";
+      /** The value may sit in a ``` fence. */
+      fence?: boolean;
+      /** A body that is not JSON is still the call's input, as text (harmony). */
+      rawText?: boolean;
+    }
+  /** A call header, then the arguments as JSON: `f<｜tool▁sep｜>{...}`, `functions.f:0<|...|>{...}`. */
+  | {
+      kind: "header-args";
+      /**
+       * Patterns for the header text (trimmed), tried in order; `{name}` is the tool name, `{id}` the
+       * model's call id.
+       */
+      header: readonly string[];
+      /** Strings that end the header (consumed). */
+      headerEnd: readonly string[];
+      /** A `{` also ends the header and starts the arguments (Mistral `[TOOL_CALLS]f{...}`). */
+      braceEndsHeader?: boolean;
+      /** The whole header (trimmed) is the model's call id (Kimi `functions.f:0`). */
+      headerIsId?: boolean;
+      /** The arguments may sit in a ``` fence (DeepSeek R1). */
+      fence?: boolean;
+    }
+  /**
+   * Tagged (XML-like) calls, values raw text typed by the tool's schema: Qwen3-Coder `<function=f>
+   * <parameter=k>v</parameter></function>`, MiniMax `<invoke name="f">`, GLM `f<arg_key>...`.
+   */
+  | {
+      kind: "tagged";
+      /**
+       * The call's open tag patterns (`{name}`) and close tag. Absent: the call's name is the
+       * region's leading text, one call per region (GLM).
+       */
+      call?: { open: readonly string[]; close: string };
+      /** With the name as leading text: a tag written right after it (Hy3 `<tool_sep:opensource>`). */
+      nameSep?: string;
+      params: NamedParams | KeyValueParams;
+      /** Tags that may follow a value's close tag for it to be real (default: param open, call close). */
+      afterParam?: readonly string[];
+      /** The whitespace after a value's close tag must hold a newline (`</parameter> <x>` on one line is code). */
+      afterParamNewline?: boolean;
+      implicitEnds?: readonly ImplicitEnd[];
+      untyped: UntypedValues;
+      /** A call's arguments may be one JSON object instead of parameter tags (DSML). */
+      jsonBody?: boolean;
+      /** A value may be a `<![CDATA[...]]>` section, taken verbatim as a string (MiniCPM 5). */
+      cdata?: boolean;
+    }
+  /**
+   * Calls whose arguments are XML elements named by their keys, each tag after a special token
+   * (MiniMax M3: `NS<invoke name="f">NS<city>Paris NS</city>NS</invoke>`); mappings are nested
+   * elements, lists `<item>` elements, leaves raw text typed by the schema at their position.
+   */
+  | {
+      kind: "xml-calls";
+      /** The token written before every tag. */
+      tagPrefix: string;
+      /** Patterns of the call's open tag (`{name}`), and its close tag, both without the prefix. */
+      call: { open: readonly string[]; close: string };
+      /** The element name of a list item. */
+      itemTag: string;
+      untyped: UntypedValues;
+    }
+  /**
+   * Calls written as code: Python `[f(a=1), g()]` (`python`), Gemma 4 `call:f{k:<|"|>v<|"|>}` (`gemma`).
+   */
+  | {
+      kind: "literal-calls";
+      dialect: "python" | "gemma";
+      /** Written before each call's name (Gemma: `call:`). */
+      namePrefix?: string;
+      /** Calls may sit in a list `[...]` (Python). */
+      list?: boolean;
+    }
+  /** Python calls, or JSON call objects when the first item starts with `{` (LFM2). */
+  | { kind: "python-or-json"; json: Payload }
+  /** Llama's `<|python_tag|>`: `tool.call(k="v")` or raw code, a call to `python`. */
+  | { kind: "python-tag" }
+  /** Chosen by the first non-space character of the payload (`{`, `[`); `otherwise` for the rest. */
+  | { kind: "by-first-char"; cases: Readonly<Record<string, Payload>>; otherwise: Payload };
+
+/** Where calls sit: a region from a start marker to an end marker (or to where the payload ends). */
+export interface RegionSpec {
+  /** Alternative spellings of the start marker. */
+  start: readonly string[];
+  /** Alternative spellings of the end marker; absent: the payload ends the region by itself. */
+  end?: readonly string[];
+  /** The start marker is also the payload's beginning: all of it, or its last N characters. */
+  startInPayload?: boolean | number;
+  /** The region may only open at the very start of the output (llama3's bare `{`). */
+  atStartOnly?: boolean;
+  /** A region that turns out not to hold a call is plain content, without an error. */
+  quietIfNotCall?: boolean;
+  payload: Payload;
+}
+
+/** Markers that wrap a group of calls (DeepSeek `<｜tool▁calls▁begin｜>`, Kimi sections). */
+export interface CallSection {
+  start: readonly string[];
+  end: readonly string[];
+}
+
+/** Where a channel message's body goes. */
+export type ChannelRoute = { to: "content" } | { to: "reasoning" } | { to: "call"; name: string } | { to: "drop" };
+
+/**
+ * A routing rule for a channel header. `find`: the pattern occurs anywhere in the header; `start`:
+ * the header (trimmed) starts with it; `whole`: the header (trimmed) is it. A `call` rule takes the
+ * name from the `{name}` hole. The first rule that matches decides.
+ */
+export type ChannelRule = ({ find: string } | { start: string } | { whole: string }) & { to: "content" | "reasoning" | "call" | "drop" };
+
+/** Channel formats (harmony, functionary v3.2): messages, each a header then a body. */
+export interface ChannelSpec {
+  headerStart: readonly string[];
+  headerEnd: readonly string[];
+  bodyEnd: readonly string[];
+  rules: readonly ChannelRule[];
+  /** Where a header no rule matches goes. */
+  otherwise: "content" | "reasoning" | "drop";
+  /** What a call's body is. */
+  callPayload: Payload;
+  /** Without a prompt suffix the output starts inside a header (the generation prompt opened one). */
+  startsInHeader?: boolean;
+}
+
+/** How call ids are made when the model writes none. */
+export type IdStyle = "openai" | "mistral";
+
+export interface FormatDescription {
+  id: string;
+  /** One line: which models write this. */
+  description: string;
+  /** Absent: never auto-detected, only chosen by id (json-block). */
+  detect?: Detection;
+  reasoning?: readonly ReasoningMarkers[];
+  regions: readonly RegionSpec[];
+  sections?: readonly CallSection[];
+  channels?: ChannelSpec;
+  /** Markers that carry no text, dropped outside calls (end-of-turn tokens, answer wrappers). */
+  ignore?: readonly string[];
+  idStyle?: IdStyle;
+}
+
+/**
+ * Declares a family. Only a type helper: it keeps the literal `id` type (so the registry can infer
+ * the `FormatId` union) and checks the object against the language.
+ */
+export function defineFormat<const I extends string>(format: FormatDescription & { id: I }): FormatDescription & { id: I } {
+  return format;
+}

@@ -40,16 +40,17 @@ describe("llama.cpp parses every emitted GBNF grammar", () => {
 
 describe("the JSON Schema kind through node-llama-cpp's converter", () => {
   it("several tools stay several call shapes", async () => {
-    const schema = buildToolJsonSchema({ tools: RICH_TOOLS.slice(0, 2) });
+    const tools = [RICH_TOOLS[0]!, RICH_TOOLS[3]!];
+    const schema = buildToolJsonSchema({ tools });
     const grammar = await llama.createGrammarForJsonSchema(schema as never);
     const text = grammar.grammar;
-    for (const tool of RICH_TOOLS.slice(0, 2)) expect(text).toContain(tool.function.name);
+    for (const tool of tools) expect(text).toContain(tool.function.name);
     const r = new GbnfRecognizer(text);
     // node-llama-cpp's converter writes every declared property (it has no optional members) and ends
     // the document with newlines.
     const end = "\n\n\n\n";
     expect(r.accepts(`{"name": "get_weather","arguments": {"city": "Oslo","days": 2,"unit": "c","precise": true}}${end}`)).toBe(true);
-    expect(r.accepts(`{"name": "write_file","arguments": {"path": "a","content": "b","mode": null,"tags": []}}${end}`)).toBe(true);
+    expect(r.accepts(`{"name": "get_time","arguments": {}}${end}`)).toBe(true);
     expect(r.accepts(`null${end}`)).toBe(false);
     // What the fix is about: the same branches under a root anyOf come out as "only null".
     const anyOf = await llama.createGrammarForJsonSchema({ anyOf: schema.oneOf } as never);

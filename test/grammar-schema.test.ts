@@ -47,8 +47,9 @@ describe("the GBNF text", () => {
   });
 
   it("a call is the family's tags around the name and the schema's arguments", () => {
-    expect(rules.get("calls")).toBe('"<tool_call>\\n" call "</tool_call>"');
-    expect(rules.get("call")).toBe("get-weather-call");
+    expect(rules.get("calls")).toBe("call-region");
+    expect(rules.get("call-region")).toBe('"<tool_call>" "\\n" (json-call | "[" space json-call ("," space json-call)* "]" space) "\\n" "</tool_call>"');
+    expect(rules.get("json-call")).toBe("get-weather-call");
     expect(rules.get("get-weather-call")).toContain('"\\"get_weather\\""');
     expect(rules.get("get-weather-call")).toContain("get-weather-args");
   });
@@ -181,8 +182,9 @@ describe("JSON Schema features in argument rules", () => {
 describe("formats without a grammar", () => {
   it("throw a ChatwireError naming the formats that have one", () => {
     expect(() => buildGbnf("harmony", { tools: [WEATHER] })).toThrow(ChatwireError);
-    expect(() => buildGbnf("harmony", { tools: [WEATHER] })).toThrow(/no grammar for format "harmony" \(grammars exist for hermes/);
+    expect(() => buildGbnf("harmony", { tools: [WEATHER] })).toThrow(/no grammar for format "harmony": the output is channel messages/);
     expect(grammarFormats()).toEqual(expect.arrayContaining(["hermes", "qwen3-coder", "llama3-json", "mistral", "json-block", "pythonic"]));
+    expect(grammarFormats()).not.toContain("harmony");
   });
 
   it("a named tool_choice must name a declared tool", () => {
@@ -244,7 +246,7 @@ describe("chatwire grammar", () => {
     const r = await cli(["grammar", "--template", template("Qwen3-Coder"), "--request", requestFile]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^# chatwire grammar for format qwen3-coder/);
-    expect(r.stdout).toContain('"<function=get_weather>\\n"');
+    expect(r.stdout).toContain('"<function=" "get_weather" ">" "\\n"');
     const qwen35 = await cli(["grammar", "--template", template("Qwen3.5-4B"), "--request", requestFile]);
     expect(qwen35.stdout).toMatch(/^root ::= reasoning answer$/m);
     expect(qwen35.stdout).toMatch(/^reasoning ::= reasoning-text "<\/think>"$/m);

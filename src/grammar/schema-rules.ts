@@ -26,8 +26,8 @@ export interface ObjectSyntax {
   after: string;
   /** Between members. */
   sep: string;
-  /** A key that is not declared, for additionalProperties. */
-  anyKey: string;
+  /** A key that is not declared, for additionalProperties; absent: only declared keys are written. */
+  anyKey?: string;
   /** How member values are written. */
   values: ValueSyntax;
   /**
@@ -192,7 +192,7 @@ export class SchemaRules {
     // An object schema that declares no properties (`{"type": "object"}`) is any object, as in JSON Schema.
     const additional = schema.additionalProperties ?? (isSchema(schema.properties) ? undefined : true);
     const extra =
-      additional === undefined || additional === false
+      additional === undefined || additional === false || syntax.anyKey === undefined
         ? undefined
         : seq(syntax.anyKey, this.value(additional, `${hint}-additional`, syntax.values, root), syntax.after);
     const tail = extra === undefined ? "" : `(${seq(syntax.sep, extra)})*`;

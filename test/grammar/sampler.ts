@@ -271,8 +271,8 @@ export class GbnfSampler {
             const cp = random() < 0.7 ? pick(POOL) : 0x20 + Math.floor(random() * 0x5f);
             if (this.clsHas(a, cp)) return emit(cp);
           }
-          for (let cp = 0x20; cp < 0x3000; cp++) if (this.clsHas(a, cp)) return emit(cp);
-          throw new Error("empty character class");
+          for (let cp = 1; cp < 0x3000; cp++) if (this.clsHas(a, cp)) return emit(cp);
+          throw new Error(`empty character class ${JSON.stringify(a)}`);
         }
         case "ref": {
           const node: Node = { rule: a.name, start: out.length, end: 0, children: [] };

@@ -5,9 +5,14 @@
  * a parse error. The JSON Schema kind is checked through node-llama-cpp's own JSON Schema converter:
  * several tools must stay several tools (a root anyOf came out as "only null").
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { getLlama, type Llama } from "node-llama-cpp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildGbnf, buildToolJsonSchema, grammarFormats } from "../../src/grammar/index.js";
+import { ChatwireError } from "../../src/errors.js";
+import { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats, grammarUnavailable } from "../../src/grammar/index.js";
+import { loadTemplate } from "../../src/template/index.js";
+import { FIXTURES } from "../helpers/fixtures.js";
 import { GbnfRecognizer } from "../helpers/gbnf-recognizer.js";
 import { RICH_TOOLS, REQUEST_VARIANTS } from "./tools.js";
 
@@ -36,6 +41,42 @@ describe("llama.cpp parses every emitted GBNF grammar", () => {
   it("a broken grammar is rejected (the check can fail)", async () => {
     await expect(llama.createGrammar({ grammar: 'root ::= "a" undefined-rule' })).rejects.toThrow();
   });
+});
+
+describe("every corpus template gets a grammar llama.cpp parses, or a reason", () => {
+  const dir = join(FIXTURES, "templates");
+  const special = JSON.parse(readFileSync(join(dir, "special-tokens.json"), "utf8")) as {
+    default: Record<string, string>;
+    templates: Record<string, Record<string, string>>;
+  };
+  const request = { messages: [{ role: "user", content: "Weather in Oslo?" }], tools: RICH_TOOLS };
+  it("one grammar per template (json-block for templates without tools), each loaded by llama.cpp", async () => {
+    const withGrammar = new Set<string>();
+    const without = new Map<string, string>();
+    let templates = 0;
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".jinja"))) {
+      const name = file.replace(/\.jinja$/, "");
+      const template = await loadTemplate({ chat_template: readFileSync(join(dir, file), "utf8"), ...(special.templates[name] ?? special.default) });
+      const format = template.formatFor(request);
+      templates++;
+      let grammar: string;
+      try {
+        grammar = gbnfForTemplate(template, request);
+      } catch (err) {
+        // The only refusal is a format the emitter cannot write, and it says why.
+        expect(err, file).toBeInstanceOf(ChatwireError);
+        expect(String((err as Error).message)).toContain(grammarUnavailable(format) ?? "(format has a grammar)");
+        without.set(format, grammarUnavailable(format)!);
+        continue;
+      }
+      await expect(llama.createGrammar({ grammar }), file).resolves.toBeDefined();
+      withGrammar.add(format);
+    }
+    expect(templates).toBeGreaterThanOrEqual(60);
+    // Formats in the corpus that have a grammar, and those that do not (with the reason).
+    expect([...withGrammar].length).toBeGreaterThanOrEqual(20);
+    expect([...without.keys()].sort()).toEqual(["functionary-v3.2", "gemma4", "harmony", "minimax-m3", "muse-glimmer"]);
+  }, 120_000);
 });
 
 describe("the JSON Schema kind through node-llama-cpp's converter", () => {

@@ -92,6 +92,7 @@ function makePayload(p: Payload): DecoderFactory {
         argsOpen: p.dialect === "gemma" ? "{" : "(",
         dialect: p.dialect,
         list: p.list ?? p.dialect === "python",
+        ...(p.sequence ? { sequence: true } : {}),
       });
     case "python-or-json":
       return pythonicOrJsonCalls(compilePayload(p.json));

@@ -24,8 +24,14 @@ export type DecoderEvent =
    * `raw` is the model's text for this call, when the decoder can delimit it inside a multi-call region.
    */
   | { kind: "done"; arguments: string; value: unknown; raw?: string }
-  /** The current call (or the region, if no call is open) cannot be a call. */
-  | { kind: "fail"; type: "malformed" | "truncated"; message: string; name?: string; raw?: string }
+  /**
+   * The current call (or the region, if no call is open) cannot be a call. `at`: where the offending
+   * text starts, as an offset into the payload pushed so far; the engine then ends `message` with a
+   * quote of the region's text from there (up to QUOTE_LENGTH characters, known once the region is
+   * over), so the message is the same however the text was split into pushes. A decoder never quotes
+   * the text of a push itself.
+   */
+  | { kind: "fail"; type: "malformed" | "truncated"; message: string; name?: string; raw?: string; at?: number }
   /**
    * The region is over before its end marker: the payload ended by itself (regions without end
    * markers, e.g. a JSON array after `functools`), or the text turned out not to be a call at all
@@ -45,6 +51,12 @@ export interface PayloadDecoder {
    * Taking the text here must have exactly the effect `push` would have had: one args event, or none.
    */
   pushPlain?(text: string): string | undefined;
+  /**
+   * Optional: the text pushed so far ends inside a literal of the payload (an open JSON string), so a
+   * region end marker found now is part of that literal (`"a": "</tool_call>"`), not the region's end.
+   * The engine asks when it finds an end marker and then pushes the marker as region text.
+   */
+  opaque?(): boolean;
   /** `closed`: the region's end marker was seen (false: the stream ended inside the region). */
   end(closed: boolean): DecoderEvent[];
 }
@@ -69,5 +81,8 @@ export interface DecoderContext {
 
 /** The shared, frozen answer of a push that produced no events (callers never modify event arrays). */
 export const NO_EVENTS: DecoderEvent[] = Object.freeze([]) as unknown as DecoderEvent[];
+
+/** How many characters of region text a failure message quotes (see the `fail` event's `at`). */
+export const QUOTE_LENGTH = 40;
 
 export type DecoderFactory = (ctx: DecoderContext) => PayloadDecoder;

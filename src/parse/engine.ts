@@ -19,10 +19,12 @@
  */
 import type { CompiledFormat as FormatDescription, CompiledRegion as CallRegion } from "./compile-format.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
+import { QUOTE_LENGTH } from "./decoder.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";
-import { idsFor } from "./ids.js";
+import { idsFor, validId } from "./ids.js";
 import { NO_MARKER } from "./lexer.js";
+import type { ScanResult } from "./lexer.js";
 import { tablesFor } from "./marker-tables.js";
 import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js";
 import type { CallPolicy } from "./policy.js";
@@ -32,10 +34,22 @@ import { validateArguments } from "./validate.js";
 
 type Channel = "content" | "reasoning";
 
+/** Longer than any channel message header (harmony's longest is a recipient and a content type). */
+const MAX_HEADER = 256;
+
+/** The first piece of a long region text fed to a decoder (see regionText). */
+const FIRST_FEED = 256;
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 interface Section {
   channel: Channel;
-  /** The section's own text (markers, whitespace) while no call in it has succeeded. */
+  /** The section's own text (markers and text) while no call in it has succeeded. */
   pending: string[];
+  /** The text in `pending` that is not a marker: kept as content once a call in the section succeeds. */
+  text: string[];
   valid: boolean;
 }
 
@@ -55,6 +69,18 @@ interface Region {
   section: Section | undefined;
   /** The region's text so far, markers included (a rope: appended per push, read when calls end). */
   raw: TextRope;
+  /**
+   * How much of `raw` the region always keeps, whatever its decoder hands back: its start marker (or a
+   * channel header). A decoder that hands back everything (`<function=>` is no call) must not make the
+   * engine read the same marker again, which would open the same region forever.
+   */
+  floor: number;
+  /** Where the payload starts in `raw` (decoder offsets are relative to it). */
+  payloadAt: number;
+  /** Where the payload ends in `raw`, once the end marker was appended (-1: at the end of `raw`). */
+  bodyEnd: number;
+  /** Failure messages still to be ended with a quote of the region text from a payload offset. */
+  quotes: Array<{ issue: ParseIssue; at: number }>;
   valid: number;
   calls: number;
   /** Texts of failed calls, for when some call in the region succeeded. */
@@ -68,7 +94,7 @@ type State =
   | { kind: "section"; section: Section }
   | { kind: "region"; r: Region }
   /** `opener`: the model's header start marker; `fromPrompt`: header text that came from the prompt. */
-  | { kind: "header"; text: string[]; opener: string; fromPrompt: string };
+  | { kind: "header"; text: string[]; length: number; opener: string; fromPrompt: string };
 
 export interface EngineOptions {
   idGenerator?: () => string;
@@ -179,9 +205,20 @@ export class ParseEngine {
   private run(buf: string, final: boolean): void {
     let pos = 0;
     this.held = "";
+    // The last scan of each table over `buf`: where it started and what it found. A region that turns
+    // out not to be a call hands its text back; the next region of the same kind (`<tool_call>`
+    // repeated) would scan the same text again for its end marker, which is quadratic. A scan from a
+    // later position that is not past the hit has the same answer, so it is reused.
+    const memo = new Map<MarkerTable, { from: number; hit: ScanResult }>();
     while (pos < buf.length) {
       const t = this.table();
-      const hit = t.set.scan(buf, pos, final);
+      const last = memo.get(t);
+      let hit: ScanResult;
+      if (last !== undefined && last.from <= pos && (last.hit.kind === "none" || last.hit.index >= pos)) hit = last.hit;
+      else {
+        hit = t.set.scan(buf, pos, final);
+        memo.set(t, { from: pos, hit });
+      }
       if (t === this.tables.contentAtStart && hit.kind !== "none") {
         // Regions allowed only at the start must begin at the first non-whitespace character.
         const first = buf.slice(pos, hit.index).search(/\S/);
@@ -192,6 +229,12 @@ export class ParseEngine {
       }
       const stop = hit.kind === "none" ? buf.length : hit.index;
       const rest = this.text(buf.slice(pos, stop));
+      if (rest === undefined && hit.kind !== "none" && this.table() !== t) {
+        // The text changed the state (a header that turned out not to be one): the marker after it
+        // means what it means in the new state, as it would have had the text come in its own push.
+        pos = stop;
+        continue;
+      }
       if (rest !== undefined) {
         // A region ended inside this text; what followed its payload is read again in the new state.
         // Usually it is the tail of that text, still in `buf`; it may also start in an earlier push.
@@ -199,6 +242,7 @@ export class ParseEngine {
         else {
           buf = rest + buf.slice(stop);
           pos = 0;
+          memo.clear();
         }
         continue;
       }
@@ -208,7 +252,19 @@ export class ParseEngine {
         return;
       }
       pos = hit.index + hit.marker.length;
-      this.marker(hit.marker, t.actions.get(hit.marker)!);
+      const action = t.actions.get(hit.marker)!;
+      const st = this.state;
+      if (st.kind === "region" && (action.kind === "regionEnd" || action.kind === "regionEndThenHeader") && st.r.decoder.opaque?.()) {
+        // The end marker sits inside a literal of the payload (`"</tool_call>"` in a JSON string).
+        const after = this.regionText(st.r, hit.marker, true);
+        if (after !== undefined) {
+          buf = after + buf.slice(pos);
+          pos = 0;
+          memo.clear();
+        }
+        continue;
+      }
+      this.marker(hit.marker, action);
     }
   }
 
@@ -229,15 +285,40 @@ export class ParseEngine {
         return undefined;
       case "region":
         return this.regionText(st.r, s, true);
-      case "header":
-        st.text.push(s);
-        return undefined;
+      case "header": {
+        // A newline, or more text than a header holds, shows it is not one: the text up to there is
+        // content, and what follows is read again as content (so the outcome does not depend on
+        // where the stream was cut).
+        const nl = s.indexOf("\n");
+        const room = MAX_HEADER - st.length;
+        const cut = Math.min(nl >= 0 ? nl + 1 : Infinity, s.length > room ? Math.max(room, 0) : Infinity);
+        if (cut === Infinity) {
+          st.text.push(s);
+          st.length += s.length;
+          return undefined;
+        }
+        st.text.push(s.slice(0, cut));
+        this.notHeader(st);
+        return cut < s.length ? s.slice(cut) : undefined;
+      }
     }
+  }
+
+  /**
+   * A message header that cannot be one (it spans lines, it is longer than any header, or a body end
+   * comes before the header end: `Hello!` after the generation prompt's `<|start|>assistant`): its
+   * text is content, kept exactly, and the output goes on as content.
+   */
+  private notHeader(st: Extract<State, { kind: "header" }>): void {
+    this.state = { kind: "text", channel: "content" };
+    this.keepText("content", st.opener + st.text.join(""));
   }
 
   private marker(m: string, action: MarkerAction): void {
     const st = this.state;
-    if (st.kind === "text" && st.channel === "content") this.atStart = false;
+    // A reasoning block before the answer does not end "the start of the output" (xLAM thinks, then
+    // writes its bare JSON list).
+    if (st.kind === "text" && st.channel === "content" && action.kind !== "reasoningStart") this.atStart = false;
     switch (action.kind) {
       case "reasoningStart":
         if (st.kind === "text" && st.channel === "reasoning") {
@@ -254,6 +335,11 @@ export class ParseEngine {
         this.state = { kind: "text", channel: "content" };
         return;
       case "bodyEnd":
+        if (st.kind === "header") {
+          this.notHeader(st);
+          this.content.boundary();
+          return;
+        }
         if (st.kind === "text" && st.channel === "reasoning") {
           this.reasoning.boundary();
           this.content.boundary();
@@ -265,7 +351,7 @@ export class ParseEngine {
         return;
       case "sectionStart": {
         const channel = st.kind === "text" ? st.channel : "content";
-        this.state = { kind: "section", section: { channel, pending: [m], valid: false } };
+        this.state = { kind: "section", section: { channel, pending: [m], text: [], valid: false } };
         return;
       }
       case "sectionEnd":
@@ -279,11 +365,11 @@ export class ParseEngine {
         return;
       case "regionEndThenHeader":
         if (st.kind === "region") this.closeRegion(st.r, true, "");
-        this.state = { kind: "header", text: [], opener: m, fromPrompt: "" };
+        this.state = { kind: "header", text: [], length: 0, opener: m, fromPrompt: "" };
         return;
       case "headerStart":
         if (st.kind === "text" && st.channel === "reasoning") this.reasoning.boundary();
-        this.state = { kind: "header", text: [], opener: m, fromPrompt: "" };
+        this.state = { kind: "header", text: [], length: 0, opener: m, fromPrompt: "" };
         return;
       case "headerEnd":
         if (st.kind === "header") this.routeHeader(st, m);
@@ -296,10 +382,11 @@ export class ParseEngine {
   private sectionText(section: Section, s: string): void {
     if (!section.valid) {
       section.pending.push(s);
+      section.text.push(s);
       return;
     }
-    // After a valid call, whitespace between calls is dropped; other text is kept.
-    if (/\S/.test(s)) this.channelText(section.channel, s);
+    // After a valid call (a boundary), whitespace between calls is dropped; other text is kept.
+    this.channelText(section.channel, s);
   }
 
   private endSection(section: Section, m: string): void {
@@ -337,14 +424,38 @@ export class ParseEngine {
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
-    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;
   }
 
-  /** Feeds region text to the decoder. Returns the text after the payload if the region closed. */
+  /**
+   * Feeds region text to the decoder. Returns the text after the payload if the region closed.
+   *
+   * A long text (the rest of a one-shot buffer, when no end marker follows) is fed in pieces that double
+   * in size: a decoder may do work in proportion to what it is pushed (join it with what it kept, scan
+   * it), and a region that ends after a few characters (`<function=` repeated, a `<tool_call>` that is
+   * prose) must not cost the length of everything after it. Decoders give the same events for any
+   * split, so this changes nothing but the cost.
+   */
   private regionText(r: Region, s: string, record: boolean): string | undefined {
-    if (record) r.raw.append(s);
-    return this.handle(r, r.decoder.push(s));
+    if (s.length <= FIRST_FEED) {
+      if (record) r.raw.append(s);
+      return this.handle(r, r.decoder.push(s));
+    }
+    let at = 0;
+    let size = FIRST_FEED;
+    while (at < s.length) {
+      let to = Math.min(s.length, at + size);
+      // Never between the two halves of a surrogate pair (a stream never cuts there either).
+      if (to < s.length && isHighSurrogate(s.charCodeAt(to - 1))) to++;
+      const piece = s.slice(at, to);
+      if (record) r.raw.append(piece);
+      const rest = this.handle(r, r.decoder.push(piece));
+      at = to;
+      if (rest !== undefined) return at < s.length ? rest + s.slice(at) : rest;
+      size *= 2;
+    }
+    return undefined;
   }
 
   private handle(r: Region, events: DecoderEvent[]): string | undefined {
@@ -364,11 +475,14 @@ export class ParseEngine {
         case "fail":
           this.onFail(r, ev);
           break;
-        case "close":
-          rest = ev.rest;
+        case "close": {
+          // The region keeps at least its start marker: the engine always moves past what it matched.
+          const most = Math.max(0, r.raw.length - r.floor);
+          rest = ev.rest.length > most ? ev.rest.slice(ev.rest.length - most) : ev.rest;
           this.trimRaw(r, rest);
           this.finishRegion(r);
           break;
+        }
       }
     }
     return rest;
@@ -376,14 +490,16 @@ export class ParseEngine {
 
   private onCall(r: Region, name: string, id: string | undefined): void {
     r.calls++;
-    const verdict = this.policy.accept(name);
+    // With parallel_tool_calls false, the first call the model names is the one: a later call is
+    // refused when it opens (streaming cannot wait to see whether the first one validates).
+    const verdict = this.policy.accept(name, this.nextIndex);
     if (!verdict.ok) {
       r.current = { name, rejected: { type: verdict.type, message: verdict.message } };
       return;
     }
     const index = this.nextIndex++;
     r.current = { name, index };
-    this.sink.callStart(index, id ?? this.nextId(), name);
+    this.sink.callStart(index, id !== undefined && validId(this.format.idStyle, id) ? id : this.nextId(), name);
   }
 
   private onDone(r: Region, value: unknown, raw: string | undefined): void {
@@ -411,6 +527,7 @@ export class ParseEngine {
     const call = r.current;
     r.current = undefined;
     const issue: ParseIssue = { type: call?.rejected?.type ?? ev.type, message: call?.rejected?.message ?? ev.message, text: ev.raw ?? "" };
+    if (ev.at !== undefined && call?.rejected === undefined) r.quotes.push({ issue, at: ev.at });
     const name = call?.name ?? ev.name;
     if (name !== undefined) issue.name = name;
     if (call?.index !== undefined) issue.index = call.index;
@@ -420,6 +537,20 @@ export class ParseEngine {
       return;
     }
     this.regionIssue(r, issue, ev.raw);
+  }
+
+  /**
+   * Ends failure messages with the region text they point at, now that all of it is known: the same
+   * text for every split of the stream (a decoder only sees the pieces it was pushed).
+   */
+  private endQuotes(r: Region): void {
+    const end = r.bodyEnd >= 0 ? r.bodyEnd : r.raw.length;
+    for (const { issue, at } of r.quotes) {
+      const from = r.payloadAt + at;
+      const quoted = r.raw.slice(from, Math.min(end, from + QUOTE_LENGTH));
+      issue.message += ` ${JSON.stringify(quoted)}${end > from + QUOTE_LENGTH ? "..." : ""}`;
+    }
+    r.quotes = [];
   }
 
   private regionIssue(r: Region, issue: ParseIssue, raw: string | undefined): void {
@@ -436,6 +567,7 @@ export class ParseEngine {
   }
 
   private closeRegion(r: Region, closed: boolean, endMarker: string): void {
+    r.bodyEnd = r.raw.length;
     r.raw.append(endMarker);
     // A self-closing decoder cannot hand text back at the end of the output; ignore `close` here.
     this.handle(r, r.decoder.end(closed).filter((e) => e.kind !== "close"));
@@ -450,6 +582,7 @@ export class ParseEngine {
     }
     // The region's whole text is only built when something did not become a valid call.
     if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = r.raw.toString();
+    this.endQuotes(r);
     for (const issue of r.issues) {
       if (issue.text === "") issue.text = r.raw.toString();
       this.issues.push(issue);
@@ -458,16 +591,23 @@ export class ParseEngine {
     const section = r.section;
     if (section) {
       this.state = { kind: "section", section };
-      if (r.valid > 0) {
+      if (r.valid > 0 && !section.valid) {
+        // The section holds a call: its markers were protocol, its text before the call is content
+        // (a whitespace-only run there is a separator between boundaries).
         section.valid = true;
+        const before = section.text.join("");
         section.pending = [];
+        section.text = [];
+        if (/\S/.test(before)) this.channelText(section.channel, before);
       }
       if (text !== "") {
         // Failed text is emitted now, with the section's own text before it if no call succeeded yet.
         const prefix = section.pending.join("");
         section.pending = [];
+        section.text = [];
         this.keepText(r.channel, prefix + text);
       }
+      if (r.valid > 0) this.boundary(section.channel);
       return;
     }
     this.state = { kind: "text", channel: r.channel };
@@ -535,10 +675,19 @@ export class ParseEngine {
         break;
       case "section":
         break;
-      case "header":
-        // A header with no message: protocol scaffolding, nothing to keep.
+      case "header": {
+        // The output ended inside a message header: the header end never came (`Hello!` right after
+        // the generation prompt's `<|start|>assistant`, or a backend that strips special tokens), so
+        // what was written there is not a header after all: it is kept as content. When the model
+        // itself opened the header, the cut-off is reported.
         this.state = { kind: "text", channel: "content" };
+        const written = st.text.join("");
+        if (st.opener !== "" && written.trim() !== "") {
+          this.issues.push({ type: "truncated", message: "the output ended inside a message header", text: st.opener + written });
+        }
+        if (written.trim() !== "") this.keepText("content", st.opener + written);
         break;
+      }
       case "text":
         break;
     }
@@ -562,7 +711,7 @@ export class ParseEngine {
   private initialState(suffix: string | undefined): void {
     const ch = this.format.channels;
     if (suffix === undefined) {
-      if (ch?.startsInHeader) this.state = { kind: "header", text: [], opener: "", fromPrompt: "" };
+      if (ch?.startsInHeader) this.state = { kind: "header", text: [], length: 0, opener: "", fromPrompt: "" };
       return;
     }
     const last = (markers: readonly string[] | undefined) =>
@@ -581,7 +730,7 @@ export class ParseEngine {
       const header = lastStart(ch.headerStart);
       const closed = Math.max(last(ch.headerEnd), last(ch.bodyEnd));
       if (header.at >= 0 && header.end > closed) {
-        this.state = { kind: "header", text: [], opener: "", fromPrompt: suffix.slice(header.end) };
+        this.state = { kind: "header", text: [], length: 0, opener: "", fromPrompt: suffix.slice(header.end) };
         this.atStart = false;
         return;
       }

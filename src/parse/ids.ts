@@ -16,6 +16,16 @@ export function randomAlphanumeric(length: number): string {
   return out;
 }
 
+/**
+ * Whether a call id the model wrote can be used as it is: Mistral's next-turn template raises on
+ * anything but 9 alphanumerics (then the engine makes one); other formats take any non-blank id
+ * without control characters.
+ */
+export function validId(style: IdStyle = "openai", id: string): boolean {
+  if (style === "mistral") return /^[A-Za-z0-9]{9}$/.test(id);
+  return /\S/.test(id) && !/[\u0000-\u001f]/.test(id);
+}
+
 function openaiId(): string {
   return `call_${randomAlphanumeric(24)}`;
 }

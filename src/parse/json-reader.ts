@@ -44,6 +44,15 @@ export class JsonValueReader {
   private read = 0;
   private memberStart = 0;
 
+  /**
+   * Inside a string: where it opened (its quote), as an offset from the value's first character;
+   * undefined outside strings.
+   */
+  get openString(): number | undefined {
+    if (!this.inString || this.done) return undefined;
+    return this.kind === "string" ? 0 : this.memberStart;
+  }
+
   /** True when `ch` can begin a JSON value. */
   static startsValue(ch: string): boolean {
     return ch === "{" || ch === "[" || ch === '"' || ch === "-" || (ch >= "0" && ch <= "9") || ch === "t" || ch === "f" || ch === "n";

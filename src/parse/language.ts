@@ -169,6 +169,8 @@ export type Payload =
       namePrefix?: string;
       /** Calls may sit in a list `[...]` (Python). */
       list?: boolean;
+      /** Outside a list, calls may follow one another separated by whitespace (Olmo 3). */
+      sequence?: boolean;
     }
   /** Python calls, or JSON call objects when the first item starts with `{` (LFM2). */
   | { kind: "python-or-json"; json: Payload }

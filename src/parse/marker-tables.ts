@@ -86,7 +86,8 @@ export function tablesFor(format: FormatDescription): FormatTables {
       ...textEntries,
     ]),
     section: table([...regionStarts(anywhere), [sectionEnds, { kind: "sectionEnd" }], [format.ignore, { kind: "ignore" }]]),
-    header: table([[ch?.headerEnd, { kind: "headerEnd" }]]),
+    // A body end inside a header shows the "header" was not one (see the engine's notHeader).
+    header: table([[ch?.headerEnd, { kind: "headerEnd" }], [ch?.bodyEnd, { kind: "bodyEnd" }]]),
     channelRegion,
     region(region: CallRegion): MarkerTable {
       let t = regionTables.get(region);

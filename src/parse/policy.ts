@@ -12,11 +12,14 @@ export type Acceptance = { ok: true } | { ok: false; type: ParseIssue["type"]; m
 
 export class CallPolicy {
   readonly choice: ToolChoiceRule;
+  /** `parallel_tool_calls: false`: at most one call. */
+  readonly parallel: boolean;
   private readonly tools: Map<string, JsonSchema | undefined> | undefined;
 
   constructor(request: unknown) {
     if (request === undefined || request === null) {
       this.choice = { kind: "auto" };
+      this.parallel = true;
       this.tools = undefined;
       return;
     }
@@ -24,6 +27,10 @@ export class CallPolicy {
     const body = request as Record<string, unknown>;
     const tools = normalizeTools(body.tools);
     this.choice = normalizeToolChoice(body.tool_choice);
+    if (body.parallel_tool_calls !== undefined && typeof body.parallel_tool_calls !== "boolean") {
+      throw invalidRequest("parallel_tool_calls", "must be a boolean");
+    }
+    this.parallel = body.parallel_tool_calls !== false;
     this.tools = tools && tools.length > 0 ? new Map(tools.map((t) => [t.function.name, t.function.parameters])) : undefined;
   }
 
@@ -31,13 +38,17 @@ export class CallPolicy {
     return this.tools?.get(name);
   }
 
-  accept(name: string): Acceptance {
+  /** `opened`: how many calls were already accepted in this output. */
+  accept(name: string, opened = 0): Acceptance {
     if (this.choice.kind === "none") return { ok: false, type: "tool_choice", message: `tool_choice is "none" but the model called ${JSON.stringify(name)}` };
     if (this.tools !== undefined && !this.tools.has(name)) {
       return { ok: false, type: "unknown_tool", message: `the model called ${JSON.stringify(name)}, which the request does not declare` };
     }
     if (this.choice.kind === "function" && this.choice.name !== name) {
       return { ok: false, type: "tool_choice", message: `tool_choice requires ${JSON.stringify(this.choice.name)} but the model called ${JSON.stringify(name)}` };
+    }
+    if (!this.parallel && opened > 0) {
+      return { ok: false, type: "tool_choice", message: `parallel_tool_calls is false but the model made another call (${JSON.stringify(name)}) after its first` };
     }
     return { ok: true };
   }

@@ -31,6 +31,10 @@ class DispatchDecoder implements PayloadDecoder {
     return this.inner?.pushPlain?.(text);
   }
 
+  opaque(): boolean {
+    return this.inner?.opaque?.() ?? false;
+  }
+
   end(closed: boolean): DecoderEvent[] {
     if (this.inner) return this.inner.end(closed);
     const out: DecoderEvent[] = [{ kind: "fail", type: closed ? "malformed" : "truncated", message: "empty call region", raw: this.lead }];

@@ -38,8 +38,11 @@ class HeaderArgsDecoder implements PayloadDecoder {
     this.maxEnd = Math.max(1, ...opts.headerEnd.map((e) => e.length));
   }
 
+  /** Where the arguments start in the payload: the inner decoder's offsets are relative to it. */
+  private innerAt = 0;
+
   push(text: string): DecoderEvent[] {
-    if (this.inner) return this.inner.push(text);
+    if (this.inner) return this.shift(this.inner.push(text));
     if (this.failed) return [];
     this.header += text;
     const found = this.findEnd();
@@ -52,13 +55,25 @@ class HeaderArgsDecoder implements PayloadDecoder {
     const restAt = found.index + found.length;
     const rest = this.header.slice(restAt);
     this.header = "";
-    this.inner = new JsonArgsDecoder(this.opts, this.selfClosing, shifted(this.ctx, restAt));
+    // `header` holds everything pushed so far, so `restAt` is an offset into the payload.
+    this.innerAt = restAt;
+    this.inner = new JsonArgsDecoder(this.opts, this.selfClosing, shifted(this.ctx, this.innerAt));
     const call: DecoderEvent = parsed.id !== undefined ? { kind: "call", name: parsed.name, id: parsed.id } : { kind: "call", name: parsed.name };
-    return [call, ...this.inner.push(rest)];
+    return [call, ...this.shift(this.inner.push(rest))];
+  }
+
+  /** Failure offsets of the inner decoder, as offsets into this decoder's payload. */
+  private shift(events: DecoderEvent[]): DecoderEvent[] {
+    for (const ev of events) if (ev.kind === "fail" && ev.at !== undefined) ev.at += this.innerAt;
+    return events;
+  }
+
+  opaque(): boolean {
+    return this.inner?.opaque() ?? false;
   }
 
   end(closed: boolean): DecoderEvent[] {
-    if (this.inner) return this.inner.end(closed);
+    if (this.inner) return this.shift(this.inner.end(closed));
     if (this.failed) return [];
     return [{ kind: "fail", type: closed ? "malformed" : "truncated", message: "the call ended inside its header", raw: "" }];
   }

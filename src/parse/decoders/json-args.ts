@@ -8,6 +8,7 @@
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { JsonValueReader } from "../json-reader.js";
 import { ArgsValue, clip } from "./json-value.js";
+import { OpenString } from "./open-string.js";
 import { SeenText } from "./seen-text.js";
 
 export interface JsonArgsOptions {
@@ -26,6 +27,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
   private trailing: string[] = [];
 
   private readonly seen: SeenText;
+  private readonly string: OpenString;
 
   constructor(
     private readonly opts: JsonArgsOptions,
@@ -33,6 +35,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
     ctx: DecoderContext,
   ) {
     this.seen = new SeenText(ctx.regionText);
+    this.string = new OpenString(this.seen);
     this.args.goLive();
   }
 
@@ -51,7 +54,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
           else {
             this.phase = "after";
             this.trailing = [];
-            out.push({ kind: "fail", type: "malformed", message: `expected JSON arguments, found ${clip(text.slice(i))}` });
+            out.push({ kind: "fail", type: "malformed", message: "expected JSON arguments, found", at: this.seen.base + i });
             if (this.selfClosing) {
               out.push({ kind: "close", rest: text.slice(i) });
               this.phase = "closed";
@@ -94,6 +97,12 @@ export class JsonArgsDecoder implements PayloadDecoder {
       }
     }
     return out;
+  }
+
+  /** Inside a JSON string of the arguments: see PayloadDecoder.opaque. */
+  opaque(): boolean {
+    const rel = this.phase === "value" ? this.args.reader.openString : undefined;
+    return rel !== undefined && this.string.open(this.args.start + rel);
   }
 
   end(_closed: boolean): DecoderEvent[] {

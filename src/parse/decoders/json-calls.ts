@@ -11,7 +11,14 @@ import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } fro
 import { JsonValueReader } from "../json-reader.js";
 import { ArgsValue, clip } from "./json-value.js";
 import { parseStringLiteral } from "./long-member.js";
+import { OpenString } from "./open-string.js";
 import { SeenText } from "./seen-text.js";
+
+/** Where the string `reader` is inside opened, as a SeenText offset (its value starts at `start`). */
+function offset(reader: JsonValueReader | undefined, start: number): number | undefined {
+  const rel = reader?.openString;
+  return rel === undefined ? undefined : start + rel;
+}
 
 export interface JsonCallsOptions {
   /** Keys that hold the tool name (default `name`). */
@@ -27,6 +34,14 @@ export interface JsonCallsOptions {
 }
 
 const WS = /\s/;
+
+/**
+ * Keys a call object may carry besides its name and arguments without saying anything about them
+ * (`"type": "function"`, an id the format does not keep, Command R7B's `tool_call_id`). Any other key
+ * makes the object malformed: its text (a misspelt `"argumentz"`, an extra field) would otherwise be
+ * lost.
+ */
+const NEUTRAL_KEYS: readonly string[] = ["type", "id", "tool_call_id"];
 
 type Phase =
   | "lead" // before the payload
@@ -44,6 +59,9 @@ class CallObject {
   step: ObjectStep = "keyOrEnd";
   braceSeen = false;
   keyReader: JsonValueReader | undefined;
+  /** Where the key and the (non-arguments) value being read start, as SeenText offsets. */
+  keyStart = 0;
+  valueStart = 0;
   keyText = "";
   key = "";
   valueReader: JsonValueReader | undefined;
@@ -53,6 +71,8 @@ class CallObject {
   args: ArgsValue | undefined;
   /** The value being read is the arguments. */
   inArgs = false;
+  /** Keys that are neither the name, the arguments nor the id (a misspelt `"argumentz"`). */
+  otherKeys: string[] = [];
   opened = false;
   /** Where the object's text starts and (so far) ends, as SeenText offsets. */
   rawEnd: number;
@@ -78,6 +98,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private readonly idKeys: readonly string[];
 
   private readonly seen: SeenText;
+  private readonly string: OpenString;
   /** The events of the push in progress (handed out, and replaced, when there are any). */
   private out: DecoderEvent[] = [];
 
@@ -87,6 +108,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     ctx: DecoderContext,
   ) {
     this.seen = new SeenText(ctx.regionText, ctx.regionPieces);
+    this.string = new OpenString(this.seen);
     this.nameKeys = opts.nameKeys ?? ["name"];
     this.argsKeys = opts.argsKeys ?? ["arguments", "parameters"];
     this.idKeys = opts.idKeys ?? [];
@@ -139,6 +161,16 @@ export class JsonCallsDecoder implements PayloadDecoder {
     this.seen.begin(text);
     obj!.rawEnd = this.seen.total;
     return obj!.opened ? obj!.args!.release() : "";
+  }
+
+  /** Inside a JSON string of a call object (a key, the name, the arguments): see PayloadDecoder.opaque. */
+  opaque(): boolean {
+    const obj = this.obj;
+    if (this.phase !== "object" || obj === undefined) return false;
+    let at: number | undefined;
+    if (obj.step === "key") at = offset(obj.keyReader, obj.keyStart);
+    else if (obj.step === "value") at = obj.inArgs ? offset(obj.args?.reader, obj.args?.start ?? 0) : offset(obj.valueReader, obj.valueStart);
+    return at !== undefined && this.string.open(at);
   }
 
   end(closed: boolean): DecoderEvent[] {
@@ -233,7 +265,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
    * (`pending`, the call that broke, or the region itself).
    */
   private failRegion(text: string, i: number, out: DecoderEvent[], pending?: Extract<DecoderEvent, { kind: "fail" }>): number {
-    const fail = pending ?? { kind: "fail", type: "malformed", message: `not a JSON call: ${clip(text.slice(i))}`, raw: "" };
+    const fail = pending ?? { kind: "fail", type: "malformed", message: "not a JSON call:", raw: "", at: this.seen.base + i };
     if (this.selfClosing) {
       out.push(fail);
       this.close(out, text.slice(i));
@@ -307,6 +339,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
           if (ch === "}") return this.endObject(text, i + 1, out);
           if (ch === '"') {
             obj.step = "key";
+            obj.keyStart = base + i;
             obj.keyReader = new JsonValueReader();
             obj.keyText = "";
             continue;
@@ -356,7 +389,10 @@ export class JsonCallsDecoder implements PayloadDecoder {
                 this.openCall(obj, out);
               }
               if (obj.opened) obj.args.goLive();
-            } else obj.valueReader = new JsonValueReader();
+            } else {
+              obj.valueReader = new JsonValueReader();
+              obj.valueStart = base + i;
+            }
           }
           if (obj.inArgs) {
             i = obj.args!.feed(text, i, base);
@@ -409,7 +445,10 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private keyValue(obj: CallObject, out: DecoderEvent[]): void {
     const isName = this.nameKeys.includes(obj.key) && obj.name === undefined;
     const isId = this.idKeys.includes(obj.key) && obj.id === undefined;
-    if (!isName && !isId) return;
+    if (!isName && !isId) {
+      if (!NEUTRAL_KEYS.includes(obj.key)) obj.otherKeys.push(obj.key);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(obj.valueText);
@@ -446,6 +485,17 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const raw = this.seen.slice(obj.rawStart, obj.rawEnd);
     if (obj.name === undefined) {
       out.push({ kind: "fail", type: "malformed", message: "the call object has no name", raw });
+      return;
+    }
+    if (obj.otherKeys.length > 0) {
+      // `{"name": "f", "argumentz": {...}}`: the arguments are somewhere, but not where they belong;
+      // reading it as a call without arguments (or ignoring the key) would drop the model's text.
+      if (!obj.opened) this.openCall(obj, out, true);
+      const keys = obj.otherKeys.map((k) => JSON.stringify(k)).join(", ");
+      const message = obj.args === undefined
+        ? `the call object has no arguments key (${this.argsKeys.map((k) => JSON.stringify(k)).join(" or ")}) but has ${keys}`
+        : `the call object has keys that are not a call's: ${keys}`;
+      out.push({ kind: "fail", type: "malformed", message, name: obj.name, raw });
       return;
     }
     if (!obj.opened) this.openCall(obj, out, true);

@@ -28,6 +28,8 @@ export interface CallListSyntax {
   dialect: LiteralDialect;
   /** Calls may sit in a Python list, `[f(), g()]`. */
   list: boolean;
+  /** Outside a list, calls may follow one another separated by whitespace (Olmo 3: one per line). */
+  sequence?: boolean;
 }
 
 export const PYTHON_CALLS: CallListSyntax = { namePrefix: "", argsOpen: "(", dialect: "python", list: true };
@@ -96,6 +98,8 @@ class CallListDecoder extends StepDecoder {
   /** The current call's text from its name on; after a failure, also the rest of the region. */
   private raw: string[] = [];
   private failure = "";
+  /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
+  private failureAt = -1;
   private readonly top: LiteralTop;
   private readonly selfClosing: boolean;
 
@@ -109,7 +113,10 @@ class CallListDecoder extends StepDecoder {
   }
 
   protected finish(s: string, closed: boolean): void {
-    const i = closed ? this.run(s, true) : 0;
+    // Text kept after complete calls when the output ends (a cut-off end tag) is read too, so that it
+    // fails and is kept instead of vanishing with the region.
+    const between = this.state === "after" || this.state === "item" || this.state === "end";
+    const i = closed || (between && /\S/.test(s)) ? this.run(s, true) : 0;
     if (this.isClosed()) return;
     if (this.state === "failed" || this.reader !== null || this.state === "name" || this.state === "prefix") {
       this.raw.push(s.slice(i));
@@ -170,7 +177,7 @@ class CallListDecoder extends StepDecoder {
         return this.after(s, i, final);
       case "end": {
         const j = skipSpace(s, i);
-        return j > i ? j : this.failAt(i, `unexpected text after the calls: ${JSON.stringify(s.slice(i, i + 40))}`);
+        return j > i ? j : this.failAt(i, "unexpected text after the calls:", true);
       }
       default:
         // failed: the rest of the region is the failure's text.
@@ -178,14 +185,17 @@ class CallListDecoder extends StepDecoder {
     }
   }
 
-  private failAt(i: number, message: string): number {
+  /** Fails at `s[i]`; `quote`: the message ends with a quote of the text from there (see DecoderEvent). */
+  private failAt(i: number, message: string, quote = false): number {
     this.failure = message;
+    this.failureAt = quote ? this.origin + i : -1;
     this.state = "failed";
     return i;
   }
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
     const ev: DecoderEvent = { kind: "fail", type, message };
+    if (this.failureAt >= 0 && message === this.failure) ev.at = this.failureAt;
     if (this.reader !== null && this.announced) ev.name = this.name;
     const raw = this.raw.join("");
     if (raw !== "") ev.raw = raw;
@@ -289,6 +299,10 @@ class CallListDecoder extends StepDecoder {
       this.state = "end";
       return i + 1;
     }
+    if (this.syntax.sequence && !this.bracketed && NAME_START.test(c)) {
+      this.state = "item";
+      return i;
+    }
     if (this.syntax.namePrefix !== "") {
       const at = s.slice(i, i + this.syntax.namePrefix.length);
       if (at === this.syntax.namePrefix) {
@@ -298,7 +312,7 @@ class CallListDecoder extends StepDecoder {
       if (!final && this.syntax.namePrefix.startsWith(at)) return -1;
     }
     if (this.selfClosing && !this.bracketed) return this.closeRegion(s, i);
-    return this.failAt(i, `unexpected text after a call: ${JSON.stringify(s.slice(i, i + 40))}`);
+    return this.failAt(i, "unexpected text after a call:", true);
   }
 
   /** Ends a region that has no end marker: the text from `s[j]` goes back to the engine. */

@@ -60,8 +60,9 @@ export interface TaggedSyntax {
   /** What may follow `paramClose` (after whitespace) for it to be the real end of the value. */
   afterParam: readonly string[];
   /**
-   * The whitespace between `paramClose` and the next tag must hold a newline (Qwen3-Coder and Seed-OSS
-   * templates write one), so that `'</parameter> <parameter=x>'` on one line of code stays code.
+   * Whitespace between `paramClose` and the next tag must hold a newline (Qwen3-Coder and Seed-OSS
+   * templates write one), so that `'</parameter> <parameter=x>'` on one line of code stays code; tags
+   * written with nothing between them (the one-line form) count too.
    */
   afterParamNewline?: boolean;
   /**
@@ -83,6 +84,8 @@ export interface TaggedSyntax {
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+const LT = 0x3c;
+const GT = 0x3e;
 
 /** Longest tag, key or call name read before the text is judged not to be one. */
 const MAX_TAG = 1024;
@@ -151,6 +154,8 @@ class TaggedDecoder extends StepDecoder {
   private stepStart = 0;
   private closing: Extract<DecoderEvent, { kind: "done" }> | null = null;
   private failure = "";
+  /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
+  private failureAt = -1;
   private failedName: string | undefined;
 
   constructor(
@@ -161,7 +166,9 @@ class TaggedDecoder extends StepDecoder {
   }
 
   protected finish(s: string, closed: boolean): void {
-    if (closed) this.run(s, true);
+    // Text kept after a complete call when the output ends (a cut-off `</seed:tool_c`) is read too:
+    // it is no call, so it fails and is kept, instead of vanishing with the region.
+    if (closed || (this.state === "between" && /\S/.test(s))) this.run(s, true);
     // Whatever was not read (closed) or is still kept (not closed) belongs to the text being kept.
     if (this.rawFrom >= 0) this.rawTo = this.seen.total;
     if (closed) this.endOfRegion();
@@ -236,6 +243,7 @@ class TaggedDecoder extends StepDecoder {
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
     const ev: DecoderEvent = { kind: "fail", type, message };
+    if (this.failureAt >= 0 && message === this.failure) ev.at = this.failureAt;
     const name = this.call?.announced ? this.call.name : this.failedName;
     if (name !== undefined) ev.name = name;
     if (this.rawFrom >= 0) ev.raw = this.seen.slice(this.rawFrom, this.rawTo);
@@ -291,9 +299,10 @@ class TaggedDecoder extends StepDecoder {
     }
   }
 
-  private fail(message: string): void {
+  private fail(message: string, at = -1): void {
     this.state = "failed";
     this.failure = message;
+    this.failureAt = at;
     this.failedName = this.call?.announced ? this.call.name : undefined;
     this.keepRaw();
   }
@@ -313,7 +322,7 @@ class TaggedDecoder extends StepDecoder {
     this.keepRaw(true);
     const name = tag === null ? undefined : this.syntax.callOpen(tag);
     if (tag === null || name === undefined || !isToolName(name)) {
-      return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+      return this.failAt(i, "expected a call, found", true);
     }
     this.openCall(name);
     return i + tag.length;
@@ -326,8 +335,9 @@ class TaggedDecoder extends StepDecoder {
     this.rawTo = this.stepStart;
   }
 
-  private failAt(i: number, message: string): number {
-    this.fail(message);
+  /** Fails at `s[i]`; `quote`: the message ends with a quote of the text from there (see DecoderEvent). */
+  private failAt(i: number, message: string, quote = false): number {
+    this.fail(message, quote ? this.origin + i : -1);
     return i;
   }
 
@@ -356,7 +366,7 @@ class TaggedDecoder extends StepDecoder {
     }
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
-    if (tag === null) return this.failAt(i, `expected a parameter, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (tag === null) return this.failAt(i, "expected a parameter, found", true);
     if (tag === this.syntax.nameSep && call.n === 0 && !call.sepSeen) {
       call.sepSeen = true;
       return i + tag.length;
@@ -549,7 +559,9 @@ class TaggedDecoder extends StepDecoder {
   private realNext(s: string, j: number, final: boolean, after = this.syntax.afterParam): "yes" | "no" | "wait" {
     const k = skipSpace(s, j);
     if (k === s.length) return final ? "yes" : "wait";
-    if (after === this.syntax.afterParam && this.syntax.afterParamNewline && !hasNewline(s, j, k)) return "no";
+    // Whitespace without a newline (`</parameter> <parameter=x>`) is a line of code; no whitespace at all
+    // is the one-line form (`<parameter=a>1</parameter></function>`).
+    if (after === this.syntax.afterParam && this.syntax.afterParamNewline && k > j && !hasNewline(s, j, k)) return "no";
     for (const tag of after) {
       const at = tokenAt(s, k, tag, final);
       if (at !== "no") return at === "full" ? "yes" : "wait";
@@ -641,9 +653,15 @@ function hasNewline(s: string, from: number, to: number): boolean {
  */
 function readTag(s: string, i: number, final: boolean): string | null | undefined {
   if (s[i] !== "<") return null;
-  const k = s.indexOf(">", i);
-  if (k >= 0 && k - i < MAX_TAG) return s.slice(i, k + 1);
-  return k < 0 && !final && s.length - i < MAX_TAG ? undefined : null;
+  // A tag holds no other `<`, and only MAX_TAG characters are looked at: a search to the end of a long
+  // text per tag would be quadratic (`<function=` repeated).
+  const end = Math.min(s.length, i + MAX_TAG);
+  for (let k = i + 1; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (c === GT) return s.slice(i, k + 1);
+    if (c === LT) return null;
+  }
+  return !final && s.length - i < MAX_TAG ? undefined : null;
 }
 
 /** The length of a newline (`\n`, `\r\n`, or when `partial` a `\r` that may precede `\n`) ending at `s[p]`. */

@@ -52,6 +52,8 @@ class XmlCallsDecoder extends StepDecoder {
   /** Where the current call's body starts in `seen`. */
   private bodyFrom = 0;
   private failure = "";
+  /** Where the failure's offending text starts (offset in `seen`), quoted by the engine; -1: none. */
+  private failureAt = -1;
   private failedName: string | undefined;
   private readonly closeTag: string;
 
@@ -98,9 +100,9 @@ class XmlCallsDecoder extends StepDecoder {
     const have = s.length - i;
     if (have < prefix.length) {
       if (!final && prefix.startsWith(s.slice(i))) return -1;
-      return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+      return this.failAt(i, "expected a call, found");
     }
-    if (!s.startsWith(prefix, i)) return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (!s.startsWith(prefix, i)) return this.failAt(i, "expected a call, found");
     const at = i + prefix.length;
     const gt = s.indexOf(">", at);
     if (gt < 0) {
@@ -108,7 +110,7 @@ class XmlCallsDecoder extends StepDecoder {
       return this.failAt(i, "a call's open tag does not end");
     }
     const name = gt - at < MAX_TAG ? this.syntax.callOpen(s.slice(at, gt + 1)) : undefined;
-    if (name === undefined || !isToolName(name)) return this.failAt(i, `expected a call, found ${JSON.stringify(s.slice(i, i + 40))}`);
+    if (name === undefined || !isToolName(name)) return this.failAt(i, "expected a call, found");
     this.rawFrom = this.origin + i;
     this.bodyFrom = this.origin + gt + 1;
     this.name = name;
@@ -130,7 +132,9 @@ class XmlCallsDecoder extends StepDecoder {
     const body = this.seen.slice(this.bodyFrom, end);
     const parsed = readArguments(body, this.syntax, this.ctx.toolSchema(this.name));
     if (typeof parsed === "string") {
+      // The message names the call body's problem; the body is whole here, so it is the same for every split.
       this.failure = parsed;
+      this.failureAt = -1;
       this.failedName = this.name;
       this.state = "failed";
       return s.length;
@@ -146,6 +150,7 @@ class XmlCallsDecoder extends StepDecoder {
 
   private failAt(i: number, message: string): number {
     this.failure = message;
+    this.failureAt = this.origin + i;
     this.failedName = undefined;
     this.rawFrom = this.origin + i;
     this.state = "failed";
@@ -154,6 +159,7 @@ class XmlCallsDecoder extends StepDecoder {
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
     const ev: DecoderEvent = { kind: "fail", type, message };
+    if (this.failureAt >= 0 && this.state === "failed" && this.failedName === undefined) ev.at = this.failureAt;
     const name = this.state === "call" ? this.name : this.failedName;
     if (name !== undefined) ev.name = name;
     if (this.rawFrom >= 0) ev.raw = this.seen.slice(this.rawFrom, this.seen.total);

@@ -52,7 +52,8 @@ export function callShape(format: FormatDescription, ctx: EmitContext): ShapeOrR
   const regionRule = (u: Usable, tools: readonly FunctionTool[], single: boolean): string => {
     const { region, writer } = u;
     const start = region.start[0] as string;
-    if (region.startInPayload === true) return writer.group(tools, single, "");
+    // The payload itself opens the region, so it starts with the marker (`[` is an array, `{` an object).
+    if (region.startInPayload === true) return writer.group(tools, single, "", start[0]);
     const opened = typeof region.startInPayload === "number" ? start.slice(-region.startInPayload) : "";
     const nl = padded(region) && opened === "" ? '"\\n"' : "";
     const end = region.end?.[0];

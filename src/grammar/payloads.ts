@@ -50,9 +50,10 @@ export function payloadWriter(payload: Payload, ctx: EmitContext): WriterOrReaso
       return tagged(payload, ctx);
     case "literal-calls":
       if (payload.dialect !== "python") return { reason: "Gemma literal arguments (<|\"|> strings) have no grammar writer yet" };
-      return pythonCalls(payload.namePrefix ?? "", payload.list === true, ctx);
+      // Olmo 3 writes calls one per line; a family that says calls *may* sit in a list writes one bare call per region.
+      return pythonCalls(payload.namePrefix ?? "", payload.sequence === true ? "lines" : payload.list === true ? "bare" : "list", ctx);
     case "python-or-json":
-      return pythonCalls("", false, ctx);
+      return pythonCalls("", "list", ctx);
     case "by-first-char":
       return byFirstChar(payload, ctx);
     case "python-tag":
@@ -204,7 +205,7 @@ function tagged(payload: Extract<Payload, { kind: "tagged" }>, ctx: EmitContext)
   };
 }
 
-function pythonCalls(namePrefix: string, bare: boolean, ctx: EmitContext): PayloadWriter {
+function pythonCalls(namePrefix: string, layout: "list" | "bare" | "lines", ctx: EmitContext): PayloadWriter {
   const { builder, schemas } = ctx;
   const space = primitive(builder, "space");
   const kwargs: ObjectSyntax = {
@@ -222,10 +223,11 @@ function pythonCalls(namePrefix: string, bare: boolean, ctx: EmitContext): Paylo
   };
   return {
     markers: [],
-    oneCall: bare,
+    oneCall: layout === "bare",
     group(tools, single) {
       const one = anyCall(builder, tools, "py-call", call);
-      if (bare) return one;
+      if (layout === "bare") return one;
+      if (layout === "lines") return list(one, '"\\n"', single);
       return builder.add("py-call-list", `"[" ${list(one, `"," ${space}`, single)} "]"`);
     },
   };

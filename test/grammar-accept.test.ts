@@ -10,7 +10,13 @@ import { buildGbnf } from "../src/grammar/index.js";
 import { caseTools, completionFiles } from "./helpers/fixtures.js";
 import { GbnfRecognizer } from "./helpers/gbnf-recognizer.js";
 
-const FORMATS: FormatId[] = ["hermes", "qwen3-coder", "llama3-json", "mistral", "json-block", "pythonic"];
+/**
+ * Formats whose fixture completions are written in the grammar's canonical form. The other formats'
+ * fixtures follow their template's exact layout (values without surrounding newlines, compact JSON),
+ * which the generic emitter does not reproduce; for them the sampling test (test/grammar/sampling.test.ts)
+ * is what checks that grammar and parser agree.
+ */
+const FORMATS: FormatId[] = ["hermes", "qwen3-coder", "llama3-json", "mistral", "json-block", "pythonic", "gemma4"];
 
 /**
  * Fixture cases the grammars deliberately do not produce: the grammar makes the model write its
@@ -129,6 +135,15 @@ const CALLS: Record<string, { good: string; bad: Record<string, string> }> = {
       "integer as string": '```json\n{"name": "get_weather", "arguments": {"city": "Oslo", "days": "3"}}\n```',
       "array for string": '```json\n{"name": "get_weather", "arguments": {"city": ["Oslo"]}}\n```',
       "unknown tool": '```json\n{"name": "get_news", "arguments": {}}\n```',
+    },
+  },
+  gemma4: {
+    good: '<|tool_call>call:get_weather{city:<|"|>Oslo<|"|>,days:3}<tool_call|>',
+    bad: {
+      "integer as string": '<|tool_call>call:get_weather{city:<|"|>Oslo<|"|>,days:<|"|>3<|"|>}<tool_call|>',
+      "missing required": "<|tool_call>call:get_weather{days:3}<tool_call|>",
+      "enum violation": '<|tool_call>call:get_weather{city:<|"|>Oslo<|"|>,unit:<|"|>k<|"|>}<tool_call|>',
+      "unknown tool": "<|tool_call>call:get_news{}<tool_call|>",
     },
   },
   pythonic: {

@@ -13,7 +13,7 @@ import { ChatwireError } from "../errors.js";
 import { getFormat, listFormats } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
 import { callShape, type CallShape } from "./calls.js";
-import { GbnfBuilder, lit, type Capture } from "./gbnf.js";
+import { alt, GbnfBuilder, lit, type Capture } from "./gbnf.js";
 import { formatMarkers, regionEndMarkers } from "./markers.js";
 import type { EmitContext } from "./payloads.js";
 import { primitive } from "./primitives.js";
@@ -63,6 +63,7 @@ export function emitGbnf(format: FormatId | FormatDescription, request: unknown,
   const builder = new GbnfBuilder();
   builder.stringMarkers = regionEndMarkers(description);
   const markers = formatMarkers(description);
+  builder.textMarkers = markers;
   // Filled once the call shape is known, before any value rule is built.
   const valueMarkers: string[] = [...markers];
   const root = builder.reserve("root");
@@ -95,13 +96,14 @@ function rawValueText(builder: GbnfBuilder, markers: readonly string[], guard: T
 function reasoningPrefix(builder: GbnfBuilder, format: FormatDescription, all: readonly string[], promptSuffix: string | undefined): string {
   const markers = format.reasoning?.[0];
   if (markers === undefined) return "";
-  const start = markers.start[0] as string;
-  const end = markers.end[0] as string;
+  // Every spelling the parser reads (Gemma 4 closes with or without a newline).
+  const start = alt(markers.start.map(lit));
+  const end = alt(markers.end.map(lit));
   // No marker at all inside: the parser may open calls in reasoning, or end it at any end spelling.
   const text = builder.capture(textWithout(builder, "reasoning-text", all), { kind: "reasoning" });
   const opened = promptSuffix !== undefined && markers.start.some((s) => promptSuffix.trimEnd().endsWith(s.trimEnd()));
-  if (opened) return builder.add("reasoning", `${text} ${lit(end)}`);
-  return `${builder.add("reasoning", `${lit(start)} ${text} ${lit(end)}`)}?`;
+  if (opened) return builder.add("reasoning", `${text} ${end}`);
+  return `${builder.add("reasoning", `${start} ${text} ${end}`)}?`;
 }
 
 function bodyRule(builder: GbnfBuilder, shape: CallShape, req: ToolRequest, markers: readonly string[]): string {

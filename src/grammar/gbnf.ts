@@ -53,8 +53,8 @@ export function alt(options: readonly string[]): string {
  */
 export type Capture =
   | { kind: "call"; name: string }
-  | { kind: "args"; decode: "json" | "python" }
-  | { kind: "param"; key: string; decode: "json" | "python" | "raw" }
+  | { kind: "args"; decode: "json" | "python" | "gemma" }
+  | { kind: "param"; key: string; decode: "json" | "python" | "raw" | "gemma" }
   | { kind: "raw-string" }
   | { kind: "reasoning" }
   | { kind: "content" };
@@ -67,6 +67,8 @@ export class GbnfBuilder {
    * before the first string rule is added).
    */
   stringMarkers: readonly string[] = [];
+  /** Every marker of the format, for strings written as raw text (Gemma's `<|"|>` strings). */
+  textMarkers: readonly string[] = [];
   /** Rule name -> what the rule means (see Capture). */
   readonly captures = new Map<string, Capture>();
 

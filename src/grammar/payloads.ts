@@ -13,7 +13,7 @@ import type { FunctionTool } from "../types.js";
 import { alt, lit, type GbnfBuilder } from "./gbnf.js";
 import { choosePattern, patternGbnf, patternLiterals, patternPrefix } from "./pattern-gbnf.js";
 import { primitive } from "./primitives.js";
-import { seq, type ObjectSyntax, type SchemaRules } from "./schema-rules.js";
+import { gemmaDict, seq, type ObjectSyntax, type SchemaRules } from "./schema-rules.js";
 
 export interface EmitContext {
   builder: GbnfBuilder;
@@ -49,7 +49,7 @@ export function payloadWriter(payload: Payload, ctx: EmitContext): WriterOrReaso
     case "tagged":
       return tagged(payload, ctx);
     case "literal-calls":
-      if (payload.dialect !== "python") return { reason: "Gemma literal arguments (<|\"|> strings) have no grammar writer yet" };
+      if (payload.dialect === "gemma") return gemmaCalls(payload.namePrefix ?? "", ctx);
       // Olmo 3 writes calls one per line; a family that says calls *may* sit in a list writes one bare call per region.
       return pythonCalls(payload.namePrefix ?? "", payload.sequence === true ? "lines" : payload.list === true ? "bare" : "list", ctx);
     case "python-or-json":
@@ -230,6 +230,18 @@ function pythonCalls(namePrefix: string, layout: "list" | "bare" | "lines", ctx:
       if (layout === "lines") return list(one, '"\\n"', single);
       return builder.add("py-call-list", `"[" ${list(one, `"," ${space}`, single)} "]"`);
     },
+  };
+}
+
+/** Gemma 4: `call:f{k:<|"|>v<|"|>,n:1}`, one call per region. */
+function gemmaCalls(namePrefix: string, ctx: EmitContext): PayloadWriter {
+  const { builder, schemas } = ctx;
+  const call = (t: FunctionTool): string =>
+    callRule(builder, t, `${lit(`${namePrefix}${t.function.name}`)} ${schemas.objectRule(t.function.parameters, `${hint(t)}-args`, gemmaDict(builder))}`);
+  return {
+    markers: ['<|"|>'],
+    oneCall: true,
+    group: (tools) => anyCall(builder, tools, "gemma-call", call),
   };
 }
 

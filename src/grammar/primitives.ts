@@ -8,7 +8,7 @@
 import type { GbnfBuilder } from "./gbnf.js";
 import { MAX_WHITESPACE, textWithout } from "./text-rules.js";
 
-export type ValueSyntax = "json" | "python" | "raw";
+export type ValueSyntax = "json" | "python" | "raw" | "gemma";
 
 const PY_ESCAPE = '[\\\\] (["\'\\\\nrt] | "x" [0-9a-fA-F]{2} | "u" ([0-9a-cA-Ce-fE-F] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2}))';
 const JSON_ESCAPE = '[\\\\] (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})';
@@ -38,6 +38,12 @@ const BODIES: Record<string, string> = {
   "py-value": "py-dict | py-list | py-string | number | py-boolean | py-none",
   "py-dict": '"{" space (py-string ":" space py-value ("," space py-string ":" space py-value)*)? "}" space',
   "py-list": '"[" space (py-value ("," space py-value)*)? "]" space',
+  // Gemma 4: strings are raw text between <|"|> tokens, dict keys bare, no spaces.
+  "gemma-string": '"<|\\"|>" gemma-chars "<|\\"|>"',
+  "gemma-key": "[a-zA-Z_] [a-zA-Z0-9_]{0,63}",
+  "gemma-value": "gemma-dict | gemma-list | gemma-string | raw-number | raw-boolean | raw-null",
+  "gemma-dict": '"{" (gemma-key ":" gemma-value ("," gemma-key ":" gemma-value)*)? "}"',
+  "gemma-list": '"[" (gemma-value ("," gemma-value)*)? "]"',
   "raw-boolean": '"true" | "false"',
   "raw-null": '"null"',
 };
@@ -66,11 +72,20 @@ const NEEDS: Record<string, string[]> = {
   "py-value": ["py-dict", "py-list", "py-string", "number", "py-boolean", "py-none"],
   "py-dict": ["space", "py-string", "py-value"],
   "py-list": ["space", "py-value"],
+  "gemma-string": ["gemma-chars"],
+  "gemma-value": ["gemma-dict", "gemma-list", "gemma-string", "raw-number", "raw-boolean", "raw-null"],
+  "gemma-dict": ["gemma-key", "gemma-value"],
+  "gemma-list": ["gemma-value"],
 };
 
 /** Adds a primitive rule (and the ones it refers to) once; returns its name. */
 export function primitive(builder: GbnfBuilder, name: string): string {
   if (!builder.has(name)) {
+    if (name === "gemma-chars") {
+      // Raw text: no <|"|> token (it would end the string) and no marker of the format.
+      textWithout(builder, name, ['<|"|>', ...builder.stringMarkers, ...builder.textMarkers]);
+      return name;
+    }
     const inside = STRING_BODIES[name];
     if (inside !== undefined) {
       const quote = inside.quote;
@@ -95,11 +110,12 @@ export function scalarRule(builder: GbnfBuilder, type: "string" | "integer" | "n
     json: { string: "json-string", integer: "integer", number: "number", boolean: "json-boolean", null: "json-null" },
     python: { string: "py-string", integer: "integer", number: "number", boolean: "py-boolean", null: "py-none" },
     raw: { string: "json-string", integer: "raw-integer", number: "raw-number", boolean: "raw-boolean", null: "raw-null" },
+    gemma: { string: "gemma-string", integer: "raw-integer", number: "raw-number", boolean: "raw-boolean", null: "raw-null" },
   };
   return primitive(builder, table[syntax][type] as string);
 }
 
 /** Any value at all, in a syntax (a schema without constraints, or one we relax). */
 export function anyValueRule(builder: GbnfBuilder, syntax: ValueSyntax): string {
-  return primitive(builder, syntax === "python" ? "py-value" : "json-value");
+  return primitive(builder, syntax === "python" ? "py-value" : syntax === "gemma" ? "gemma-value" : "json-value");
 }

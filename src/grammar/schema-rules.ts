@@ -76,7 +76,8 @@ export class SchemaRules {
     this.noteRelaxed(root, hint);
     const object = Array.isArray(root.allOf) ? this.mergeAllOf(root, hint, root) : root;
     const rule = this.builder.add(hint, this.objectBody(object, hint, syntax, root));
-    return syntax.captureMembers === true || syntax.values === "raw" ? rule : this.builder.capture(rule, { kind: "args", decode: syntax.values });
+    if (syntax.captureMembers === true || syntax.values === "raw") return rule;
+    return this.builder.capture(rule, { kind: "args", decode: syntax.values });
   }
 
   /** An expression for a value of `schema` written in `syntax`. */
@@ -171,6 +172,10 @@ export class SchemaRules {
     }
     if (min === 0 && max === undefined) return scalarRule(this.builder, "string", syntax);
     const count = `{${min},${max ?? ""}}`;
+    if (syntax === "gemma") {
+      this.relax("minLength/maxLength (Gemma strings)", hint);
+      return primitive(this.builder, "gemma-string");
+    }
     if (syntax === "python") {
       primitive(this.builder, "py-char-sq");
       primitive(this.builder, "py-char-dq");
@@ -212,8 +217,8 @@ export class SchemaRules {
     return seq(syntax.open, inner, syntax.close) || '""';
   }
 
-  private arrayBody(schema: Schema, hint: string, syntax: "json" | "python", root: Schema): string {
-    const space = primitive(this.builder, "space");
+  private arrayBody(schema: Schema, hint: string, syntax: "json" | "python" | "gemma", root: Schema): string {
+    const space = syntax === "gemma" ? "" : primitive(this.builder, "space");
     const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
     if (prefix.length > 0) {
       const items = prefix.map((s, i) => this.value(s, `${hint}-${i}`, syntax, root));
@@ -280,6 +285,7 @@ export class SchemaRules {
       if (typeof value === "string") return this.builder.capture(this.builder.add("raw-const", lit(value)), { kind: "raw-string" });
       return lit(dumpJson(value, PY_JSON));
     }
+    if (syntax === "gemma") return lit(gemmaRepr(value));
     if (syntax === "python") {
       // Python accepts either quote style for strings; other literals have one spelling.
       if (typeof value === "string") return `${alt([lit(pyRepr(value)), lit(dumpJson(value, PY_JSON))])} ${space}`;
@@ -317,6 +323,7 @@ function rawGuard(types: readonly ValueType[]): TextGuard | undefined {
 
 /** A nested object value: a JSON object, or a Python dict with either quote style for keys. */
 function dictSyntax(syntax: ValueSyntax, builder: GbnfBuilder): ObjectSyntax {
+  if (syntax === "gemma") return gemmaDict(builder);
   const space = primitive(builder, "space");
   const python = syntax === "python";
   return {
@@ -328,6 +335,27 @@ function dictSyntax(syntax: ValueSyntax, builder: GbnfBuilder): ObjectSyntax {
     anyKey: `${primitive(builder, python ? "py-string" : "json-string")} ":" ${space}`,
     values: python ? "python" : "json",
   };
+}
+
+/** Gemma's argument object: `{key:value,...}`, keys bare, no spaces. */
+export function gemmaDict(builder: GbnfBuilder): ObjectSyntax {
+  return {
+    open: '"{"',
+    close: '"}"',
+    key: (name) => lit(`${name}:`),
+    after: "",
+    sep: '","',
+    anyKey: `${primitive(builder, "gemma-key")} ":"`,
+    values: "gemma",
+  };
+}
+
+/** A JSON value in Gemma's syntax: `<|"|>x<|"|>`, `true`, `null`, `[1,2]`, `{k:<|"|>v<|"|>}`. */
+export function gemmaRepr(value: unknown): string {
+  if (typeof value === "string") return `<|"|>${value}<|"|>`;
+  if (Array.isArray(value)) return `[${value.map(gemmaRepr).join(",")}]`;
+  if (isSchema(value)) return `{${Object.entries(value).map(([k, v]) => `${k}:${gemmaRepr(v)}`).join(",")}}`;
+  return dumpJson(value, PY_JSON);
 }
 
 /** Python's repr of a JSON value: `'x'`, `True`, `None`, `[1, 2]`, `{'k': 'v'}`. */

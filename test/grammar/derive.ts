@@ -33,7 +33,7 @@ export function derive(text: string, tree: Node, captures: ReadonlyMap<string, C
         return;
       case "args":
         if (call === undefined) throw new Error(`arguments outside a call at ${n.start}`);
-        call.arguments = (c.decode === "json" ? JSON.parse(span(n)) : readPython(span(n))) as Record<string, unknown>;
+        call.arguments = (c.decode === "json" ? JSON.parse(span(n)) : c.decode === "gemma" ? readGemma(span(n)) : readPython(span(n))) as Record<string, unknown>;
         return;
       case "param": {
         if (call === undefined) throw new Error(`parameter outside a call at ${n.start}`);
@@ -143,6 +143,54 @@ export function readPython(src: string): unknown {
   };
   const v = value();
   ws();
+  if (i !== src.length) fail("trailing text");
+  return v;
+}
+
+/** Gemma 4's argument syntax: `<|"|>raw text<|"|>` strings, bare keys, numbers, true/false/null. */
+export function readGemma(src: string): unknown {
+  const Q = '<|"|>';
+  let i = 0;
+  const fail = (what: string): never => {
+    throw new Error(`gemma literal: ${what} at ${i} in ${JSON.stringify(src)}`);
+  };
+  const value = (): unknown => {
+    if (src.startsWith(Q, i)) {
+      const end = src.indexOf(Q, i + Q.length);
+      if (end < 0) fail("unterminated string");
+      const s = src.slice(i + Q.length, end);
+      i = end + Q.length;
+      return s;
+    }
+    const c = src[i];
+    if (c === "[" || c === "{") {
+      const close = c === "[" ? "]" : "}";
+      i++;
+      const arr: unknown[] = [];
+      const obj: Record<string, unknown> = {};
+      if (src[i] === close) return i++, c === "[" ? arr : obj;
+      for (;;) {
+        if (c === "{") {
+          const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i));
+          if (m === null) fail("expected a key");
+          i += m![0].length;
+          if (src[i++] !== ":") fail("expected :");
+          obj[m![0]] = value();
+        } else arr.push(value());
+        const d = src[i++];
+        if (d === close) return c === "[" ? arr : obj;
+        if (d !== ",") fail(`expected , or ${close}`);
+      }
+    }
+    for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const) {
+      if (src.startsWith(word, i)) return (i += word.length), v;
+    }
+    const m = /^-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(src.slice(i));
+    if (m === null) return fail("unexpected text");
+    i += m[0].length;
+    return Number(m[0]);
+  };
+  const v = value();
   if (i !== src.length) fail("trailing text");
   return v;
 }

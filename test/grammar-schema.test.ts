@@ -266,7 +266,7 @@ describe("chatwire grammar", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^chatwire: unknown_format: no grammar for format "harmony"[^\n]*\n$/);
     const kind = await cli(["grammar", "--format", "hermes", "--request", requestFile, "--kind", "lark"]);
-    expect(kind.stderr).toMatch(/^chatwire: usage: --kind must be gbnf or json-schema/);
+    expect(kind.stderr).toMatch(/^chatwire: usage: --kind must be gbnf, json-schema or structural-tag/);
   });
 });
 

@@ -5,4 +5,6 @@
 export { buildGbnf, grammarFormats, grammarUnavailable } from "./gbnf-grammar.js";
 export type { GrammarOptions } from "./gbnf-grammar.js";
 export { buildToolJsonSchema } from "./json-schema.js";
+export { buildStructuralTag } from "./structural-tag.js";
+export type { StructuralTag } from "./structural-tag.js";
 export { gbnfForTemplate } from "./for-template.js";

@@ -6,7 +6,8 @@
  *    the same calls written as 50 bare pythonic lists (`[write_file(path=..., content=...)]`), each a
  *    region without end marker, so the cost of closing such regions shows (it must stay linear).
  * 2. Streaming: one Hermes and one Qwen3-Coder call whose string argument is 25 KB and 200 KB (8x), fed in
- *    4-character deltas. Linear work means the 8x text costs about 8x time (the issue allows ~10x) and
+ *    4-character deltas: a file (code-like lines), plain prose, and hard code (short lines, quotes,
+ *    escapes, `<` and `</` on every line, a `</parameter>` in a string literal). Linear work means the 8x text costs about 8x time (the issue allows ~10x) and
  *    streaming costs at most 3x the one-shot parse of the same text.
  * 3. Baseline: what serving engines do today, re-parsing the accumulated text on every delta. Running it
  *    in full would take minutes (it is quadratic), so it is sampled: the accumulated text is re-parsed at
@@ -48,6 +49,30 @@ const REQUEST = { messages: [], tools: [WRITE_FILE] };
 function fileText(chars) {
   const line = 'if (x < 10) { print("héllo — 深圳", x); } // tab\there\n';
   return line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
+}
+
+/** Prose: no quotes, no `<`, few newlines (the cheap case). */
+function plainText(chars) {
+  const line = "The quick brown fox jumps over the lazy dog and keeps running through the field. ";
+  return line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
+}
+
+/**
+ * Code that is hard on a streaming parser: short lines (a newline every few deltas, each one a
+ * possible start of a close tag), quotes and escapes on every line, `<` and `</` of HTML and
+ * comparisons, a `</parameter>` inside a string literal.
+ */
+function codeText(chars) {
+  const lines = [
+    'if (a < b && s !== "x\\"y") {',
+    '  out.push(`<div class="c">${v}</div>`);',
+    "  const re = /<\\/?[a-z]+>/g; // '</tag>'",
+    '  html += "<p>" + esc(t) + "</p>\\n";',
+    '  log("</parameter> is text here");',
+    "}",
+  ];
+  const text = lines.join("\n") + "\n";
+  return text.repeat(Math.ceil(chars / text.length)).slice(0, chars);
 }
 
 function hermesCall(args) {
@@ -127,10 +152,18 @@ function reparseEstimate(lib, format, text) {
 function streaming(lib) {
   const rows = [];
   const verdicts = [];
-  for (const [format, make] of [["hermes", hermesCall], ["qwen3-coder", qwenCall]]) {
+  const cases = [
+    ["hermes", "file", hermesCall, fileText],
+    ["qwen3-coder", "file", qwenCall, fileText],
+    ["hermes", "plain", hermesCall, plainText],
+    ["qwen3-coder", "plain", qwenCall, plainText],
+    ["hermes", "code", hermesCall, codeText],
+    ["qwen3-coder", "code", qwenCall, codeText],
+  ];
+  for (const [format, kind, make, body] of cases) {
     const figures = {};
     for (const size of [25_000, 200_000]) {
-      const text = make({ path: "big.txt", content: fileText(size) });
+      const text = make({ path: "big.txt", content: body(size) });
       const one = lib.parseCompletion(format, text, REQUEST);
       if ((one.message.tool_calls ?? []).length !== 1) throw new Error(`bench: ${format} ${size} did not parse to one call`);
       const deltas = deltasOf(text);
@@ -141,7 +174,7 @@ function streaming(lib) {
       figures[size] = { oneShotMs, streamMs, reparseMs };
       rows.push([
         format,
-        `${size / 1000} KB`,
+        `${kind} ${size / 1000} KB`,
         deltas.length,
         fmt(oneShotMs, 2),
         fmt(streamMs, 2),
@@ -154,7 +187,7 @@ function streaming(lib) {
     const small = figures[25_000];
     const big = figures[200_000];
     verdicts.push([
-      format,
+      `${format} (${kind})`,
       fmt(big.streamMs / small.streamMs, 1),
       fmt(big.streamMs / big.oneShotMs, 2),
       fmt(big.reparseMs / small.reparseMs, 1),

@@ -40,3 +40,4 @@ export { internlm2 } from "./internlm2.js";
 export { granite20bFc } from "./granite-20b-fc.js";
 export { commandRPlus } from "./command-r-plus.js";
 export { xlam } from "./xlam.js";
+export { kimiK3 } from "./kimi-k3.js";

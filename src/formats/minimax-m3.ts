@@ -20,7 +20,15 @@ export const minimaxM3 = defineFormat({
     {
       start: [`${NS}<tool_call>`],
       end: [`${NS}</tool_call>`],
-      payload: { kind: "xml-calls", tagPrefix: NS, call: { open: ['<invoke name="{name}">'], close: "</invoke>" }, itemTag: "item", untyped: "json" },
+      payload: {
+        kind: "xml-calls",
+        open: [`${NS}<`, ">"],
+        close: [`${NS}</`, ">"],
+        call: { element: "invoke", head: ['invoke name="{name}"'] },
+        params: { by: "element" },
+        itemTag: "item",
+        untyped: "json",
+      },
     },
   ],
   // A turn without reasoning starts with a bare `</mm:think>` (the template writes it): markup, dropped.

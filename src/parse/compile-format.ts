@@ -15,6 +15,7 @@ import { pythonTag } from "./decoders/python-tag.js";
 import { callListDecoder, pythonicOrJsonCalls } from "./decoders/pythonic.js";
 import { taggedDecoder } from "./decoders/tagged.js";
 import { xmlCallsDecoder } from "./decoders/xml-calls.js";
+import type { XmlCallsSyntax } from "./decoders/xml-calls.js";
 import type { ParamOpen, TaggedSyntax } from "./decoders/tagged.js";
 import type { ChannelRoute, ChannelRule, ChannelSpec, FormatDescription, Payload, RegionSpec, UntypedValues } from "./language.js";
 import { compilePattern, matchWhole } from "./patterns.js";
@@ -77,14 +78,18 @@ function makePayload(p: Payload): DecoderFactory {
     case "tagged":
       return taggedDecoder(taggedSyntax(p));
     case "xml-calls": {
-      const open = p.call.open.map(compilePattern);
-      return xmlCallsDecoder({
-        tagPrefix: p.tagPrefix,
-        callOpen: (tag) => matchTag(open, tag)?.["name"],
-        callClose: p.call.close,
+      const head = p.call.head.map(compilePattern);
+      const syntax: XmlCallsSyntax = {
+        open: p.open,
+        close: p.close,
+        callElement: p.call.element,
+        callName: (h) => matchWhole(head, h)?.["name"],
+        params: p.params,
         itemTag: p.itemTag,
         untyped: untypedTypes(p.untyped),
-      });
+      };
+      if (p.jsonElement !== undefined) syntax.jsonElement = p.jsonElement;
+      return xmlCallsDecoder(syntax);
     }
     case "literal-calls":
       return callListDecoder({

@@ -145,16 +145,22 @@ export type Payload =
       cdata?: boolean;
     }
   /**
-   * Calls whose arguments are XML elements named by their keys, each tag after a special token
-   * (MiniMax M3: `NS<invoke name="f">NS<city>Paris NS</city>NS</invoke>`); mappings are nested
-   * elements, lists `<item>` elements, leaves raw text typed by the schema at their position.
+   * Calls written as elements whose tags are special tokens (a value ends exactly at the next token).
+   * MiniMax M3: `NS<invoke name="f">NS<city>Paris NS</city>NS</invoke>` (a parameter is an element
+   * named by its key; mappings nest, lists are `<item>` elements); Kimi K3: `<|open|>call tool="f"<|sep|>
+   * <|open|>argument key="k" type="string"<|sep|>v<|close|>argument<|sep|><|close|>call<|sep|>`.
    */
   | {
       kind: "xml-calls";
-      /** The token written before every tag. */
-      tagPrefix: string;
-      /** Patterns of the call's open tag (`{name}`), and its close tag, both without the prefix. */
-      call: { open: readonly string[]; close: string };
+      /** An open tag is `open[0] + head + open[1]`, a close tag `close[0] + name + close[1]`. */
+      open: readonly [string, string];
+      close: readonly [string, string];
+      /** The call element: its name, and patterns of its open tag's head (`{name}` the tool). */
+      call: { element: string; head: readonly string[] };
+      /** Parameters: elements named by their keys, or elements whose attributes give the key (and type). */
+      params: { by: "element" } | { by: "attribute"; element: string; key: string; type?: string };
+      /** An element whose text is the whole arguments object as JSON (Kimi K3 `json`). */
+      jsonElement?: string;
       /** The element name of a list item. */
       itemTag: string;
       untyped: UntypedValues;

@@ -145,8 +145,10 @@ function build(source: string): Built {
         const name = hole(true);
         groups.push([group + 1, group + 2]);
         group += 2;
-        regex += `(?:"([^"]*)"|'([^']*)')`;
-        void name;
+        // A known hole keeps its class inside quotes (an index is digits); any other hole is the text up
+        // to the closing quote.
+        const cls = HOLE_CLASS[name];
+        regex += cls !== undefined ? `(?:"(${cls})"|'(${cls})')` : `(?:"([^"]*)"|'([^']*)')`;
         i = close + 1;
       } else {
         regex += `["']${[...inner].map(escapeRegex).join("")}["']`;

@@ -4,6 +4,14 @@
  * the marker soup, and they are the characters that may vanish from the output).
  */
 import type { FormatDescription } from "../../src/formats/index.js";
+import { syntaxTexts } from "../../src/parse/syntax-texts.js";
+
+const WORDS = /[\p{L}\p{N}_]+/gu;
+
+/** The words of the format's call syntax (tag and attribute names, token prefixes), read from its data. */
+export function formatSyntaxWords(f: FormatDescription): Set<string> {
+  return new Set(syntaxTexts(f).flatMap((t) => t.match(WORDS) ?? []));
+}
 
 /** Every marker string the description names: regions, sections, reasoning, channels, ignored tokens. */
 export function formatMarkers(f: FormatDescription): string[] {

@@ -18,6 +18,10 @@ export interface JsonArgsOptions {
   rawText?: boolean;
 }
 
+/** A fence line: backticks and an optional `json` tag (checked once the line ended, or as a prefix). */
+const FENCE_LINE = /^`{1,3}(?:json)?[ \t\r]*$/i;
+const FENCE_PREFIX = /^`{1,3}(?:j(?:s(?:o(?:n)?)?)?)?[ \t\r]*$/i;
+
 type Phase = "lead" | "fenceLine" | "value" | "raw" | "after" | "closed";
 
 export class JsonArgsDecoder implements PayloadDecoder {
@@ -25,6 +29,9 @@ export class JsonArgsDecoder implements PayloadDecoder {
   private readonly args = new ArgsValue();
   private readonly rawParts: string[] = [];
   private trailing: string[] = [];
+  /** The fence line read so far, and where it starts (SeenText offset). */
+  private fence = "";
+  private fenceAt = 0;
 
   private readonly seen: SeenText;
   private readonly string: OpenString;
@@ -48,7 +55,11 @@ export class JsonArgsDecoder implements PayloadDecoder {
       switch (this.phase) {
         case "lead":
           if (/\s/.test(ch)) i++;
-          else if (this.opts.fence && ch === "`") this.phase = "fenceLine";
+          else if (this.opts.fence && ch === "`") {
+            this.phase = "fenceLine";
+            this.fence = "";
+            this.fenceAt = this.seen.base + i;
+          }
           else if (JsonValueReader.startsValue(ch)) this.phase = "value";
           else if (this.opts.rawText) this.phase = "raw";
           else {
@@ -65,7 +76,16 @@ export class JsonArgsDecoder implements PayloadDecoder {
           }
           break;
         case "fenceLine": {
+          // The fence's line is its backticks and `json`; anything else on it is no fence
+          // (its text would vanish with the fence).
           const nl = text.indexOf("\n", i);
+          this.fence += text.slice(i, nl < 0 ? text.length : nl);
+          // Until the line ends, what came so far may still grow into one (`\`\`\`js` -> `\`\`\`json`).
+          if (!(nl < 0 ? FENCE_PREFIX : FENCE_LINE).test(this.fence)) {
+            out.push({ kind: "fail", type: "malformed", message: "expected a ``` fence line, found", at: this.fenceAt });
+            this.phase = "closed";
+            return out;
+          }
           if (nl < 0) return out;
           i = nl + 1;
           this.phase = "lead";

@@ -37,11 +37,11 @@ const WS = /\s/;
 
 /**
  * Keys a call object may carry besides its name and arguments without saying anything about them
- * (`"type": "function"`, an id the format does not keep, Command R7B's `tool_call_id`). Any other key
+ * (an id the format does not keep, Command R7B's `tool_call_id`; `"type": "function"`). Any other key
  * makes the object malformed: its text (a misspelt `"argumentz"`, an extra field) would otherwise be
  * lost.
  */
-const NEUTRAL_KEYS: readonly string[] = ["type", "id", "tool_call_id"];
+const NEUTRAL_KEYS: readonly string[] = ["id", "tool_call_id"];
 
 type Phase =
   | "lead" // before the payload
@@ -446,7 +446,9 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const isName = this.nameKeys.includes(obj.key) && obj.name === undefined;
     const isId = this.idKeys.includes(obj.key) && obj.id === undefined;
     if (!isName && !isId) {
-      if (!NEUTRAL_KEYS.includes(obj.key)) obj.otherKeys.push(obj.key);
+      // `"type"` says nothing only when it says "function".
+      const neutral = obj.key === "type" ? /^"function"$/.test(obj.valueText.trim()) : NEUTRAL_KEYS.includes(obj.key);
+      if (!neutral) obj.otherKeys.push(obj.key);
       return;
     }
     let value: unknown;

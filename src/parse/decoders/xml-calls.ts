@@ -1,32 +1,37 @@
 /**
- * The decoder for calls whose arguments are XML elements named by their keys, every tag introduced by
- * a special token (MiniMax M3, MiniMax-M3.jinja macro `to_xml`):
+ * The decoder for calls written as elements whose tags are special tokens, so that a value ends
+ * exactly at the next token and no look-ahead is needed:
  *
- *   NS<invoke name="f">NS<city>Paris NS</city>NS<tags>NS<item>a NS</item>NS</tags>NS</invoke>
- *
- * where NS is `]<]minimax[>[`. A mapping is its keys' elements, a list is `<item>` elements, a leaf is
- * its text (booleans written as JSON, numbers as Python prints them, strings as they are). Because the
- * token can only be a tag's start (it is a special token, never text), a value ends exactly at the
- * next token: no look-ahead is needed.
+ * - MiniMax M3 (MiniMax-M3.jinja, macro `to_xml`): `NS<invoke name="f">NS<city>Paris NS</city>
+ *   NS</invoke>` with NS = `]<]minimax[>[`; a parameter is an element named by its key, a mapping is
+ *   nested elements, a list is `<item>` elements, a leaf is its text;
+ * - Kimi K3 (Kimi-K3.jinja): `<|open|>call tool="f" index="1"<|sep|><|open|>argument key="city"
+ *   type="string"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|>`; a parameter is an
+ *   `argument` element whose attributes give the key and the JSON type (non-strings are JSON text), or
+ *   the arguments are one `json` element holding the object.
  *
  * A call is announced when its open tag is read; its arguments are built and written once its close
- * tag arrives (leaves are typed by the tool's schema at their position, so the whole call is needed).
- * Text is kept as in the tagged decoder: a failed call's text, from its first character to the end of
- * the region, is reported in one `fail` at the end of the region.
+ * tag arrives (a value's type depends on the whole element). A failed call's text, from its first
+ * character to the end of the region, is reported in one `fail` at the end of the region.
  */
 import type { JsonSchema } from "../../types.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory } from "../decoder.js";
-import { propertySchema, resolveRef, schemaTypes, typeRawValue } from "../coerce.js";
+import { propertySchema, resolveRef, schemaTypes, typeRawValue, UNTYPED_JSON } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { jsonStringBody } from "./pythonic-literal.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 export interface XmlCallsSyntax {
-  /** The token before every tag. */
-  tagPrefix: string;
-  /** The call's name from its open tag (after the prefix), or undefined when it is not one. */
-  callOpen(tag: string): string | undefined;
-  callClose: string;
+  /** An open tag is `open[0] + head + open[1]`; a close tag `close[0] + name + close[1]`. */
+  open: readonly [string, string];
+  close: readonly [string, string];
+  /** The call element's name, and the call's name read from its open tag's head (undefined: not a call). */
+  callElement: string;
+  callName(head: string): string | undefined;
+  /** How a parameter is written: an element named by its key, or an element with key/type attributes. */
+  params: { by: "element" } | { by: "attribute"; element: string; key: string; type?: string };
+  /** An element whose text is the whole arguments object as JSON (Kimi K3 `json`). */
+  jsonElement?: string;
   /** The element name of a list item. */
   itemTag: string;
   /** Types of leaves the tool's schema says nothing about. */
@@ -62,7 +67,7 @@ class XmlCallsDecoder extends StepDecoder {
     private readonly ctx: DecoderContext,
   ) {
     super(ctx.regionText);
-    this.closeTag = syntax.tagPrefix + syntax.callClose;
+    this.closeTag = syntax.close[0] + syntax.callElement + syntax.close[1];
   }
 
   protected isClosed(): boolean {
@@ -96,43 +101,42 @@ class XmlCallsDecoder extends StepDecoder {
   private between(s: string, i: number, final: boolean): number {
     const j = skipSpace(s, i);
     if (j > i) return j;
-    const prefix = this.syntax.tagPrefix;
-    const have = s.length - i;
-    if (have < prefix.length) {
+    const [prefix, suffix] = this.syntax.open;
+    if (s.length - i < prefix.length) {
       if (!final && prefix.startsWith(s.slice(i))) return -1;
       return this.failAt(i, "expected a call, found");
     }
     if (!s.startsWith(prefix, i)) return this.failAt(i, "expected a call, found");
     const at = i + prefix.length;
-    const gt = s.indexOf(">", at);
-    if (gt < 0) {
+    const end = s.indexOf(suffix, at);
+    if (end < 0) {
       if (!final && s.length - at < MAX_TAG) return -1;
       return this.failAt(i, "a call's open tag does not end");
     }
-    const name = gt - at < MAX_TAG ? this.syntax.callOpen(s.slice(at, gt + 1)) : undefined;
+    const name = end - at < MAX_TAG ? this.syntax.callName(s.slice(at, end)) : undefined;
     if (name === undefined || !isToolName(name)) return this.failAt(i, "expected a call, found");
     this.rawFrom = this.origin + i;
-    this.bodyFrom = this.origin + gt + 1;
+    this.bodyFrom = this.origin + end + suffix.length;
     this.name = name;
     this.state = "call";
     this.emit({ kind: "call", name });
-    return gt + 1;
+    return end + suffix.length;
   }
 
-  /** Looks for the call's close tag in what has arrived; the body is read once it is found. */
+  /**
+   * Looks for the call's close tag in what has arrived. The body is read from `seen` once complete;
+   * a tail that may be the start of the close tag stays pending, so the search never re-reads the body.
+   */
   private inCall(s: string, i: number): number {
-    // The body is read from `seen` once complete; here only the close tag is looked for. A tail that
-    // may be the start of the close tag stays pending, so the search never re-reads the body.
     const at = s.indexOf(this.closeTag, i);
     if (at < 0) {
       const stop = Math.max(i, s.length - (this.closeTag.length - 1));
       return stop > i ? stop : -1;
     }
-    const end = this.origin + at;
-    const body = this.seen.slice(this.bodyFrom, end);
+    const body = this.seen.slice(this.bodyFrom, this.origin + at);
     const parsed = readArguments(body, this.syntax, this.ctx.toolSchema(this.name));
     if (typeof parsed === "string") {
-      // The message names the call body's problem; the body is whole here, so it is the same for every split.
+      // The body is whole here, so its message is the same for every split.
       this.failure = parsed;
       this.failureAt = -1;
       this.failedName = this.name;
@@ -170,44 +174,114 @@ class XmlCallsDecoder extends StepDecoder {
 
 interface Element {
   name: string;
+  attrs: Record<string, string>;
   text: string;
   children: Element[];
 }
 
-/** The arguments of a call body, typed by the tool's schema, or a message saying why it is not one. */
-function readArguments(body: string, syntax: XmlCallsSyntax, parameters: JsonSchema | undefined): { json: string; value: unknown } | string {
-  const pieces = body.split(syntax.tagPrefix);
-  if (pieces[0]!.trim() !== "") return `text before the first parameter: ${JSON.stringify(pieces[0]!.slice(0, 40))}`;
-  const root: Element = { name: "", text: "", children: [] };
+/** The JSON types a `type` attribute may name (Kimi K3's template writes these). */
+export const TYPE_NAMES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
+
+const ATTR = /([A-Za-z_][\w-]*)="([^"]*)"/g;
+
+function unescapeAttr(v: string): string {
+  return v.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+}
+
+/** `argument key="city" type="string"`: the element name and its attributes. */
+function readHead(head: string): { name: string; attrs: Record<string, string> } | undefined {
+  // The whole head must be a name and attributes: anything else in it is not a tag.
+  const m = /^([^\s"'<>/|=]+)(?:\s+[A-Za-z_][\w-]*="[^"]*")*\s*$/.exec(head);
+  if (m === null) return undefined;
+  const attrs: Record<string, string> = {};
+  for (const a of head.slice(m[1]!.length).matchAll(ATTR)) attrs[a[1]!] = unescapeAttr(a[2]!);
+  return { name: m[1]!, attrs };
+}
+
+/** The body's elements, or a message saying why it is not a well-formed sequence of them. */
+function readTree(body: string, syntax: XmlCallsSyntax): Element | string {
+  const [open, openEnd] = syntax.open;
+  const [close, closeEnd] = syntax.close;
+  const root: Element = { name: "", attrs: {}, text: "", children: [] };
   const stack: Element[] = [root];
-  for (const piece of pieces.slice(1)) {
-    const m = /^<(\/?)([^<>\s/]+)>/.exec(piece);
-    if (m === null) return `not a tag: ${JSON.stringify(piece.slice(0, 40))}`;
-    const text = piece.slice(m[0].length);
+  let p = 0;
+  for (;;) {
+    const o = body.indexOf(open, p);
+    const c = body.indexOf(close, p);
+    // Where both match (MiniMax: the close prefix extends the open one), it is a close tag.
+    const isClose = c >= 0 && (o < 0 || c <= o);
+    const at = isClose ? c : o;
+    const text = body.slice(p, at < 0 ? body.length : at);
     const top = stack[stack.length - 1]!;
-    if (m[1] === "/") {
-      if (stack.length === 1 || top.name !== m[2]) return `unexpected close tag </${m[2]}>`;
+    if (top.children.length > 0 || top === root) {
+      if (text.trim() !== "") return `text between elements: ${JSON.stringify(text.slice(0, 40))}`;
+    } else top.text += text;
+    if (at < 0) break;
+    const headFrom = at + (isClose ? close.length : open.length);
+    const headEnd = body.indexOf(isClose ? closeEnd : openEnd, headFrom);
+    if (headEnd < 0 || headEnd - headFrom > MAX_TAG) return "a tag does not end";
+    const head = body.slice(headFrom, headEnd);
+    p = headEnd + (isClose ? closeEnd : openEnd).length;
+    if (isClose) {
+      if (stack.length === 1 || top.name !== head.trim()) return `unexpected close tag ${JSON.stringify(head)}`;
       stack.pop();
-      const parent = stack[stack.length - 1]!;
-      if (text.trim() !== "") return `text after </${m[2]}>: ${JSON.stringify(text.slice(0, 40))}`;
-      void parent;
     } else {
       if (stack.length > MAX_DEPTH) return "nesting too deep";
-      if (top.text.trim() !== "") return `<${m[2]}> inside the text of <${top.name}>`;
-      const el: Element = { name: m[2]!, text, children: [] };
+      if (top !== root && top.text.trim() !== "") return `an element inside the text of ${JSON.stringify(top.name)}`;
+      const h = readHead(head);
+      if (h === undefined) return `not a tag: ${JSON.stringify(head.slice(0, 40))}`;
+      const el: Element = { name: h.name, attrs: h.attrs, text: "", children: [] };
       top.children.push(el);
       stack.push(el);
     }
   }
-  if (stack.length > 1) return `<${stack[stack.length - 1]!.name}> is not closed`;
-  const members = root.children.map((el) => `${JSON.stringify(el.name)}: ${writeValue(el, propertySchema(parameters, el.name), parameters, syntax)}`);
+  if (stack.length > 1) return `${JSON.stringify(stack[stack.length - 1]!.name)} is not closed`;
+  return root;
+}
+
+/** The arguments of a call body, typed by the tool's schema, or a message saying why it is not one. */
+function readArguments(body: string, syntax: XmlCallsSyntax, parameters: JsonSchema | undefined): { json: string; value: unknown } | string {
+  const root = readTree(body, syntax);
+  if (typeof root === "string") return root;
+  const members: string[] = [];
+  // Attributes the syntax does not read are not markup this format writes: the call is not one of its calls.
+  const allowed = new Set(syntax.params.by === "attribute" ? [syntax.params.key, ...(syntax.params.type === undefined ? [] : [syntax.params.type])] : []);
+  for (const el of root.children) {
+    const isJson = syntax.jsonElement !== undefined && el.name === syntax.jsonElement;
+    const extra = Object.keys(el.attrs).find((a) => !(isJson ? a === "type" : allowed.has(a)));
+    if (extra !== undefined) return `unexpected attribute ${JSON.stringify(extra)}`;
+    if (isJson && el.children.length === 0) {
+      if (root.children.length !== 1) return "a JSON arguments element among parameters";
+      let value: unknown;
+      try {
+        value = JSON.parse(el.text);
+      } catch {
+        return "the arguments element is not JSON";
+      }
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return "the arguments element is not a JSON object";
+      return { json: el.text.trim(), value };
+    }
+    let key: string;
+    let declared: readonly ValueType[] | undefined;
+    if (syntax.params.by === "element") key = el.name;
+    else {
+      if (el.name !== syntax.params.element) return `unexpected element ${JSON.stringify(el.name)}`;
+      const k = el.attrs[syntax.params.key];
+      if (k === undefined) return `a parameter without its ${syntax.params.key} attribute`;
+      key = k;
+      const t = syntax.params.type === undefined ? undefined : el.attrs[syntax.params.type];
+      if (t !== undefined && !TYPE_NAMES.has(t)) return `unknown type ${JSON.stringify(t)} of ${JSON.stringify(key)}`;
+      if (t !== undefined) declared = t === "string" ? ["string"] : UNTYPED_JSON.filter((x) => x !== "string");
+    }
+    members.push(`"${jsonStringBody(key)}": ${writeValue(el, propertySchema(parameters, key), parameters, syntax, declared)}`);
+  }
   const json = `{${members.join(", ")}}`;
   return { json, value: JSON.parse(json) as unknown };
 }
 
-/** The JSON text of an element's value, typed by `schema` (a sub-schema of `root`). */
-function writeValue(el: Element, schema: JsonSchema | undefined, root: JsonSchema | undefined, syntax: XmlCallsSyntax): string {
-  const types = schema === undefined ? syntax.untyped : schemaTypes(schema, root);
+/** The JSON text of an element's value, typed by `schema` (a sub-schema of `root`) or by its `declared` type. */
+function writeValue(el: Element, schema: JsonSchema | undefined, root: JsonSchema | undefined, syntax: XmlCallsSyntax, declared?: readonly ValueType[]): string {
+  const types = schema !== undefined ? schemaTypes(schema, root) : (declared ?? syntax.untyped);
   if (el.children.length === 0) {
     if (el.text === "") {
       if (!types.includes("string") && types.includes("object")) return "{}";

@@ -67,8 +67,9 @@ export function emitGbnf(format: FormatId | FormatDescription, request: unknown,
   // Filled once the call shape is known, before any value rule is built.
   const valueMarkers: string[] = [...markers];
   const root = builder.reserve("root");
-  const schemas = new SchemaRules(builder, (guard, hint) => rawValueText(builder, valueMarkers, guard, hint));
-  const ctx: EmitContext = { builder, schemas, format: description, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) };
+  const rawLayout = { tight: false };
+  const schemas = new SchemaRules(builder, (guard, hint) => rawValueText(builder, valueMarkers, guard, hint, rawLayout.tight));
+  const ctx: EmitContext = { builder, schemas, format: description, rawLayout, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) };
   const shape = callShape(description, ctx);
   if ("reason" in shape) {
     throw new ChatwireError("unknown_format", `no grammar for format ${JSON.stringify(description.id)}: ${shape.reason}`);
@@ -88,8 +89,9 @@ export function emitGbnf(format: FormatId | FormatDescription, request: unknown,
  * would end the value, the call or the region there, or read a different call), and no carriage
  * return (the parser strips a `\r\n` before the close tag, so a final `\r` would be lost).
  */
-function rawValueText(builder: GbnfBuilder, markers: readonly string[], guard: TextGuard | undefined, hint: string): string {
-  return textWithout(builder, hint, [...new Set(markers)], { exclude: "\\r", excluded: (ch) => ch === "\r", ...(guard !== undefined ? { guard } : {}) });
+function rawValueText(builder: GbnfBuilder, markers: readonly string[], guard: TextGuard | undefined, hint: string, tight: boolean): string {
+  const options = { exclude: "\\r", excluded: (ch: string) => ch === "\r", noEdgeNewlines: tight, ...(guard !== undefined ? { guard } : {}) };
+  return textWithout(builder, hint, [...new Set(markers)], options);
 }
 
 /** `reasoning?` before the answer, or the rest of a reasoning block the prompt already opened. */

@@ -21,6 +21,12 @@ export interface EmitContext {
   format: FormatDescription;
   /** The chat template's source, when known: which spelling a `by-first-char` family's model writes. */
   templateSource?: string;
+  /**
+   * Raw values sit right against their tags (MiniMax `<parameter name="k">v</parameter>`), so they may
+   * not start or end with a newline; set by the tagged writer. Qwen3-Coder's layout puts them between
+   * newlines instead.
+   */
+  rawLayout?: { tight: boolean };
 }
 
 export interface PayloadWriter {
@@ -167,19 +173,23 @@ function tagged(payload: Extract<Payload, { kind: "tagged" }>, ctx: EmitContext)
   const { builder, schemas } = ctx;
   const params = payload.params;
   const markers: string[] = [...(payload.afterParam ?? []), ...(payload.implicitEnds ?? []).map((e) => e.tag)];
+  // Qwen3-Coder and Seed-OSS templates write values between newlines; the others right against the tags.
+  const tight = payload.afterParamNewline !== true;
+  if (ctx.rawLayout !== undefined) ctx.rawLayout.tight = tight;
+  const nl = tight ? "" : "\n";
   if (payload.nameSep !== undefined) markers.push(payload.nameSep);
   let key: (name: string) => string;
   let after: string;
   if ("key" in params) {
     markers.push(params.key.open, params.key.close, params.value.open, params.value.close);
-    key = (name) => `${lit(`${params.key.open}${name}${params.key.close}\n${params.value.open}\n`)}`;
-    after = lit(`\n${params.value.close}\n`);
+    key = (name) => `${lit(`${params.key.open}${name}${params.key.close}\n${params.value.open}${nl}`)}`;
+    after = lit(`${nl}${params.value.close}\n`);
   } else {
     const open = choosePattern(params.open, ["key"]);
     if (open === undefined) return { reason: "no parameter tag pattern that names only the key" };
     markers.push(params.close, ...params.open.map(patternPrefix), ...params.open.flatMap(patternLiterals));
-    key = (name) => `${patternGbnf(open, { key: lit(name) })} "\\n"`;
-    after = lit(`\n${params.close}\n`);
+    key = (name) => (tight ? patternGbnf(open, { key: lit(name) }) : `${patternGbnf(open, { key: lit(name) })} "\\n"`);
+    after = lit(`${nl}${params.close}\n`);
   }
   const open = payload.call === undefined ? undefined : choosePattern(payload.call.open, ["name"]);
   if (payload.call !== undefined) {

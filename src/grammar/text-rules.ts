@@ -76,6 +76,11 @@ export interface TextOptions {
   maxWhitespace?: number;
   /** What the whole text may not look like (a raw string that would read back as another type). */
   guard?: TextGuard;
+  /**
+   * The text may not start or end with a newline (a tagged value written right against its tags: the
+   * parser strips one newline on each side, so an edge newline would be lost).
+   */
+  noEdgeNewlines?: boolean;
 }
 
 /**
@@ -147,17 +152,32 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
     }
     return id;
   };
-  const first = visit(0, 0, guard === undefined ? "F" : "L");
+  // The state of the guard and, with noEdgeNewlines, of the text's edges ("S" empty, "N" ends with a
+  // newline, "O" otherwise), as one string.
+  const edges = options.noEdgeNewlines === true;
+  const stepG = (g: string, ch: string): string | undefined => {
+    const [gs, e] = g.split("|") as [string, string | undefined];
+    const ng = guard === undefined ? "F" : guardStep(guard, gs, ch);
+    if (ng === undefined) return undefined;
+    if (!edges) return ng;
+    if (e === "S" && ch === "\n") return undefined;
+    return `${ng}|${ch === "\n" ? "N" : "O"}`;
+  };
+  const acceptG = (g: string): boolean => {
+    const [gs, e] = g.split("|") as [string, string | undefined];
+    return (guard === undefined || guardAccepts(guard, gs)) && e !== "N";
+  };
+  const first = visit(0, 0, `${guard === undefined ? "F" : "L"}${edges ? "|S" : ""}`);
   const bodies: string[][] = [];
   for (let i = 0; i < order.length; i++) {
     const [s, w, g] = order[i]!;
-    const plain = guard === undefined ? "F" : guardStep(guard, g, "\u0001");
+    const plain = stepG(g, "\u0001");
     const start = plain === undefined ? -1 : visit(0, 0, plain);
     const byTarget = new Map<number, string[]>();
     // Characters that may not be written from this state: whitespace past the bound, marker ends.
     const banned: string[] = [];
     const move = (ch: string, t: number, tw: number) => {
-      const tg = guard === undefined ? "F" : guardStep(guard, g, ch);
+      const tg = stepG(g, ch);
       if (states[t]!.complete || tw > maxWs || tg === undefined) return void banned.push(ch);
       const id = visit(t, tw, tg);
       if (id !== start) byTarget.set(id, [...(byTarget.get(id) ?? []), ch]);
@@ -171,7 +191,7 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
     const moves = start < 0 ? [] : [`${negated} @${start}`, ...(options.atoms ?? []).map((a) => `${a} @${start}`)];
     for (const [t, chars] of byTarget) moves.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} @${t}`);
     // The text may end here unless the guard forbids what it is so far.
-    if (guard === undefined || guardAccepts(guard, g)) moves.unshift("");
+    if (acceptG(g)) moves.unshift("");
     bodies.push(moves);
   }
   // Only states from which the text can still end get rules (a guard can make dead ends).

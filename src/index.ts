@@ -16,3 +16,6 @@ export type { GrammarOptions } from "./grammar/index.js";
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";
+// The format language: families are data (docs/formats.md); `defineFormat` types a description.
+export { defineFormat } from "./parse/language.js";
+export type { Payload, RegionSpec, ChannelSpec, ChannelRule, Detection, ReasoningMarkers } from "./formats/types.js";

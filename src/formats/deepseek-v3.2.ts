@@ -25,7 +25,7 @@ export const deepseekV32 = defineFormat({
       payload: {
         kind: "tagged",
         call: { open: [`<${D}invoke name="{name}">`], close: `</${D}invoke>` },
-        params: { open: [`<${D}parameter name="{key}"[ string="{string}"]>`], close: `</${D}parameter>`, typedBy: { hole: "string", json: ["false"] } },
+        params: { open: [`<${D}parameter name="{key}"[ string="{string}"]>`], close: `</${D}parameter>`, typedBy: { hole: "string", json: ["false"], string: ["true"] } },
         untyped: "string",
         jsonBody: true,
       },

@@ -155,7 +155,9 @@ function taggedSyntax(p: Extract<Payload, { kind: "tagged" }>): TaggedSyntax {
       if (key === undefined || key === "") return undefined;
       if (named.typedBy === undefined) return { key };
       const by = m?.[named.typedBy.hole];
-      return { key, untyped: by !== undefined && named.typedBy.json.includes(by) ? UNTYPED_JSON : UNTYPED_STRING };
+      if (by === undefined) return { key };
+      if (named.typedBy.json.includes(by)) return { key, untyped: UNTYPED_JSON };
+      return named.typedBy.string.includes(by) ? { key, untyped: UNTYPED_STRING } : undefined;
     };
   }
   const afterParam = [paramPrefix];

@@ -61,9 +61,9 @@ export interface NamedParams {
   close: string;
   /**
    * DSML's `string="true|false"`: which hole of the open tag types an undeclared key, and which of
-   * its values mean JSON (any other value, or no value: `untyped`).
+   * its values mean JSON or text (no value: `untyped`; any other value: the tag is not a parameter).
    */
-  typedBy?: { hole: string; json: readonly string[] };
+  typedBy?: { hole: string; json: readonly string[]; string: readonly string[] };
 }
 
 /** Parameters written as a key tag then a value tag: GLM `<arg_key>k</arg_key><arg_value>v</arg_value>`. */

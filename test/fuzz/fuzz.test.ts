@@ -28,8 +28,6 @@ const KNOWN: Record<string, string> = {
     "a channel header whose text no routing rule explains (`<|channel|>analys`, `assistant junk`) is dropped as protocol: the rules say where a body goes, not which header text is protocol",
   "lost functionary-v3.2": "same as harmony: a recipient line that is not a tool name routes to content and its text is dropped",
   "lost muse-glimmer": "same as harmony: channel header text is protocol",
-  "lost deepseek-r1":
-    "the family's header pattern `[{type}<｜tool▁sep｜>]{name}` takes any word as the call type, so a stray word there vanishes (a literal `function` in the pattern would keep it)",
 };
 
 interface Report {

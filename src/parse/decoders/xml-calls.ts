@@ -250,6 +250,7 @@ function readArguments(body: string, syntax: XmlCallsSyntax, parameters: JsonSch
     const isJson = syntax.jsonElement !== undefined && el.name === syntax.jsonElement;
     const extra = Object.keys(el.attrs).find((a) => !(isJson ? a === "type" : allowed.has(a)));
     if (extra !== undefined) return `unexpected attribute ${JSON.stringify(extra)}`;
+    if (isJson && el.attrs["type"] !== undefined && el.attrs["type"] !== "object") return `the arguments element's type is ${JSON.stringify(el.attrs["type"])}`;
     if (isJson && el.children.length === 0) {
       if (root.children.length !== 1) return "a JSON arguments element among parameters";
       let value: unknown;

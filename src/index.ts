@@ -11,7 +11,8 @@ export { detectFormat, detectReasoning, getFormat, listFormats } from "./formats
 export type { FormatDescription, FormatId } from "./formats/index.js";
 export { parseCompletion, createStreamParser, foldDeltas } from "./parse/index.js";
 export type { ParseOptions } from "./parse/index.js";
-export { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats, grammarUnavailable } from "./grammar/index.js";
+export { buildGbnf, buildStructuralTag, buildToolJsonSchema, gbnfForTemplate, grammarFormats, grammarUnavailable } from "./grammar/index.js";
+export type { StructuralTag } from "./grammar/index.js";
 export type { GrammarOptions } from "./grammar/index.js";
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";

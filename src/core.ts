@@ -19,8 +19,8 @@ export { detectFormat, detectReasoning, getFormat, listFormats } from "./formats
 export type { FormatDescription, FormatId } from "./formats/index.js";
 export { parseCompletion, createStreamParser, foldDeltas } from "./parse/index.js";
 export type { ParseOptions } from "./parse/index.js";
-export { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats } from "./grammar/index.js";
-export type { GrammarOptions } from "./grammar/index.js";
+export { buildGbnf, buildStructuralTag, buildToolJsonSchema, gbnfForTemplate, grammarFormats, grammarUnavailable } from "./grammar/index.js";
+export type { GrammarOptions, StructuralTag } from "./grammar/index.js";
 export { checkTemplate, formatReport } from "./check/index.js";
 export type { CheckOptions, CheckReport, CheckTokenizer, Finding, ReferenceRenderer } from "./check/index.js";
 export { loadTokenizer, renderTokens, renderGeneration, ChatTokenizer } from "./tokens/index.js";

@@ -3,20 +3,23 @@
  * constraint for a completion of the request. gbnf (default): a llama.cpp grammar for the template's
  * tool-call format (json-block when the template needs the tool polyfill), printed as is.
  * json-schema: the JSON Schema of one call object `{"name", "arguments"}`, for response_format.
+ * structural-tag: per tool the fixed text around its JSON arguments (vLLM / SGLang / xgrammar).
  */
 import { getFormat } from "../formats/index.js";
-import { buildGbnf, buildToolJsonSchema, gbnfForTemplate } from "../grammar/index.js";
+import { buildGbnf, buildStructuralTag, buildToolJsonSchema, gbnfForTemplate } from "../grammar/index.js";
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import { UsageError, readJsonInput, type CliIO } from "./io.js";
 
-export const GRAMMAR_USAGE = "chatwire grammar --template SRC [--template-name NAME] | --format ID  --request FILE|- [--kind gbnf|json-schema]";
+export const GRAMMAR_USAGE = "chatwire grammar --template SRC [--template-name NAME] | --format ID  --request FILE|- [--kind gbnf|json-schema|structural-tag]";
 
 export const GRAMMAR_OPTIONS = { ...TEMPLATE_OPTIONS, format: { type: "string" }, request: { type: "string" }, kind: { type: "string" } } as const;
 
 export async function grammarCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, GRAMMAR_OPTIONS);
   const kind = values.kind ?? "gbnf";
-  if (kind !== "gbnf" && kind !== "json-schema") throw new UsageError(`--kind must be gbnf or json-schema, got ${JSON.stringify(kind)}`);
+  if (kind !== "gbnf" && kind !== "json-schema" && kind !== "structural-tag") {
+    throw new UsageError(`--kind must be gbnf, json-schema or structural-tag, got ${JSON.stringify(kind)}`);
+  }
   if (values.request === undefined) throw new UsageError("--request FILE is required (the chat request with its tools)");
   const request = await readJsonInput(values.request, io);
   if (kind === "json-schema") {
@@ -24,6 +27,11 @@ export async function grammarCommand(argv: string[], io: CliIO): Promise<number>
     return 0;
   }
   if ((values.template === undefined) === (values.format === undefined)) throw new UsageError("give exactly one of --template SRC or --format ID");
+  if (kind === "structural-tag") {
+    const format = values.format !== undefined ? getFormat(values.format) : getFormat((await templateFrom(values)).formatFor(request));
+    io.stdout.write(`${JSON.stringify(buildStructuralTag(format, request), null, 2)}\n`);
+    return 0;
+  }
   const grammar = values.format !== undefined ? buildGbnf(getFormat(values.format), request) : gbnfForTemplate(await templateFrom(values), request);
   io.stdout.write(grammar);
   return 0;

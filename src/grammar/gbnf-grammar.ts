@@ -1,20 +1,24 @@
 /**
- * The GBNF grammar for one request: optional reasoning, then free text and/or the family's calls with
- * arguments that match each tool's JSON Schema, as tool_choice allows:
+ * The GBNF grammar for one request, emitted from the format's description (calls.ts, payloads.ts):
+ * optional reasoning, then free text and/or the format's calls with arguments that match each tool's
+ * JSON Schema, as tool_choice allows:
  *   auto      text (calls text)*        (calls at most once when parallel_tool_calls is false)
  *   none      text only
  *   required  calls only, at least one
- *   named     one call of that tool (or several of it when parallel)
- * Free text never contains the family's call markers, so every call the model writes is a
- * grammatical one.
+ *   named     calls of that tool only
+ * Free text, reasoning and raw values never contain a marker of the format, so every call the model
+ * writes is a grammatical one and reads back exactly as the grammar derived it.
  */
 import { ChatwireError } from "../errors.js";
-import { getFormat } from "../formats/index.js";
+import { getFormat, listFormats } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
-import { familyFor, grammarFormats, rawParameterText, type Family } from "./families.js";
-import { GbnfBuilder, lit } from "./gbnf.js";
+import { callShape, type CallShape } from "./calls.js";
+import { alt, GbnfBuilder, lit, type Capture } from "./gbnf.js";
+import { formatMarkers, regionEndMarkers } from "./markers.js";
+import type { EmitContext } from "./payloads.js";
+import { primitive } from "./primitives.js";
 import { SchemaRules } from "./schema-rules.js";
-import { textWithout } from "./text-rules.js";
+import { textWithout, type TextGuard } from "./text-rules.js";
 import { callableTools, toolRequest, type ToolRequest } from "./tool-request.js";
 
 export interface GrammarOptions {
@@ -26,53 +30,104 @@ export interface GrammarOptions {
 
 /** The GBNF grammar (llama.cpp syntax) constraining a completion of `format` for `request`. */
 export function buildGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): string {
+  return emitGbnf(format, request, options).text;
+}
+
+/** A grammar's text and what its rules mean (for tests that sample it; see Capture). */
+export interface EmittedGrammar {
+  text: string;
+  captures: ReadonlyMap<string, Capture>;
+}
+
+/**
+ * Why a format has no grammar, or undefined when it has one. The reason is read from the description:
+ * which of its payload kinds or channel rules the emitter cannot write.
+ */
+export function grammarUnavailable(format: FormatId | FormatDescription): string | undefined {
   const description = typeof format === "string" ? getFormat(format) : format;
-  const family = familyFor(description.id);
-  if (family === undefined) {
-    throw new ChatwireError(
-      "unknown_format",
-      `no grammar for format ${JSON.stringify(description.id)} (grammars exist for ${grammarFormats().join(", ")})`,
-    );
-  }
+  const builder = new GbnfBuilder();
+  const shape = callShape(description, { builder, schemas: new SchemaRules(builder), format: description });
+  return "reason" in shape ? shape.reason : undefined;
+}
+
+/** The formats that have a grammar. */
+export function grammarFormats(): FormatId[] {
+  return listFormats()
+    .filter((f) => grammarUnavailable(f) === undefined)
+    .map((f) => f.id);
+}
+
+export function emitGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): EmittedGrammar {
+  const description = typeof format === "string" ? getFormat(format) : format;
   const req = toolRequest(request);
   const builder = new GbnfBuilder();
+  builder.stringMarkers = regionEndMarkers(description);
+  const markers = formatMarkers(description);
+  builder.textMarkers = markers;
+  // Filled once the call shape is known, before any value rule is built.
+  const valueMarkers: string[] = [...markers];
   const root = builder.reserve("root");
-  const schemas = new SchemaRules(builder, () => rawParameterText(builder));
-  const reasoning = reasoningPrefix(builder, description, options.promptSuffix);
-  const body = bodyRule(builder, family, req, { builder, schemas, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) });
+  const rawLayout = { tight: false };
+  const schemas = new SchemaRules(builder, (guard, hint) => rawValueText(builder, valueMarkers, guard, hint, rawLayout.tight));
+  const ctx: EmitContext = { builder, schemas, format: description, rawLayout, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) };
+  const shape = callShape(description, ctx);
+  if ("reason" in shape) {
+    throw new ChatwireError("unknown_format", `no grammar for format ${JSON.stringify(description.id)}: ${shape.reason}`);
+  }
+  valueMarkers.push(...shape.markers);
+  const reasoning = reasoningPrefix(builder, description, markers, options.promptSuffix);
+  const textMarkers = shape.atStartOnly ? markers.filter((m) => !description.regions.some((r) => r.atStartOnly === true && r.start.includes(m))) : markers;
+  const body = bodyRule(builder, shape, req, textMarkers);
   root.define([reasoning, body].filter((p) => p !== "").join(" "));
   builder.comment(`chatwire grammar for format ${description.id}, tool_choice ${req.choice.kind}${req.parallel ? "" : ", one call at most"}`);
   if (schemas.relaxed.length > 0) builder.comment(`relaxed (not enforced by the grammar, checked by the parser): ${schemas.relaxed.join("; ")}`);
-  return builder.toString();
+  return { text: builder.toString(), captures: builder.captures };
+}
+
+/**
+ * The raw text of a tagged parameter value. It holds no marker or tag of the format (the parser
+ * would end the value, the call or the region there, or read a different call), and no carriage
+ * return (the parser strips a `\r\n` before the close tag, so a final `\r` would be lost).
+ */
+function rawValueText(builder: GbnfBuilder, markers: readonly string[], guard: TextGuard | undefined, hint: string, tight: boolean): string {
+  const options = { exclude: "\\r", excluded: (ch: string) => ch === "\r", noEdgeNewlines: tight, ...(guard !== undefined ? { guard } : {}) };
+  return textWithout(builder, hint, [...new Set(markers)], options);
 }
 
 /** `reasoning?` before the answer, or the rest of a reasoning block the prompt already opened. */
-function reasoningPrefix(builder: GbnfBuilder, format: FormatDescription, promptSuffix: string | undefined): string {
+function reasoningPrefix(builder: GbnfBuilder, format: FormatDescription, all: readonly string[], promptSuffix: string | undefined): string {
   const markers = format.reasoning?.[0];
   if (markers === undefined) return "";
-  const start = markers.start[0] as string;
-  const end = markers.end[0] as string;
-  const text = textWithout(builder, "reasoning-text", markers.end);
-  const opened = promptSuffix !== undefined && promptSuffix.trimEnd().endsWith(start.trimEnd());
-  if (opened) return builder.add("reasoning", `${text} ${lit(end)}`);
-  return `${builder.add("reasoning", `${lit(start)} ${text} ${lit(end)}`)}?`;
+  // Every spelling the parser reads (Gemma 4 closes with or without a newline).
+  const start = alt(markers.start.map(lit));
+  const end = alt(markers.end.map(lit));
+  // No marker at all inside: the parser may open calls in reasoning, or end it at any end spelling.
+  const text = builder.capture(textWithout(builder, "reasoning-text", all), { kind: "reasoning" });
+  const opened = promptSuffix !== undefined && markers.start.some((s) => promptSuffix.trimEnd().endsWith(s.trimEnd()));
+  if (opened) return builder.add("reasoning", `${text} ${end}`);
+  return `${builder.add("reasoning", `${start} ${text} ${end}`)}?`;
 }
 
-function bodyRule(builder: GbnfBuilder, family: Family, req: ToolRequest, ctx: Parameters<Family["block"]>[0]): string {
+function bodyRule(builder: GbnfBuilder, shape: CallShape, req: ToolRequest, markers: readonly string[]): string {
   const tools = callableTools(req);
-  const textOnly = () =>
-    family.atStartOnly === true ? builder.add("content", '[ \\t\\n]* ([^{ \\t\\n] [^\\x00]*)?') : textWithout(builder, "content", family.markers);
+  let content: string | undefined;
+  const textOnly = (): string => {
+    if (content !== undefined) return content;
+    const text = builder.capture(textWithout(builder, shape.atStartOnly ? "content-text" : "content", markers), { kind: "content" });
+    // Calls only at the very start: text that does not start with `{` (or `<`, which might open a marker).
+    content = shape.atStartOnly ? builder.add("content", `${primitive(builder, "ws")} ([^{<\\x00 \\t\\n\\r] ${text})?`) : text;
+    return content;
+  };
   if (tools.length === 0) return textOnly();
   const single = !req.parallel;
-  const block = builder.add("calls", family.block(ctx, tools, single));
-  const ws = builder.add("ws", "[ \\t\\n]*");
+  const block = builder.add("calls", shape.block(tools, single));
+  const ws = primitive(builder, "ws");
   if (req.choice.kind === "auto") {
-    if (family.atStartOnly === true) return builder.add("answer", `${ws} ${block} | ${textOnly()}`);
+    if (shape.atStartOnly) return builder.add("answer", `${ws} ${block} | ${textOnly()}`);
     const text = textOnly();
-    const more = family.repeatable && !single ? "*" : "?";
-    return builder.add("answer", `${text} (${block} ${text})${more}`);
+    return builder.add("answer", `${text} (${block} ${text})${single ? "?" : "*"}`);
   }
   // required or a named function: nothing but calls.
-  const repeat = family.repeatable && !single ? ` (${ws} ${block})*` : "";
+  const repeat = !single && !shape.atStartOnly ? ` (${ws} ${block})*` : "";
   return builder.add("answer", `${ws} ${block}${repeat} ${ws}`);
 }

@@ -45,9 +45,42 @@ export function alt(options: readonly string[]): string {
   return unique.length === 1 ? (unique[0] as string) : `(${unique.join(" | ")})`;
 }
 
+/**
+ * What a rule means, for tests that sample the grammar and compare the parse with what was derived:
+ * a call to `name`; a whole arguments object; one parameter's value (`decode` says how its text reads
+ * back: JSON, a Python literal, or raw text typed by the schema); a raw string value; reasoning or
+ * content text. llama.cpp never sees these; they are not printed.
+ */
+export type Capture =
+  | { kind: "call"; name: string }
+  | { kind: "args"; decode: "json" | "python" | "gemma" }
+  | { kind: "param"; key: string; decode: "json" | "python" | "raw" | "gemma" }
+  | { kind: "raw-string" }
+  | { kind: "reasoning" }
+  | { kind: "content" };
+
 export class GbnfBuilder {
   private readonly rules = new Map<string, string>();
   private readonly comments: string[] = [];
+  /**
+   * Markers a quoted string value may not contain, because the parser would end the call there (set
+   * before the first string rule is added).
+   */
+  stringMarkers: readonly string[] = [];
+  /** Every marker of the format, for strings written as raw text (Gemma's `<|"|>` strings). */
+  textMarkers: readonly string[] = [];
+  /** Rule name -> what the rule means (see Capture). */
+  readonly captures = new Map<string, Capture>();
+
+  /** Records what rule `name` means (it must not mean something else already); returns the name. */
+  capture(name: string, capture: Capture): string {
+    const known = this.captures.get(name);
+    if (known !== undefined && JSON.stringify(known) !== JSON.stringify(capture)) {
+      throw new Error(`grammar rule ${name} captures both ${JSON.stringify(known)} and ${JSON.stringify(capture)}`);
+    }
+    this.captures.set(name, capture);
+    return name;
+  }
 
   /** Adds a rule under `hint` (made unique if the name is taken by a different body); returns its name. */
   add(hint: string, body: string): string {

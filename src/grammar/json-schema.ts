@@ -1,6 +1,8 @@
 /**
  * `--kind json-schema`: one JSON Schema for a call object `{"name": ..., "arguments": ...}` (the
- * json-block / response_format style), an anyOf with one branch per callable tool. Each tool's
+ * json-block / response_format style), a oneOf with one branch per callable tool. Not anyOf:
+ * node-llama-cpp reads a root anyOf as "only null"; the branches differ in their `name` const, so
+ * exactly one matches and oneOf means the same. Each tool's
  * `$defs` / `definitions` move to the root under `<tool>.<name>` and its `$ref`s are rewritten, so
  * the tools' definitions cannot collide.
  */
@@ -19,7 +21,7 @@ export function buildToolJsonSchema(request: unknown): JsonSchema {
   }
   const defs: Record<string, unknown> = {};
   const branches = tools.map((tool) => callSchema(tool, defs));
-  const schema: JsonSchema = branches.length === 1 ? { ...(branches[0] as JsonSchema) } : { anyOf: branches };
+  const schema: JsonSchema = branches.length === 1 ? { ...(branches[0] as JsonSchema) } : { oneOf: branches };
   if (Object.keys(defs).length > 0) schema.$defs = defs;
   return schema;
 }

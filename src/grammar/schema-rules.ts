@@ -10,6 +10,9 @@ import { dumpJson } from "../jinja/tojson.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { alt, lit, type GbnfBuilder } from "./gbnf.js";
 import { anyValueRule, primitive, scalarRule, type ValueSyntax } from "./primitives.js";
+import type { TextGuard } from "./text-rules.js";
+import { schemaTypes, type ValueType } from "../parse/coerce.js";
+import type { JsonSchema } from "../types.js";
 
 type Schema = Record<string, unknown>;
 
@@ -23,10 +26,15 @@ export interface ObjectSyntax {
   after: string;
   /** Between members. */
   sep: string;
-  /** A key that is not declared, for additionalProperties. */
-  anyKey: string;
+  /** A key that is not declared, for additionalProperties; absent: only declared keys are written. */
+  anyKey?: string;
   /** How member values are written. */
   values: ValueSyntax;
+  /**
+   * Each member value is its own rule, marked as that parameter's value (kwargs and tags: the members
+   * are the arguments themselves, not an object text that reads back whole).
+   */
+  captureMembers?: boolean;
 }
 
 /** Keywords the converter turns into rules; anything else that constrains values is reported as relaxed. */
@@ -50,12 +58,15 @@ export class SchemaRules {
   readonly relaxed: string[] = [];
   /** Rule names of the definitions already built, per tool schema (two tools may both define `node`). */
   private readonly refs = new WeakMap<Schema, Map<string, string>>();
-  private rawStringRule: string | undefined;
+  /** Raw string rules made so far, by the guard they carry. */
+  private readonly rawStringRules = new Map<string, string>();
+  /** Inside a raw union that allows strings: the other types the parser would try first. */
+  private rawSiblings: readonly ValueType[] = [];
 
   constructor(
     private readonly builder: GbnfBuilder,
     /** Makes the rule for a raw (unquoted) string value, for the raw syntax (called when first needed). */
-    private readonly rawString?: () => string,
+    private readonly rawString?: (guard: TextGuard | undefined, hint: string) => string,
   ) {}
 
   /** The rule for a tool's arguments object written with `syntax`; `root` resolves `$ref`s. */
@@ -64,11 +75,28 @@ export class SchemaRules {
     const root = schema ?? { type: "object", properties: {} };
     this.noteRelaxed(root, hint);
     const object = Array.isArray(root.allOf) ? this.mergeAllOf(root, hint, root) : root;
-    return this.builder.add(hint, this.objectBody(object, hint, syntax, root));
+    const rule = this.builder.add(hint, this.objectBody(object, hint, syntax, root));
+    if (syntax.captureMembers === true || syntax.values === "raw") return rule;
+    return this.builder.capture(rule, { kind: "args", decode: syntax.values });
   }
 
   /** An expression for a value of `schema` written in `syntax`. */
   value(schema: unknown, hint: string, syntax: ValueSyntax, root: Schema): string {
+    if (syntax !== "raw" || !isSchema(schema)) return this.valueOf(schema, hint, syntax, root);
+    // A raw value is typed by the parser: a union tries its other types before string, so the string
+    // branch must not hold text that reads as one of them.
+    const outer = this.rawSiblings;
+    const types = schemaTypes(schema as JsonSchema, root as JsonSchema);
+    // (A branch of the union keeps the union's types: `anyOf: [{type: "number"}, {type: "string"}]`.)
+    if (types.length > 1 && types.includes("string")) this.rawSiblings = types;
+    try {
+      return this.valueOf(schema, hint, syntax, root);
+    } finally {
+      this.rawSiblings = outer;
+    }
+  }
+
+  private valueOf(schema: unknown, hint: string, syntax: ValueSyntax, root: Schema): string {
     if (schema === true || schema === undefined || (isSchema(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k)))) {
       return this.any(syntax);
     }
@@ -89,6 +117,13 @@ export class SchemaRules {
       schema,
       syntax,
     );
+  }
+
+  /** A member's value; its own captured rule when the syntax asks for it. */
+  private member(name: string, schema: unknown, hint: string, syntax: ObjectSyntax, root: Schema): string {
+    const value = this.value(schema, hint, syntax.values, root);
+    if (syntax.captureMembers !== true) return value;
+    return this.builder.capture(this.builder.add(`${hint}-value`, value), { kind: "param", key: name, decode: syntax.values });
   }
 
   private union(options: string[], schema: Schema, syntax: ValueSyntax): string {
@@ -125,16 +160,30 @@ export class SchemaRules {
     const max = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
     if (syntax === "raw" && this.rawString !== undefined) {
       if (min > 0 || max !== undefined) this.relax("minLength/maxLength (raw text)", hint);
-      this.rawStringRule ??= this.rawString();
-      return this.rawStringRule;
+      const guard = rawGuard(this.rawSiblings);
+      const key = JSON.stringify(guard ?? null);
+      let rule = this.rawStringRules.get(key);
+      if (rule === undefined) {
+        const name = guard === undefined ? "raw-text" : `raw-text-not-${this.rawSiblings.filter((t) => t !== "string").join("-")}`;
+        rule = this.builder.capture(this.rawString(guard, name), { kind: "raw-string" });
+        this.rawStringRules.set(key, rule);
+      }
+      return rule;
     }
     if (min === 0 && max === undefined) return scalarRule(this.builder, "string", syntax);
     const count = `{${min},${max ?? ""}}`;
+    if (syntax === "gemma") {
+      this.relax("minLength/maxLength (Gemma strings)", hint);
+      return primitive(this.builder, "gemma-string");
+    }
     if (syntax === "python") {
-      primitive(this.builder, "py-string");
+      primitive(this.builder, "py-char-sq");
+      primitive(this.builder, "py-char-dq");
+      primitive(this.builder, "space");
       return this.builder.add(hint, `("'" py-char-sq${count} "'" | "\\"" py-char-dq${count} "\\"") space`);
     }
-    primitive(this.builder, "json-string");
+    primitive(this.builder, "json-char");
+    primitive(this.builder, "space");
     return this.builder.add(hint, `"\\"" json-char${count} "\\"" space`);
   }
 
@@ -142,13 +191,13 @@ export class SchemaRules {
     const properties = isSchema(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
     const members = Object.entries(properties).map(([name, sub]) => ({
-      expr: seq(syntax.key(name), this.value(sub, `${hint}-${name}`, syntax.values, root), syntax.after),
+      expr: seq(syntax.key(name), this.member(name, sub, `${hint}-${name}`, syntax, root), syntax.after),
       required: required.has(name),
     }));
     // An object schema that declares no properties (`{"type": "object"}`) is any object, as in JSON Schema.
     const additional = schema.additionalProperties ?? (isSchema(schema.properties) ? undefined : true);
     const extra =
-      additional === undefined || additional === false
+      additional === undefined || additional === false || syntax.anyKey === undefined
         ? undefined
         : seq(syntax.anyKey, this.value(additional, `${hint}-additional`, syntax.values, root), syntax.after);
     const tail = extra === undefined ? "" : `(${seq(syntax.sep, extra)})*`;
@@ -168,8 +217,8 @@ export class SchemaRules {
     return seq(syntax.open, inner, syntax.close) || '""';
   }
 
-  private arrayBody(schema: Schema, hint: string, syntax: "json" | "python", root: Schema): string {
-    const space = primitive(this.builder, "space");
+  private arrayBody(schema: Schema, hint: string, syntax: "json" | "python" | "gemma", root: Schema): string {
+    const space = syntax === "gemma" ? "" : primitive(this.builder, "space");
     const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
     if (prefix.length > 0) {
       const items = prefix.map((s, i) => this.value(s, `${hint}-${i}`, syntax, root));
@@ -231,7 +280,12 @@ export class SchemaRules {
 
   private constant(value: unknown, syntax: ValueSyntax): string {
     const space = primitive(this.builder, "space");
-    if (syntax === "raw") return lit(typeof value === "string" ? value : dumpJson(value, PY_JSON));
+    if (syntax === "raw") {
+      // A string constant reads back as the text itself, like any raw string.
+      if (typeof value === "string") return this.builder.capture(this.builder.add("raw-const", lit(value)), { kind: "raw-string" });
+      return lit(dumpJson(value, PY_JSON));
+    }
+    if (syntax === "gemma") return lit(gemmaRepr(value));
     if (syntax === "python") {
       // Python accepts either quote style for strings; other literals have one spelling.
       if (typeof value === "string") return `${alt([lit(pyRepr(value)), lit(dumpJson(value, PY_JSON))])} ${space}`;
@@ -254,8 +308,22 @@ export class SchemaRules {
   }
 }
 
+/** What a raw string may not look like when the parser tries `types` first (see TextGuard). */
+function rawGuard(types: readonly ValueType[]): TextGuard | undefined {
+  if (types.length < 2 || !types.includes("string")) return undefined;
+  const words: { text: string; caseless: boolean }[] = [];
+  let firstNot = "";
+  if (types.includes("null")) words.push({ text: "null", caseless: false }, { text: "None", caseless: false });
+  if (types.includes("boolean")) words.push({ text: "true", caseless: true }, { text: "false", caseless: true });
+  if (types.includes("integer") || types.includes("number")) firstNot += "0123456789+-.";
+  if (types.includes("object")) firstNot += "{";
+  if (types.includes("array")) firstNot += "[(";
+  return { words, firstNot };
+}
+
 /** A nested object value: a JSON object, or a Python dict with either quote style for keys. */
 function dictSyntax(syntax: ValueSyntax, builder: GbnfBuilder): ObjectSyntax {
+  if (syntax === "gemma") return gemmaDict(builder);
   const space = primitive(builder, "space");
   const python = syntax === "python";
   return {
@@ -267,6 +335,27 @@ function dictSyntax(syntax: ValueSyntax, builder: GbnfBuilder): ObjectSyntax {
     anyKey: `${primitive(builder, python ? "py-string" : "json-string")} ":" ${space}`,
     values: python ? "python" : "json",
   };
+}
+
+/** Gemma's argument object: `{key:value,...}`, keys bare, no spaces. */
+export function gemmaDict(builder: GbnfBuilder): ObjectSyntax {
+  return {
+    open: '"{"',
+    close: '"}"',
+    key: (name) => lit(`${name}:`),
+    after: "",
+    sep: '","',
+    anyKey: `${primitive(builder, "gemma-key")} ":"`,
+    values: "gemma",
+  };
+}
+
+/** A JSON value in Gemma's syntax: `<|"|>x<|"|>`, `true`, `null`, `[1,2]`, `{k:<|"|>v<|"|>}`. */
+export function gemmaRepr(value: unknown): string {
+  if (typeof value === "string") return `<|"|>${value}<|"|>`;
+  if (Array.isArray(value)) return `[${value.map(gemmaRepr).join(",")}]`;
+  if (isSchema(value)) return `{${Object.entries(value).map(([k, v]) => `${k}:${gemmaRepr(v)}`).join(",")}}`;
+  return dumpJson(value, PY_JSON);
 }
 
 /** Python's repr of a JSON value: `'x'`, `True`, `None`, `[1, 2]`, `{'k': 'v'}`. */

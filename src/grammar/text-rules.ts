@@ -1,10 +1,20 @@
 /**
- * Free text that never contains any of some markers (a call start, the end of reasoning). GBNF has no
- * "not this string", so the rules are the states of an Aho-Corasick automaton over the markers: one rule
- * per proper marker prefix, each character moves to the state of the longest marker prefix the text
- * now ends with, and a move that would complete a marker does not exist. Every state may end the text.
+ * Free text that never contains any of some markers (a call start, the end of reasoning) and never runs
+ * more than a bounded number of whitespace characters in a row (so a weak model cannot spend its budget
+ * on spaces). GBNF has no "not this string", so the rules are the states of an automaton: an
+ * Aho-Corasick automaton over the markers (one state per proper marker prefix; a move that would
+ * complete a marker does not exist), times the length of the current whitespace run. Every state may
+ * end the text.
+ *
+ * The same construction serves the inside of quoted strings (JSON, Python): there the alphabet is
+ * restricted (`exclude`) and escape sequences (`atoms`) are extra steps that end any marker prefix.
  */
 import { cls, lit, type GbnfBuilder } from "./gbnf.js";
+
+/** Longest whitespace run any grammar allows, in free text and between tokens. */
+export const MAX_WHITESPACE = 20;
+
+const WHITESPACE = [" ", "\t", "\n", "\r"];
 
 interface State {
   next: Map<string, number>;
@@ -52,38 +62,160 @@ function step(states: State[], s: number, ch: string): number {
   }
 }
 
-/**
- * Adds the rules for text without `markers` and returns the name of the start rule. With no markers
- * the text is anything at all.
- */
-export function textWithout(builder: GbnfBuilder, hint: string, markers: readonly string[]): string {
-  const real = markers.filter((m) => m !== "");
-  if (real.length === 0) return anyText(builder, hint);
-  const states = automaton(real);
-  const alphabet = [...new Set(real.flatMap((m) => [...m]))];
-  // A state where a marker is complete gets no rule: no move may reach it.
-  const slots = states.map((state, i) => (state.complete ? undefined : builder.reserve(i === 0 ? hint : `${hint}-${i}`)));
-  const nameOf = (s: number): string => (slots[s] as { name: string }).name;
-  states.forEach((_, s) => {
-    const slot = slots[s];
-    if (slot === undefined) return;
-    const byTarget = new Map<number, string[]>();
-    const special = new Set<string>();
-    for (const ch of alphabet) {
-      const t = step(states, s, ch);
-      if (t === 0) continue;
-      special.add(ch);
-      if (!states[t]!.complete) byTarget.set(t, [...(byTarget.get(t) ?? []), ch]);
-    }
-    // Every character that leads back to the start state shares one negated class.
-    const options = [`${cls(special, true)} ${nameOf(0)}`];
-    for (const [t, chars] of byTarget) options.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} ${nameOf(t)}`);
-    slot.define(`| ${options.join(" | ")}`);
-  });
-  return nameOf(0);
+export interface TextOptions {
+  /**
+   * Characters the text may never hold, as the inside of a GBNF character class (`"\\\\\\x00-\\x1f`):
+   * the quote and backslash of a string. Whitespace and marker characters listed here are left out too.
+   */
+  exclude?: string;
+  /** Which single characters `exclude` covers (to leave them out of marker and whitespace moves). */
+  excluded?: (ch: string) => boolean;
+  /** GBNF expressions that are one step of text and end any marker prefix (escape sequences). */
+  atoms?: readonly string[];
+  /** Longest whitespace run (default MAX_WHITESPACE). */
+  maxWhitespace?: number;
+  /** What the whole text may not look like (a raw string that would read back as another type). */
+  guard?: TextGuard;
+  /**
+   * The text may not start or end with a newline (a tagged value written right against its tags: the
+   * parser strips one newline on each side, so an edge newline would be lost).
+   */
+  noEdgeNewlines?: boolean;
 }
 
-/** Text that may contain anything (no markers to avoid). */
+/**
+ * Texts that the parser would read as another type, for a raw string value in a union: the text,
+ * without surrounding whitespace, may not equal one of `words` (`null`; `true`/`false` in any case), and
+ * its first non-whitespace character may not be one of `firstNot` (a digit or sign for numbers, `{`
+ * for objects, `[`/`(` for arrays).
+ */
+export interface TextGuard {
+  words: readonly { text: string; caseless: boolean }[];
+  firstNot: string;
+}
+
+/** The guard's automaton: "L" only whitespace so far, "F" free (anything goes), "T" a word then whitespace, "W:n:mask" the first n characters of the words in mask, undefined: dead. */
+function guardStep(guard: TextGuard, g: string, ch: string): string | undefined {
+  const ws = WHITESPACE.includes(ch);
+  const matches = (wi: number, at: number) => {
+    const w = guard.words[wi]!;
+    return at < w.text.length && (w.caseless ? ch.toLowerCase() === w.text[at] : ch === w.text[at]);
+  };
+  if (g === "F") return "F";
+  if (g === "L") {
+    if (ws) return "L";
+    if (guard.firstNot.includes(ch)) return undefined;
+    let mask = 0;
+    guard.words.forEach((_, wi) => { if (matches(wi, 0)) mask |= 1 << wi; });
+    return mask === 0 ? "F" : `W:1:${mask}`;
+  }
+  if (g === "T") return ws ? "T" : "F";
+  const [, n, m] = g.split(":").map(Number) as [number, number, number];
+  if (ws) return guardAccepts(guard, g) ? "F" : "T";
+  let mask = 0;
+  guard.words.forEach((_, wi) => { if ((m & (1 << wi)) !== 0 && matches(wi, n)) mask |= 1 << wi; });
+  return mask === 0 ? "F" : `W:${n + 1}:${mask}`;
+}
+
+function guardAccepts(guard: TextGuard, g: string): boolean {
+  if (g === "T") return false;
+  if (!g.startsWith("W:")) return true;
+  const [, n, m] = g.split(":").map(Number) as [number, number, number];
+  return !guard.words.some((w, wi) => (m & (1 << wi)) !== 0 && w.text.length === n);
+}
+
+/**
+ * Adds the rules for text without `markers` (and with bounded whitespace runs) and returns the name of
+ * the start rule.
+ */
+export function textWithout(builder: GbnfBuilder, hint: string, markers: readonly string[], options: TextOptions = {}): string {
+  const real = markers.filter((m) => m !== "");
+  const states = automaton(real);
+  const excluded = options.excluded ?? (() => false);
+  const maxWs = options.maxWhitespace ?? MAX_WHITESPACE;
+  const whitespace = WHITESPACE.filter((ch) => !excluded(ch));
+  const special = [...new Set(real.flatMap((m) => [...m]))].filter((ch) => !excluded(ch) && !WHITESPACE.includes(ch));
+  const guard = options.guard;
+  // A guard's characters take their own moves, like marker characters.
+  if (guard !== undefined) {
+    const extra = [...guard.firstNot, ...guard.words.flatMap((w) => [...w.text, ...(w.caseless ? w.text.toUpperCase() : "")])];
+    for (const ch of extra) if (!special.includes(ch) && !excluded(ch) && !WHITESPACE.includes(ch)) special.push(ch);
+  }
+  const ids = new Map<string, number>();
+  const order: [number, number, string][] = [];
+  const visit = (s: number, w: number, g: string): number => {
+    const k = `${s},${w},${g}`;
+    let id = ids.get(k);
+    if (id === undefined) {
+      ids.set(k, (id = order.length));
+      order.push([s, w, g]);
+    }
+    return id;
+  };
+  // The state of the guard and, with noEdgeNewlines, of the text's edges ("S" empty, "N" ends with a
+  // newline, "O" otherwise), as one string.
+  const edges = options.noEdgeNewlines === true;
+  const stepG = (g: string, ch: string): string | undefined => {
+    const [gs, e] = g.split("|") as [string, string | undefined];
+    const ng = guard === undefined ? "F" : guardStep(guard, gs, ch);
+    if (ng === undefined) return undefined;
+    if (!edges) return ng;
+    if (e === "S" && ch === "\n") return undefined;
+    return `${ng}|${ch === "\n" ? "N" : "O"}`;
+  };
+  const acceptG = (g: string): boolean => {
+    const [gs, e] = g.split("|") as [string, string | undefined];
+    return (guard === undefined || guardAccepts(guard, gs)) && e !== "N";
+  };
+  const first = visit(0, 0, `${guard === undefined ? "F" : "L"}${edges ? "|S" : ""}`);
+  const bodies: string[][] = [];
+  for (let i = 0; i < order.length; i++) {
+    const [s, w, g] = order[i]!;
+    const plain = stepG(g, "\u0001");
+    const start = plain === undefined ? -1 : visit(0, 0, plain);
+    const byTarget = new Map<number, string[]>();
+    // Characters that may not be written from this state: whitespace past the bound, marker ends.
+    const banned: string[] = [];
+    const move = (ch: string, t: number, tw: number) => {
+      const tg = stepG(g, ch);
+      if (states[t]!.complete || tw > maxWs || tg === undefined) return void banned.push(ch);
+      const id = visit(t, tw, tg);
+      if (id !== start) byTarget.set(id, [...(byTarget.get(id) ?? []), ch]);
+    };
+    for (const ch of special) move(ch, step(states, s, ch), 0);
+    for (const ch of whitespace) move(ch, step(states, s, ch), w + 1);
+    // Every character that leads back to the start state shares one negated class.
+    const apart = [...byTarget.values()].flat();
+    const other = cls([...apart, ...banned, ...WHITESPACE.filter((ch) => !apart.includes(ch) && !banned.includes(ch))], true);
+    const negated = `${other.slice(0, -1)}\\x00${options.exclude ?? ""}]`;
+    const moves = start < 0 ? [] : [`${negated} @${start}`, ...(options.atoms ?? []).map((a) => `${a} @${start}`)];
+    for (const [t, chars] of byTarget) moves.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} @${t}`);
+    // The text may end here unless the guard forbids what it is so far.
+    if (acceptG(g)) moves.unshift("");
+    bodies.push(moves);
+  }
+  // Only states from which the text can still end get rules (a guard can make dead ends).
+  const target = (o: string): number => Number(/@(\d+)$/.exec(o)?.[1] ?? -1);
+  const live = new Set<number>();
+  for (let changed = true; changed; ) {
+    changed = false;
+    bodies.forEach((moves, i) => {
+      if (!live.has(i) && moves.some((o) => o === "" || live.has(target(o)))) {
+        live.add(i);
+        changed = true;
+      }
+    });
+  }
+  const slots = new Map<number, { name: string; define(body: string): void }>();
+  for (const i of [first, ...[...live].filter((i) => i !== first)]) slots.set(i, builder.reserve(i === first ? hint : `${hint}-${i}`));
+  for (const [i, slot] of slots) {
+    const moves = bodies[i]!.filter((o) => o === "" || live.has(target(o)));
+    slot.define(moves.map((o) => o.replace(/@(\d+)$/, (_, n: string) => slots.get(Number(n))!.name)).join(" | ").trimStart());
+  }
+  return slots.get(first)!.name;
+}
+
+/** Text that may contain anything but bounded whitespace runs (no markers to avoid). */
 export function anyText(builder: GbnfBuilder, hint = "any-text"): string {
-  return builder.add(hint, "[^\\x00]*");
+  return textWithout(builder, hint, []);
 }

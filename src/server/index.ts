@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { ChatwireError } from "../errors.js";
 import { getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
-import { buildGbnf, grammarFormats } from "../grammar/index.js";
+import { buildGbnf, grammarFormats, grammarUnavailable } from "../grammar/index.js";
 import type { ChatTemplate } from "../template/index.js";
 import { BACKEND_KINDS, PROTOCOLS, type BackendKind } from "./backends/index.js";
 import type { GrammarRequest, ServerContext } from "./generation.js";
@@ -107,9 +107,16 @@ export function serverContext(options: ServeOptions): ServerContext {
  */
 function requestGrammar(template: ChatTemplate, log: ((line: string) => void) | undefined): (request: GrammarRequest) => string | undefined {
   const covered = new Set<FormatId>(grammarFormats());
+  const told = new Set<FormatId>();
   return ({ body, format, promptSuffix }) => {
     const tools = body.tools;
-    if (!Array.isArray(tools) || tools.length === 0 || !covered.has(format)) return undefined;
+    if (!Array.isArray(tools) || tools.length === 0) return undefined;
+    if (!covered.has(format)) {
+      // Said once per format, with the reason, instead of silently generating unconstrained.
+      if (!told.has(format)) log?.(`warning: no grammar for format ${format} (${grammarUnavailable(format) ?? "unknown"}); generating without one`);
+      told.add(format);
+      return undefined;
+    }
     try {
       return buildGbnf(format, body, { promptSuffix, templateSource: template.source });
     } catch (err) {

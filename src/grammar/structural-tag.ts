@@ -1,0 +1,127 @@
+/**
+ * `--kind structural-tag`: the same call shapes as the GBNF emitter, for engines that constrain only
+ * inside tagged spans (vLLM / SGLang / xgrammar `structural_tag` response format): per callable tool a
+ * structure `{begin, schema, end}` whose begin and end are fixed text and whose middle is the tool's
+ * arguments as JSON, and the triggers that start a structure. It fits the formats whose call is
+ * exactly that: JSON call objects (`<tool_call>\n{"name": "f", "arguments": ` ... `}\n</tool_call>`) and a
+ * header naming the tool before JSON arguments (`[TOOL_CALLS]f[ARGS]` ...). Tagged, Python, Gemma and
+ * channel formats have no JSON middle, and header patterns with a counter (Kimi's `functions.f:0`) no
+ * fixed begin; those get a ChatwireError saying so.
+ */
+import { ChatwireError } from "../errors.js";
+import { getFormat } from "../formats/index.js";
+import type { FormatDescription, FormatId, Payload, RegionSpec } from "../formats/types.js";
+import { PyFloat } from "../jinja/py-float.js";
+import type { JsonSchema } from "../types.js";
+import { choosePattern, requiredHoles } from "./pattern-gbnf.js";
+import { callableTools, toolRequest } from "./tool-request.js";
+
+export interface StructuralTag {
+  type: "structural_tag";
+  structures: { begin: string; schema: JsonSchema; end: string }[];
+  triggers: string[];
+}
+
+/** Fixed text before and after a call's JSON arguments, from the region and its payload. */
+interface CallFrame {
+  begin(name: string): string;
+  end: string;
+  trigger: string;
+}
+
+/** A pattern's text with its holes filled (optional parts left out, as the GBNF emitter writes it). */
+function fill(pattern: string, name: string): string {
+  let out = "";
+  let depth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\") {
+      if (depth === 0) out += pattern[i + 1] ?? "";
+      i++;
+    } else if (c === "[") depth++;
+    else if (c === "]") depth--;
+    else if (depth > 0) continue;
+    else if (c === "{") {
+      const j = pattern.indexOf("}", i);
+      out += pattern.slice(i + 1, j) === "name" ? name : "";
+      i = j;
+    } else out += c;
+  }
+  return out;
+}
+
+function payloadFrame(payload: Payload, region: RegionSpec): { before(name: string): string; after: string } | undefined {
+  const lead = region.startInPayload === true ? "" : region.end !== undefined ? "\n" : "";
+  const trail = region.end !== undefined && region.startInPayload !== true ? "\n" : "";
+  switch (payload.kind) {
+    case "json-calls": {
+      const nameKey = payload.nameKeys?.[0] ?? "name";
+      const argsKey = payload.argsKeys?.[0] ?? "arguments";
+      // `functools[` opened the array already; a region that is the array itself (xLAM's `[`) opens it here.
+      const opened = typeof region.startInPayload === "number";
+      const array = region.startInPayload === true && region.start[0] === "[" ? "[" : "";
+      const close = opened || array !== "" ? "}]" : "}";
+      const open = `${opened ? "" : lead}${array}{`;
+      if (payload.nameIsKey === true) return { before: (n) => `${open}${JSON.stringify(n)}: `, after: `${close}${trail}` };
+      return { before: (n) => `${open}${JSON.stringify(nameKey)}: ${JSON.stringify(n)}, ${JSON.stringify(argsKey)}: `, after: `${close}${trail}` };
+    }
+    case "header-args": {
+      const pattern = choosePattern(payload.header, ["name"]);
+      const end = payload.headerEnd[0];
+      if (pattern === undefined || end === undefined || requiredHoles(pattern).some((h) => h !== "name")) return undefined;
+      return { before: (n) => `${fill(pattern, n)}${end}`, after: "" };
+    }
+    case "by-first-char":
+      // The family's own spelling only: Qwen3-Coder and GLM also read JSON, but their templates write tags.
+      return payloadFrame(payload.otherwise, region);
+    default:
+      return undefined;
+  }
+}
+
+function callFrame(format: FormatDescription): CallFrame | undefined {
+  if (format.channels !== undefined) return undefined;
+  const section = format.sections?.[0];
+  for (const region of format.regions) {
+    const frame = payloadFrame(region.payload, region);
+    if (frame === undefined) continue;
+    const start = region.start[0] as string;
+    const head = region.startInPayload === true ? "" : start;
+    const tail = region.end?.[0] ?? "";
+    const open = section === undefined ? "" : (section.start[0] as string);
+    const close = section === undefined ? "" : (section.end[0] as string);
+    return {
+      begin: (name) => `${open}${head}${frame.before(name)}`,
+      end: `${frame.after}${tail}${close}`,
+      // A payload that opens its own region (`{`) triggers on itself.
+      trigger: open !== "" ? open : region.startInPayload === true ? frame.before("").slice(0, start.length) : start,
+    };
+  }
+  return undefined;
+}
+
+export function buildStructuralTag(format: FormatId | FormatDescription, request: unknown): StructuralTag {
+  const description = typeof format === "string" ? getFormat(format) : format;
+  const frame = callFrame(description);
+  if (frame === undefined) {
+    throw new ChatwireError(
+      "unknown_format",
+      `no structural tag for format ${JSON.stringify(description.id)}: its calls are not JSON arguments between fixed text`,
+    );
+  }
+  const tools = callableTools(toolRequest(request));
+  if (tools.length === 0) throw new ChatwireError("invalid_request", "no callable tool to describe", { field: "tool_choice" });
+  return {
+    type: "structural_tag",
+    structures: tools.map((t) => ({ begin: frame.begin(t.function.name), schema: plain(t.function.parameters ?? { type: "object", properties: {} }) as JsonSchema, end: frame.end })),
+    triggers: [frame.trigger],
+  };
+}
+
+/** A deep copy with PyFloat numbers as plain numbers (JSON output). */
+function plain(value: unknown): unknown {
+  if (value instanceof PyFloat) return value.value;
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+}

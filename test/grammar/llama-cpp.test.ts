@@ -1,0 +1,100 @@
+/**
+ * llama.cpp's own grammar parser (node-llama-cpp, pinned 3.21.1, CPU build, no model) accepts every
+ * grammar chatwire emits: every format with a grammar, under every tool_choice, with and without
+ * parallel calls and an opened reasoning block, for tools with rich schemas. `createGrammar` throws on
+ * a parse error. The JSON Schema kind is checked through node-llama-cpp's own JSON Schema converter:
+ * several tools must stay several tools (a root anyOf came out as "only null").
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { getLlama, type Llama } from "node-llama-cpp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ChatwireError } from "../../src/errors.js";
+import { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats, grammarUnavailable } from "../../src/grammar/index.js";
+import { loadTemplate } from "../../src/template/index.js";
+import { FIXTURES } from "../helpers/fixtures.js";
+import { GbnfRecognizer } from "../helpers/gbnf-recognizer.js";
+import { RICH_TOOLS, REQUEST_VARIANTS } from "./tools.js";
+
+let llama: Llama;
+beforeAll(async () => {
+  llama = await getLlama({ gpu: false, build: "never" });
+}, 120_000);
+
+describe("llama.cpp parses every emitted GBNF grammar", () => {
+  for (const format of grammarFormats()) {
+    it(format, async () => {
+      let checked = 0;
+      for (const [variant, request] of Object.entries(REQUEST_VARIANTS(RICH_TOOLS))) {
+        for (const promptSuffix of [undefined, "<think>\n", "[THINK]"]) {
+          const grammar = buildGbnf(format, request, promptSuffix === undefined ? {} : { promptSuffix });
+          await expect(llama.createGrammar({ grammar }), `${format} ${variant}`).resolves.toBeDefined();
+          // Our own recogniser reads the same text (it is what the sampling tests rely on).
+          expect(() => new GbnfRecognizer(grammar)).not.toThrow();
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(15);
+    });
+  }
+
+  it("a broken grammar is rejected (the check can fail)", async () => {
+    await expect(llama.createGrammar({ grammar: 'root ::= "a" undefined-rule' })).rejects.toThrow();
+  });
+});
+
+describe("every corpus template gets a grammar llama.cpp parses, or a reason", () => {
+  const dir = join(FIXTURES, "templates");
+  const special = JSON.parse(readFileSync(join(dir, "special-tokens.json"), "utf8")) as {
+    default: Record<string, string>;
+    templates: Record<string, Record<string, string>>;
+  };
+  const request = { messages: [{ role: "user", content: "Weather in Oslo?" }], tools: RICH_TOOLS };
+  it("one grammar per template (json-block for templates without tools), each loaded by llama.cpp", async () => {
+    const withGrammar = new Set<string>();
+    const without = new Map<string, string>();
+    let templates = 0;
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".jinja"))) {
+      const name = file.replace(/\.jinja$/, "");
+      const template = await loadTemplate({ chat_template: readFileSync(join(dir, file), "utf8"), ...(special.templates[name] ?? special.default) });
+      const format = template.formatFor(request);
+      templates++;
+      let grammar: string;
+      try {
+        grammar = gbnfForTemplate(template, request);
+      } catch (err) {
+        // The only refusal is a format the emitter cannot write, and it says why.
+        expect(err, file).toBeInstanceOf(ChatwireError);
+        expect(String((err as Error).message)).toContain(grammarUnavailable(format) ?? "(format has a grammar)");
+        without.set(format, grammarUnavailable(format)!);
+        continue;
+      }
+      await expect(llama.createGrammar({ grammar }), file).resolves.toBeDefined();
+      withGrammar.add(format);
+    }
+    expect(templates).toBeGreaterThanOrEqual(60);
+    // Formats in the corpus that have a grammar, and those that do not (with the reason).
+    expect([...withGrammar].length).toBeGreaterThanOrEqual(20);
+    expect([...without.keys()].sort()).toEqual(["functionary-v3.2", "harmony", "kimi-k3", "minimax-m3", "muse-glimmer"]);
+  }, 120_000);
+});
+
+describe("the JSON Schema kind through node-llama-cpp's converter", () => {
+  it("several tools stay several call shapes", async () => {
+    const tools = [RICH_TOOLS[0]!, RICH_TOOLS[3]!];
+    const schema = buildToolJsonSchema({ tools });
+    const grammar = await llama.createGrammarForJsonSchema(schema as never);
+    const text = grammar.grammar;
+    for (const tool of tools) expect(text).toContain(tool.function.name);
+    const r = new GbnfRecognizer(text);
+    // node-llama-cpp's converter writes every declared property (it has no optional members) and ends
+    // the document with newlines.
+    const end = "\n\n\n\n";
+    expect(r.accepts(`{"name": "get_weather","arguments": {"city": "Oslo","days": 2,"unit": "c","precise": true}}${end}`)).toBe(true);
+    expect(r.accepts(`{"name": "get_time","arguments": {}}${end}`)).toBe(true);
+    expect(r.accepts(`null${end}`)).toBe(false);
+    // What the fix is about: the same branches under a root anyOf come out as "only null".
+    const anyOf = await llama.createGrammarForJsonSchema({ anyOf: schema.oneOf } as never);
+    expect(new GbnfRecognizer(anyOf.grammar).accepts(`null${end}`)).toBe(true);
+  });
+});

@@ -212,6 +212,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   server.keepAliveTimeout = checkedMs(options.keepAliveTimeoutMs, DEFAULTS.keepAliveTimeoutMs, "keepAliveTimeoutMs");
   server.headersTimeout = checkedMs(options.headersTimeoutMs, DEFAULTS.headersTimeoutMs, "headersTimeoutMs");
   server.requestTimeout = Math.max(server.headersTimeout, checkedMs(options.requestTimeoutMs, DEFAULTS.requestTimeoutMs, "requestTimeoutMs"));
+  // Node's headers timeout does not cover a connection that never sends a byte: such sockets stayed
+  // open forever. Each new connection gets an inactivity timer until its first request arrives (the
+  // router clears it; after an answer Node's keep-alive timer takes over).
+  const firstRequestMs = server.headersTimeout;
+  server.on("connection", (socket: Socket) => socket.setTimeout(firstRequestMs));
   server.on("clientError", (_err, socket: Socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
     else socket.destroy();

@@ -46,7 +46,15 @@ export async function route(ctx: ServerContext, options: RouterOptions, req: Inc
     if (!res.writableFinished) controller.abort();
     options.accessLog?.(accessLine(req, path, res, started, ex));
   });
+  // The connection's idle timer (index.ts) is for the wait before a request; a request may legitimately
+  // be quiet for minutes (a long generation), bounded by the backend timeout instead.
+  req.socket.setTimeout(0);
   try {
+    // `GET /path` with no version is HTTP/0.9, which has no status line or headers: refuse it.
+    if (req.httpVersionMajor < 1) {
+      res.setHeader("connection", "close");
+      throw new ApiError(505, "invalid_request_error", `HTTP/${req.httpVersion} is not supported; use HTTP/1.0 or later`, { code: "http_version_not_supported" });
+    }
     if (applyCors(options, req, res)) return;
     const methods = ROUTES[path];
     if (methods === undefined) throw new ApiError(404, "not_found_error", `no route for ${req.method ?? "?"} ${path}`, { code: "not_found" });

@@ -23,6 +23,7 @@ import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js"
 import { DeltaSink } from "./deltas.js";
 import { idsFor } from "./ids.js";
 import { NO_MARKER } from "./lexer.js";
+import type { ScanResult } from "./lexer.js";
 import { tablesFor } from "./marker-tables.js";
 import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js";
 import type { CallPolicy } from "./policy.js";
@@ -31,6 +32,13 @@ import { TextChannel } from "./text-channel.js";
 import { validateArguments } from "./validate.js";
 
 type Channel = "content" | "reasoning";
+
+/** The first piece of a long region text fed to a decoder (see regionText). */
+const FIRST_FEED = 256;
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
 
 interface Section {
   channel: Channel;
@@ -55,6 +63,12 @@ interface Region {
   section: Section | undefined;
   /** The region's text so far, markers included (a rope: appended per push, read when calls end). */
   raw: TextRope;
+  /**
+   * How much of `raw` the region always keeps, whatever its decoder hands back: its start marker (or a
+   * channel header). A decoder that hands back everything (`<function=>` is no call) must not make the
+   * engine read the same marker again, which would open the same region forever.
+   */
+  floor: number;
   valid: number;
   calls: number;
   /** Texts of failed calls, for when some call in the region succeeded. */
@@ -179,9 +193,20 @@ export class ParseEngine {
   private run(buf: string, final: boolean): void {
     let pos = 0;
     this.held = "";
+    // The last scan of each table over `buf`: where it started and what it found. A region that turns
+    // out not to be a call hands its text back; the next region of the same kind (`<tool_call>`
+    // repeated) would scan the same text again for its end marker, which is quadratic. A scan from a
+    // later position that is not past the hit has the same answer, so it is reused.
+    const memo = new Map<MarkerTable, { from: number; hit: ScanResult }>();
     while (pos < buf.length) {
       const t = this.table();
-      const hit = t.set.scan(buf, pos, final);
+      const last = memo.get(t);
+      let hit: ScanResult;
+      if (last !== undefined && last.from <= pos && (last.hit.kind === "none" || last.hit.index >= pos)) hit = last.hit;
+      else {
+        hit = t.set.scan(buf, pos, final);
+        memo.set(t, { from: pos, hit });
+      }
       if (t === this.tables.contentAtStart && hit.kind !== "none") {
         // Regions allowed only at the start must begin at the first non-whitespace character.
         const first = buf.slice(pos, hit.index).search(/\S/);
@@ -199,6 +224,7 @@ export class ParseEngine {
         else {
           buf = rest + buf.slice(stop);
           pos = 0;
+          memo.clear();
         }
         continue;
       }
@@ -337,14 +363,38 @@ export class ParseEngine {
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
-    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;
   }
 
-  /** Feeds region text to the decoder. Returns the text after the payload if the region closed. */
+  /**
+   * Feeds region text to the decoder. Returns the text after the payload if the region closed.
+   *
+   * A long text (the rest of a one-shot buffer, when no end marker follows) is fed in pieces that double
+   * in size: a decoder may do work in proportion to what it is pushed (join it with what it kept, scan
+   * it), and a region that ends after a few characters (`<function=` repeated, a `<tool_call>` that is
+   * prose) must not cost the length of everything after it. Decoders give the same events for any
+   * split, so this changes nothing but the cost.
+   */
   private regionText(r: Region, s: string, record: boolean): string | undefined {
-    if (record) r.raw.append(s);
-    return this.handle(r, r.decoder.push(s));
+    if (s.length <= FIRST_FEED) {
+      if (record) r.raw.append(s);
+      return this.handle(r, r.decoder.push(s));
+    }
+    let at = 0;
+    let size = FIRST_FEED;
+    while (at < s.length) {
+      let to = Math.min(s.length, at + size);
+      // Never between the two halves of a surrogate pair (a stream never cuts there either).
+      if (to < s.length && isHighSurrogate(s.charCodeAt(to - 1))) to++;
+      const piece = s.slice(at, to);
+      if (record) r.raw.append(piece);
+      const rest = this.handle(r, r.decoder.push(piece));
+      at = to;
+      if (rest !== undefined) return at < s.length ? rest + s.slice(at) : rest;
+      size *= 2;
+    }
+    return undefined;
   }
 
   private handle(r: Region, events: DecoderEvent[]): string | undefined {
@@ -364,11 +414,14 @@ export class ParseEngine {
         case "fail":
           this.onFail(r, ev);
           break;
-        case "close":
-          rest = ev.rest;
+        case "close": {
+          // The region keeps at least its start marker: the engine always moves past what it matched.
+          const most = Math.max(0, r.raw.length - r.floor);
+          rest = ev.rest.length > most ? ev.rest.slice(ev.rest.length - most) : ev.rest;
           this.trimRaw(r, rest);
           this.finishRegion(r);
           break;
+        }
       }
     }
     return rest;

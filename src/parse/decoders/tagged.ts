@@ -76,6 +76,8 @@ export interface TaggedSyntax {
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+const LT = 0x3c;
+const GT = 0x3e;
 
 /** Longest tag, key or call name read before the text is judged not to be one. */
 const MAX_TAG = 1024;
@@ -618,9 +620,15 @@ function hasNewline(s: string, from: number, to: number): boolean {
  */
 function readTag(s: string, i: number, final: boolean): string | null | undefined {
   if (s[i] !== "<") return null;
-  const k = s.indexOf(">", i);
-  if (k >= 0 && k - i < MAX_TAG) return s.slice(i, k + 1);
-  return k < 0 && !final && s.length - i < MAX_TAG ? undefined : null;
+  // A tag holds no other `<`, and only MAX_TAG characters are looked at: a search to the end of a long
+  // text per tag would be quadratic (`<function=` repeated).
+  const end = Math.min(s.length, i + MAX_TAG);
+  for (let k = i + 1; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (c === GT) return s.slice(i, k + 1);
+    if (c === LT) return null;
+  }
+  return !final && s.length - i < MAX_TAG ? undefined : null;
 }
 
 /** The length of a newline (`\n`, `\r\n`, or when `partial` a `\r` that may precede `\n`) ending at `s[p]`. */

@@ -1,11 +1,13 @@
 import { defineConfig } from "tsup";
 
 // The library builds to ESM + CJS with types; the CLI is an ESM entry with a shebang.
+// No `shims`: the core must reference no Node built-in (tsup's shims import node:url and node:path),
+// and nothing in src/ needs __dirname or import.meta.url any more (built-in templates are embedded).
 export default defineConfig([
   {
-    // `chatwire/server` is its own entry: it needs node:http, and the core must stay browser-safe.
-    entry: { index: "src/index.ts", server: "src/server/index.ts" },
-    shims: true,
+    // `core` is the browser-safe entry (package.json maps `chatwire` to it outside Node); `index` adds
+    // file loading for Node; `chatwire/server` is its own entry because it needs node:http.
+    entry: { index: "src/index.ts", core: "src/core.ts", server: "src/server/index.ts" },
     format: ["esm", "cjs"],
     dts: true,
     sourcemap: true,

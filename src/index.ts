@@ -1,18 +1,8 @@
 /**
- * chatwire's public API. Nothing but re-exports lives here.
+ * chatwire's public API for Node: the core (src/core.ts) with a loadTemplate that also reads
+ * templates from files, model folders and `.gguf` files. package.json maps `chatwire` to this module
+ * under the "node" condition and to the core everywhere else. Nothing but re-exports lives here.
  */
-export { loadTemplate, templateFromConfig, ChatTemplate } from "./template/index.js";
-export type { TemplateSource, RenderOptions, LoadOptions, TemplateCaps } from "./template/index.js";
-export { normalizeRequest, readJson } from "./request/index.js";
-export type { Conversation } from "./request/index.js";
-export { compileTemplate, PyFloat } from "./jinja/index.js";
-export type { CompiledTemplate, RenderLimits } from "./jinja/index.js";
-export { detectFormat, detectReasoning, getFormat, listFormats } from "./formats/index.js";
-export type { FormatDescription, FormatId } from "./formats/index.js";
-export { parseCompletion, createStreamParser, foldDeltas } from "./parse/index.js";
-export type { ParseOptions } from "./parse/index.js";
-export { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats } from "./grammar/index.js";
-export type { GrammarOptions } from "./grammar/index.js";
-export { ChatwireError } from "./errors.js";
-export type { ChatwireErrorCode } from "./errors.js";
-export type * from "./types.js";
+export * from "./core.js";
+// A local export wins over the same name from `export *`.
+export { loadTemplate } from "./template/index.js";

@@ -1,7 +1,8 @@
 /** Option parsing shared by the commands (node:util parseArgs, with its errors turned into usage errors). */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { readJson } from "../request/read-json.js";
-import { loadTemplate, type ChatTemplate } from "../template/index.js";
+import type { ChatTemplate } from "../template/index.js";
+import { loadTemplate } from "../template/index.js";
 import { UsageError } from "./io.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;

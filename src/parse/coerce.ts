@@ -23,7 +23,7 @@ export const UNTYPED_STRING: readonly ValueType[] = ["string"];
 export const UNTYPED_JSON: readonly ValueType[] = TYPE_ORDER;
 
 /** Type names models' schemas use besides JSON Schema's own (`float` from Python-minded tool authors). */
-const TYPE_ALIASES: Record<string, ValueType> = {
+export const TYPE_ALIASES: Readonly<Record<string, ValueType>> = {
   null: "null", integer: "integer", int: "integer", number: "number", float: "number", double: "number",
   boolean: "boolean", bool: "boolean", object: "object", dict: "object", array: "array", list: "array",
   string: "string", str: "string", text: "string",

@@ -4,6 +4,7 @@
  * Chat Completions shape, which is also what chat templates expect (`tool.function.name`).
  */
 import { invalidRequest } from "../errors.js";
+import { checkToolSchema } from "../schema/index.js";
 import type { FunctionTool, ToolChoice } from "../types.js";
 import { isObject } from "./is-object.js";
 
@@ -27,6 +28,9 @@ function normalizeTool(tool: unknown, field: string): FunctionTool {
   if (def.parameters !== undefined && !isObject(def.parameters)) {
     throw invalidRequest(`${where}.parameters`, "must be a JSON Schema object");
   }
+  // Compiled here (and cached), so a schema that cannot validate anything is a request error in
+  // render, parse and serve alike instead of a validator that accepts every argument.
+  if (def.parameters !== undefined) checkToolSchema(def.parameters, `${where}.parameters`);
   if (nested) return tool as unknown as FunctionTool;
   const { type: _type, ...rest } = def;
   return { type: "function", function: rest as FunctionTool["function"] };

@@ -1,0 +1,3 @@
+export const ROOT: string;
+export const TARGET: string;
+export function embeddedSource(root?: string): string;

@@ -1,0 +1,67 @@
+/**
+ * The fast validator: ajv, which compiles each schema to JavaScript source (`new Function`). Used
+ * wherever code generation is allowed. Patterns go through compilePattern (linear time); enums and
+ * `required` lists are checked in a loop rather than unrolled into code, so their compile time is
+ * linear in their size. `addUsedSchema: false` plus removeSchema keep ajv's own caches from growing
+ * with every schema seen (our bounded cache holds the validators).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { DRAFT7_META } from "./meta.js";
+import { compilePattern } from "./patterns.js";
+import { SchemaProblem } from "./problem.js";
+import { describeErrors, type SchemaErrorDetail, type ValueValidator } from "./types.js";
+
+// ajv keys the compiled pattern by its toString(), so each tester must print as its own pattern.
+const regExp = Object.assign(
+  (pattern: string) => {
+    const tester = compilePattern(pattern);
+    return { test: (input: string) => tester.test(input), toString: () => `/${pattern}/u` };
+  },
+  { code: "compilePattern" },
+);
+
+let instance: { ajv: Ajv; meta: ValidateFunction } | undefined;
+
+function engine(): { ajv: Ajv; meta: ValidateFunction } {
+  if (instance === undefined) {
+    const ajv = new Ajv({
+      strict: false, // real tool schemas carry vendor keywords
+      allErrors: true, // list every problem at once
+      validateFormats: false,
+      validateSchema: false, // checked against DRAFT7_META below, with our messages
+      addUsedSchema: false,
+      loopEnum: 16,
+      loopRequired: 16,
+      code: { regExp },
+    });
+    instance = { ajv, meta: ajv.compile(DRAFT7_META) };
+  }
+  return instance;
+}
+
+function detailsOf(errors: ErrorObject[] | null | undefined): SchemaErrorDetail[] {
+  return (errors ?? []).map((e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: e.keyword, message: e.message ?? e.keyword }));
+}
+
+/** Compiles `schema` (already within limits, root `$schema` removed) or throws SchemaProblem. */
+export function compileWithAjv(schema: Record<string, unknown>): ValueValidator {
+  const { ajv, meta } = engine();
+  if (!meta(schema)) {
+    const errs = detailsOf(meta.errors);
+    throw new SchemaProblem(`not a valid JSON Schema: ${errs.map((e) => `${e.instancePath || "/"} ${e.message}`).join(", ")}`);
+  }
+  let fn: ValidateFunction;
+  try {
+    fn = ajv.compile(schema);
+  } catch (err) {
+    if (err instanceof SchemaProblem) throw err;
+    throw new SchemaProblem(`cannot be compiled: ${(err as Error).message}`);
+  } finally {
+    ajv.removeSchema(schema);
+  }
+  return (value) => {
+    if (fn(value)) return { ok: true };
+    const details = detailsOf(fn.errors);
+    return { ok: false, message: describeErrors(details), details };
+  };
+}

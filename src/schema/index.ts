@@ -1,0 +1,69 @@
+/**
+ * Tool schemas: each `parameters` schema is checked and compiled when the request is normalised (so a
+ * schema that cannot be compiled is an error naming its field in render, parse and serve alike, never
+ * a validator that accepts everything), then used to validate the arguments the model wrote.
+ * Compiled validators are cached by the schema's JSON text in two bounded caches (small schemas, and
+ * a few large ones) so a server that sees endless distinct schemas keeps bounded memory.
+ */
+import { BoundedCache } from "../bounded-cache.js";
+import { ChatwireError, invalidRequest } from "../errors.js";
+import { PyFloat } from "../jinja/py-float.js";
+import { canonicalTypeNames } from "./aliases.js";
+import { compileWithAjv } from "./codegen.js";
+import { schemaEngine } from "./engine.js";
+import { compileInterpreted } from "./interpret.js";
+import { checkLimits } from "./limits.js";
+import { SchemaProblem } from "./problem.js";
+import type { ValueValidator } from "./types.js";
+
+export type { Validation, ValueValidator, SchemaErrorDetail } from "./types.js";
+export { SCHEMA_LIMITS } from "./limits.js";
+export { NATIVE_INPUT_LIMIT } from "./patterns.js";
+export { forceSchemaEngine, schemaEngine, type SchemaEngine } from "./engine.js";
+
+const LARGE = 64 * 1024;
+const small = new BoundedCache<string, ValueValidator | SchemaProblem>(512);
+const large = new BoundedCache<string, ValueValidator | SchemaProblem>(8);
+
+function compile(text: string): ValueValidator | SchemaProblem {
+  try {
+    const schema = JSON.parse(text) as unknown;
+    checkLimits(schema, text);
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw new SchemaProblem("must be a JSON Schema object");
+    // The dialect is always draft-07: a root `$schema` naming another one is not fetched or honoured.
+    const { $schema: _dialect, ...body } = schema as Record<string, unknown>;
+    canonicalTypeNames(body);
+    return schemaEngine() === "codegen" ? compileWithAjv(body) : compileInterpreted(body);
+  } catch (err) {
+    if (err instanceof SchemaProblem) return err;
+    return new SchemaProblem(`cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+// JSON read by chatwire keeps integral floats as PyFloat (so templates print `1.0`); to a schema they are numbers.
+const plainNumbers = (_key: string, value: unknown): unknown => (value instanceof PyFloat ? value.value : value);
+
+function compiled(schema: unknown): ValueValidator | SchemaProblem {
+  const text = JSON.stringify(schema, plainNumbers);
+  const cache = text.length > LARGE ? large : small;
+  // The engine is part of the key only in tests that force one; normally it never changes.
+  return cache.get(`${schemaEngine()}\u0000${text}`, () => compile(text));
+}
+
+function errorFor(problem: SchemaProblem, field: string): ChatwireError {
+  if (problem.kind === "limit") return new ChatwireError("limit_exceeded", `${field}: ${problem.message}`, { field });
+  return invalidRequest(field, problem.message);
+}
+
+/** Throws a ChatwireError naming `field` when `schema` cannot be used to validate arguments. */
+export function checkToolSchema(schema: unknown, field: string): void {
+  const result = compiled(schema);
+  if (result instanceof SchemaProblem) throw errorFor(result, field);
+}
+
+/** The validator for `schema`; throws like checkToolSchema (with `field`) when there cannot be one. */
+export function toolValidator(schema: unknown, field: string): ValueValidator {
+  const result = compiled(schema);
+  if (result instanceof SchemaProblem) throw errorFor(result, field);
+  return result;
+}

@@ -1,0 +1,140 @@
+/**
+ * Tool schemas that cannot validate anything are request errors naming their field (issue 11), in
+ * render, parse and grammar alike, with either validator engine (ajv where code generation is allowed,
+ * the interpreting one where a CSP forbids it); model output meets schema patterns only through a
+ * linear-time engine (issue 10), and absurd schemas are refused with a typed error.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { ChatwireError, parseCompletion, readJson, templateFromConfig, buildToolJsonSchema } from "../src/index.js";
+import { SCHEMA_LIMITS, forceSchemaEngine, type SchemaEngine } from "../src/schema/index.js";
+
+const TEMPLATE = templateFromConfig({
+  chat_template:
+    "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}{% endfor %}{% if tools %}{% for t in tools %}{{ t | tojson }}{% endfor %}{% endif %}<|assistant|>",
+});
+
+function tool(name: string, parameters: unknown): Record<string, unknown> {
+  return { type: "function", function: { name, parameters } };
+}
+const OK = tool("ok", { type: "object", properties: { q: { type: "string" } } });
+const request = (tools: unknown[]): Record<string, unknown> => ({ messages: [{ role: "user", content: "hi" }], tools });
+const call = (name: string, args: unknown): string => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+
+function thrown(fn: () => unknown): ChatwireError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ChatwireError) return err;
+    throw err;
+  }
+  throw new Error("expected a ChatwireError, nothing was thrown");
+}
+
+afterAll(() => forceSchemaEngine(undefined));
+
+describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s engine", (engine) => {
+  forceSchemaEngine(engine);
+  const use = <T>(fn: () => T): T => {
+    forceSchemaEngine(engine);
+    return fn();
+  };
+
+  const BROKEN: Array<[string, unknown, RegExp]> = [
+    ["a misspelt type", { type: "object", properties: { n: { type: "integr" } } }, /not a valid JSON Schema: \/properties\/n\/type/],
+    ["a dangling $ref", { type: "object", properties: { n: { $ref: "#/$defs/missing" } } }, /can't resolve reference #\/\$defs\/missing/],
+    ["an invalid pattern", { type: "object", properties: { n: { type: "string", pattern: "([a-z]" } } }, /pattern "\(\[a-z\]" is not a valid regular expression/],
+    ["a backreference", { type: "object", properties: { n: { type: "string", pattern: "^(a+)\\1$" } } }, /backreference/],
+  ];
+
+  for (const [what, schema, message] of BROKEN) {
+    it(`${what} is an invalid_request naming tools[2].function.parameters in render, parse and grammar`, () => {
+      const body = request([OK, OK, tool("broken", schema)]);
+      for (const run of [() => TEMPLATE.render(body), () => TEMPLATE.parse(call("ok", {}), body), () => parseCompletion("hermes", call("ok", {}), body), () => buildToolJsonSchema(body)]) {
+        const err = use(() => thrown(run));
+        expect(err.code).toBe("invalid_request");
+        expect(err.field).toBe("tools[2].function.parameters");
+        expect(err.message).toMatch(message);
+      }
+    });
+  }
+
+  it("reads Python type names (float, int, dict) as the coercer does, and validates by them", () => {
+    const body = request([tool("t", { type: "object", properties: { f: { type: "float" }, i: { type: "Int" }, d: { type: "dict" } } })]);
+    expect(use(() => parseCompletion("hermes", call("t", { f: 1.5, i: 2, d: {} }), body)).errors).toEqual([]);
+    expect(use(() => parseCompletion("hermes", call("t", { f: "x", i: 2.5, d: [] }), body)).errors[0]?.message).toMatch(/arguments\/f .*arguments\/i .*arguments\/d /);
+  });
+
+  it("keeps two patterns of one schema apart", () => {
+    const body = request([tool("t", { type: "object", properties: { a: { type: "string", pattern: "^a+$" }, b: { type: "string", pattern: "^b+$" } } })]);
+    expect(use(() => parseCompletion("hermes", call("t", { a: "aa", b: "bb" }), body)).errors).toEqual([]);
+    expect(use(() => parseCompletion("hermes", call("t", { a: "bb", b: "aa" }), body)).errors[0]?.details).toHaveLength(2);
+  });
+
+  it("reads floats kept by readJson (PyFloat) in a schema as numbers", () => {
+    const body = readJson('{"messages": [], "tools": [{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"x": {"type": "number", "minimum": 0.0, "maximum": 1.0}}}}}]}');
+    expect(use(() => parseCompletion("hermes", call("t", { x: 0.5 }), body)).errors).toEqual([]);
+    expect(use(() => parseCompletion("hermes", call("t", { x: 1.5 }), body)).errors[0]?.type).toBe("invalid_arguments");
+  });
+
+  it("names the flat field of a Responses tool", () => {
+    const body = { input: "hi", tools: [{ type: "function", name: "f", parameters: { type: "strng" } }] };
+    const err = use(() => thrown(() => TEMPLATE.render(body)));
+    expect(err.field).toBe("tools[0].parameters");
+  });
+
+  it("still rejects invalid arguments, with ajv-style messages", () => {
+    const body = request([tool("get", { type: "object", properties: { n: { type: "integer" }, u: { enum: ["c", "f"] } }, required: ["n"] })]);
+    const result = use(() => parseCompletion("hermes", call("get", { n: "x", u: "k" }), body));
+    expect(result.message.tool_calls).toBeUndefined();
+    expect(result.errors[0]?.type).toBe("invalid_arguments");
+    expect(result.errors[0]?.message).toMatch(/arguments\/n /);
+    expect(result.errors[0]?.message).toMatch(/arguments\/u /);
+    const good = use(() => parseCompletion("hermes", call("get", { n: 3, u: "c" }), body));
+    expect(JSON.parse(good.message.tool_calls?.[0]?.function.arguments ?? "")).toEqual({ n: 3, u: "c" });
+  });
+
+  it("matches ^(a+)+$ against hostile output in linear time (would hang for seconds on backtracking)", () => {
+    const body = request([tool("t", { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } })]);
+    const bad = use(() => parseCompletion("hermes", call("t", { s: `${"a".repeat(5000)}!` }), body));
+    expect(bad.errors[0]?.type).toBe("invalid_arguments");
+    expect(bad.errors[0]?.message).toContain('must match pattern "^(a+)+$"');
+    const good = use(() => parseCompletion("hermes", call("t", { s: "a".repeat(5000) }), body));
+    expect(good.errors).toEqual([]);
+  });
+
+  it("runs a lookahead pattern (not expressible in RE2) on the native engine", () => {
+    const body = request([tool("t", { type: "object", properties: { s: { type: "string", pattern: "^(?=.*\\d)[a-z\\d]{4,}$" } } })]);
+    expect(use(() => parseCompletion("hermes", call("t", { s: "abc1" }), body)).errors).toEqual([]);
+    expect(use(() => parseCompletion("hermes", call("t", { s: "abcd" }), body)).errors[0]?.type).toBe("invalid_arguments");
+  });
+
+  it("compiles a 40k-value enum (quadratic in ajv's meta-schema check) and validates against it", () => {
+    const values = Array.from({ length: 40_000 }, (_, i) => `v${i}`);
+    const body = request([tool("pick", { type: "object", properties: { v: { enum: values } }, required: ["v"] })]);
+    expect(use(() => parseCompletion("hermes", call("pick", { v: "v39999" }), body)).errors).toEqual([]);
+    expect(use(() => parseCompletion("hermes", call("pick", { v: "v40000" }), body)).errors[0]?.type).toBe("invalid_arguments");
+  });
+
+  it("refuses schemas past the documented limits with limit_exceeded", () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < SCHEMA_LIMITS.maxDepth; i++) deep = { type: "object", properties: { x: deep } };
+    const huge = { type: "object", description: "x".repeat(SCHEMA_LIMITS.maxChars) };
+    for (const schema of [deep, huge]) {
+      const err = use(() => thrown(() => TEMPLATE.render(request([tool("big", schema)]))));
+      expect(err.code).toBe("limit_exceeded");
+      expect(err.field).toBe("tools[0].function.parameters");
+    }
+  });
+
+  it("ignores a root $schema naming another draft, and does not mistake a property named pattern for the keyword", () => {
+    const schema = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { pattern: { type: "string" }, format: { type: "string", format: "email", default: { pattern: "zzz" } } },
+      required: ["pattern"],
+    };
+    const body = request([tool("t", schema)]);
+    expect(use(() => parseCompletion("hermes", call("t", { pattern: "abc", format: "not-an-email" }), body)).errors).toEqual([]);
+    expect(use(() => parseCompletion("hermes", call("t", { pattern: 1 }), body)).errors[0]?.type).toBe("invalid_arguments");
+  });
+});

@@ -3,15 +3,21 @@ Writes the render conformance fixtures. Run from the repository root with the re
 
     .ref/bin/python scripts/gen-render-fixtures.py
 
-- fixtures/render/<template>.json: `caps.readsContentParts` / `caps.readsArgumentsAsString` (the probes' answers) and in
-  `pairs`, for every fixture conversation, `{"prompt": ...}` (what transformers
-  renders) or `{"error": ..., "kind": ...}` (the exception it raises; kind `invalid_request` means the
-  request normaliser rejects it and `error` is the field it names), plus `"input"`: which entry of
-  _normalized.json the template was given.
+- fixtures/render/<template>.json, for every corpus template (fixtures/templates) and every published
+  config (fixtures/real-configs/<name>, as `real-<name>`):
+  - `caps`: the probes' answers, found by rendering with transformers (scripts/ref_normalize.py,
+    ref_polyfill.py): readsContentParts, readsArgumentsAsString, callContentAsNone (the tool-call shape
+    under which every call of the history is printed), rendersToolDefinitions, rendersToolCalls,
+    rendersToolResults, supportsSystem;
+  - `pairs`: for every fixture conversation, `{"prompt": ...}` (what transformers renders) or
+    `{"error": ..., "kind": ...}` (the exception it raises; kind `invalid_request` means the request
+    normaliser rejects it and `error` is the field it names), plus `"input"`: which entry of
+    _normalized.json the template was given. No polyfill (`polyfill: "never"`);
+  - `auto`: the same for the conversations in AUTO, rendered as `polyfill: "auto"` rewrites them.
 - fixtures/render/_normalized.json: per conversation, the distinct canonical conversations
-  `{messages, tools}` the normaliser produced across templates (they differ only by the developer-role
-  and content-part rules). The conformance test checks our request normaliser against these, which
-  tells a normalisation mismatch apart from a rendering one.
+  `{messages, tools}` the normaliser produced across templates (they differ by the developer-role,
+  content-part and tool-call-shape rules). The conformance test checks our request normaliser against
+  these, which tells a normalisation mismatch apart from a rendering one.
 
 Output is deterministic (sorted keys, pinned clock): re-running on unchanged inputs changes nothing.
 """
@@ -20,10 +26,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from ref_normalize import reads_arguments_as_string, reads_content_parts  # noqa: E402
-from ref_render import ROOT, expected, load_conversations, load_templates, prober  # noqa: E402
+from ref_normalize import call_content_as_none, reads_arguments_as_string, reads_content_parts  # noqa: E402
+from ref_polyfill import supports_system  # noqa: E402
+from ref_render import ROOT, expected, load_conversations, load_real_configs, load_templates, probed_caps, prober  # noqa: E402
 
 OUT = os.path.join(ROOT, "fixtures", "render")
+# Conversations also rendered with the polyfill's `auto` rewrite (tool calls in history, tool lists).
+AUTO = ["03-tools-schema", "06-agent-loop", "09-content-null-float-args", "30-tool-history-content-null"]
 
 
 def write_json(path, value):
@@ -36,26 +45,34 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     conversations = load_conversations()
     normalized = {name: [] for name, _ in conversations}
-    prompts = errors = 0
-    for name, source, bos, eos in load_templates():
-        results = {}
-        for conv_name, conv in conversations:
-            result, canonical = expected(source, bos, eos, conv)
-            if canonical is not None:
-                variants = normalized[conv_name]
-                if canonical not in variants:
-                    variants.append(canonical)
-                result["input"] = variants.index(canonical)
-            results[conv_name] = result
-            if "prompt" in result:
-                prompts += 1
-            else:
-                errors += 1
-        probe = prober(source, bos, eos)
-        caps = {"readsContentParts": reads_content_parts(probe), "readsArgumentsAsString": reads_arguments_as_string(probe)}
-        write_json(os.path.join(OUT, name + ".json"), {"caps": caps, "pairs": results})
+    counts = {"prompts": 0, "errors": 0}
+
+    def run(source, bos, eos, extra, conv_name, conv, polyfill):
+        result, canonical = expected(source, bos, eos, conv, extra, polyfill)
+        if canonical is not None:
+            variants = normalized[conv_name]
+            if canonical not in variants:
+                variants.append(canonical)
+            result["input"] = variants.index(canonical)
+        counts["prompts" if "prompt" in result else "errors"] += 1
+        return result
+
+    templates = [(n, s, b, e, None) for n, s, b, e in load_templates()] + load_real_configs()
+    for name, source, bos, eos, extra in templates:
+        pairs = {c: run(source, bos, eos, extra, c, conv, False) for c, conv in conversations}
+        auto = {c: run(source, bos, eos, extra, c, conv, True) for c, conv in conversations if c in AUTO}
+        probe = prober(source, bos, eos, extra)
+        caps = {
+            "readsContentParts": reads_content_parts(probe),
+            "readsArgumentsAsString": reads_arguments_as_string(probe),
+            "callContentAsNone": call_content_as_none(probe),
+            "supportsSystem": supports_system(probe),
+            **probed_caps(probe),
+        }
+        write_json(os.path.join(OUT, name + ".json"), {"caps": caps, "pairs": pairs, "auto": auto})
     write_json(os.path.join(OUT, "_normalized.json"), normalized)
-    print(f"{prompts + errors} pairs: {prompts} prompts, {errors} errors -> {os.path.relpath(OUT, ROOT)}")
+    total = counts["prompts"] + counts["errors"]
+    print(f"{total} renders: {counts['prompts']} prompts, {counts['errors']} errors -> {os.path.relpath(OUT, ROOT)}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,35 @@ import copy
 import json
 
 ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
+
+
+def _role_ok(role, source):
+    """The six OpenAI roles, or one the template names as a string literal ('ipython', "observation")."""
+    return isinstance(role, str) and (role in ROLES or (role != "" and (f"'{role}'" in source or f'"{role}"' in source)))
+
+
+def _check_content(content, field):
+    if content is not None and not isinstance(content, (str, list)):
+        raise InvalidRequest(field, "must be a string, null or an array of content parts")
+
+
+def _check_call(call, where):
+    """A tool call's function: an object with a non-empty string name and string or object arguments."""
+    if not isinstance(call, dict):
+        raise InvalidRequest(where, "a tool call must be an object")
+    fn = call.get("function")
+    if not isinstance(fn, dict):
+        raise InvalidRequest(f"{where}.function", "must be an object with name and arguments")
+    if not isinstance(fn.get("name"), str) or not fn["name"]:
+        raise InvalidRequest(f"{where}.function.name", "must be a non-empty string")
+    if not isinstance(fn.get("arguments"), (str, dict)):
+        raise InvalidRequest(f"{where}.function.arguments", "must be a JSON string (or an object)")
+
+
+def _assistant_content(msg, content_none):
+    """Spec 3: empty assistant content is "", or None for a message with calls when the template needs it."""
+    if msg.get("content") in (None, ""):
+        msg["content"] = None if (msg.get("tool_calls") and content_none) else ""
 TEXT_PART_TYPES = {"text", "input_text", "output_text"}
 PROBE = "CHATWIRE_PROBE"
 
@@ -25,7 +54,7 @@ class InvalidRequest(Exception):
 def reads_content_parts(render):
     """Spec 7: a probe render decides whether the template prints content parts itself."""
     try:
-        out = render([{"role": "user", "content": [{"type": "text", "text": PROBE}]}])
+        out = render([{"role": "user", "content": [{"type": "text", "text": PROBE}]}], None)
     except Exception:
         return False
     return PROBE in out and f"'text': '{PROBE}'" not in out and f'"text": "{PROBE}"' not in out
@@ -50,28 +79,69 @@ def _content(content, keep_parts):
     return out
 
 
+# Spec 3/4 and their exception: the shapes an assistant tool call can take, in order of preference
+# (content_none, arguments_as_string). The first under which transformers prints every call of a probe
+# history wins; none: the first (the template cannot print calls; the polyfill then writes them as text).
+SHAPES = [(False, False), (False, True), (True, False), (True, True)]
+PROBE_TOOL = {
+    "type": "function",
+    "function": {"name": "chatwire_probe_defined", "description": "CHATWIRE_PROBE_DESCRIPTION", "parameters": {"type": "object", "properties": {}}},
+}
+PROBE_CALLS = [
+    ("a1b2c3d4e", "chatwire_probe_one", "chatwire_key_one", "CHATWIRE_VALUE_ONE", "CHATWIRE_RESULT_ONE"),
+    ("f5g6h7i8j", "chatwire_probe_two", "chatwire_key_two", "CHATWIRE_VALUE_TWO", "CHATWIRE_RESULT_TWO"),
+]
+
+
+def _call_history(content_none, as_string):
+    messages = [{"role": "user", "content": "x"}]
+    for call_id, name, key, value, result in PROBE_CALLS:
+        args = json.dumps({key: value}) if as_string else {key: value}
+        messages.append({"role": "assistant", "content": None if content_none else "",
+                         "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}]})
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": result})
+    return messages
+
+
+def _try_render(render, messages, tools=None):
+    try:
+        return render(messages, tools)
+    except Exception:
+        return None
+
+
+def tool_probe(render):
+    """{"shape": (content_none, as_string) or None, "results": bool}: the first shape under which every
+    probe call (name, argument key and value) is printed, and whether tool results are printed."""
+    first = None
+    for shape in SHAPES:
+        out = _try_render(render, _call_history(*shape), [PROBE_TOOL])
+        if shape == SHAPES[0]:
+            first = out
+        if out is not None and all(n in out and k in out and v in out for _, n, k, v, _ in PROBE_CALLS):
+            return {"shape": shape, "results": all(r in out for *_, r in PROBE_CALLS)}
+    return {"shape": None, "results": first is not None and all(r in first for *_, r in PROBE_CALLS)}
+
+
+def renders_tool_definitions(render):
+    out = _try_render(render, [{"role": "user", "content": "x"}], [PROBE_TOOL])
+    return out is not None and PROBE_TOOL["function"]["name"] in out
+
+
 def reads_arguments_as_string(render):
-    """Spec 4's exception: a template that raises on object arguments but not on the same call with a
-    JSON-string `arguments` (functionary v3.2 concatenates them) gets them as strings."""
-    def call_with(arguments):
-        return [
-            {"role": "user", "content": "x"},
-            {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": arguments}}]},
-        ]
-    try:
-        render(call_with({"a": 1}))
-        return False
-    except Exception:
-        pass
-    try:
-        render(call_with('{"a": 1}'))
-        return True
-    except Exception:
-        return False
+    shape = tool_probe(render)["shape"]
+    return shape is not None and shape[1]
+
+
+def call_content_as_none(render):
+    shape = tool_probe(render)["shape"]
+    return shape is not None and shape[0]
 
 
 def _arguments(args, warnings, field, keep_strings=False):
-    if not isinstance(args, str) or keep_strings:
+    if keep_strings:
+        return json.dumps(args, ensure_ascii=False) if isinstance(args, dict) else args
+    if not isinstance(args, str):
         return args
     try:
         return json.loads(args)
@@ -99,11 +169,13 @@ def _tools(tools):
             raise InvalidRequest(f"{where}.name", "must be a non-empty string")
         if "parameters" in fn and not isinstance(fn["parameters"], dict):
             raise InvalidRequest(f"{where}.parameters", "must be a JSON Schema object")
+        if any(t["function"]["name"] == fn["name"] for t in out):
+            raise InvalidRequest(f"{where}.name", "duplicate tool name")
         out.append(converted)
     return out or None
 
 
-def _responses_messages(body, keep_parts, warnings, keep_strings):
+def _responses_messages(body, keep_parts, warnings, keep_strings, source, content_none):
     messages = []
     if body.get("instructions") is not None:
         messages.append({"role": "system", "content": body["instructions"]})
@@ -120,6 +192,8 @@ def _responses_messages(body, keep_parts, warnings, keep_strings):
             pending_reasoning = "\n".join(texts)
             continue
         if kind == "function_call":
+            if not isinstance(item.get("arguments"), (str, dict)):
+                raise InvalidRequest(f"input[{i}].arguments", "must be a JSON string (or an object)")
             args = _arguments(item.get("arguments"), warnings, f"input[{i}].arguments", keep_strings)
             call = {"id": item["call_id"], "type": "function", "function": {"name": item["name"], "arguments": args}}
             call_names[item["call_id"]] = item["name"]
@@ -142,8 +216,9 @@ def _responses_messages(body, keep_parts, warnings, keep_strings):
             continue
         if kind in (None, "message") and "role" in item:
             role = item["role"]
-            if role not in ROLES:
+            if not _role_ok(role, source):
                 raise InvalidRequest(f"input[{i}].role", f"unknown role {role!r}")
+            _check_content(item.get("content"), f"input[{i}].content")
             msg = {"role": role, "content": _content(item.get("content"), keep_parts)}
             if role == "assistant":
                 msg["_from_items"] = True
@@ -157,29 +232,37 @@ def _responses_messages(body, keep_parts, warnings, keep_strings):
         raise InvalidRequest(f"input[{i}].type", f"unsupported item type {kind!r}")
     for m in messages:
         m.pop("_from_items", None)
+        if m["role"] == "assistant":
+            _assistant_content(m, content_none)
     return messages
 
 
-def _chat_messages(body, keep_parts, warnings, keep_strings):
+def _chat_messages(body, keep_parts, warnings, keep_strings, source, content_none):
     if not isinstance(body["messages"], list):
         raise InvalidRequest("messages", "must be an array")
     messages = []
     call_names = {}
     for i, src in enumerate(body["messages"]):
+        if not isinstance(src, dict):
+            raise InvalidRequest(f"messages[{i}]", "a message must be an object")
         msg = copy.deepcopy(src)
         role = msg.get("role")
-        if role not in ROLES:
+        if not _role_ok(role, source):
             raise InvalidRequest(f"messages[{i}].role", f"unknown role {role!r}")
-        if role == "assistant" and msg.get("content") is None:
-            msg["content"] = ""
         if "content" in msg:
+            _check_content(msg["content"], f"messages[{i}].content")
             msg["content"] = _content(msg["content"], keep_parts)
-        for j, call in enumerate(msg.get("tool_calls") or []):
-            fn = call.get("function") or {}
-            if "arguments" in fn:
-                fn["arguments"] = _arguments(fn["arguments"], warnings, f"messages[{i}].tool_calls[{j}].function.arguments", keep_strings)
+        calls = msg.get("tool_calls")
+        if calls is not None and not isinstance(calls, list):
+            raise InvalidRequest(f"messages[{i}].tool_calls", "must be an array of tool calls")
+        for j, call in enumerate(calls or []):
+            _check_call(call, f"messages[{i}].tool_calls[{j}]")
+            fn = call["function"]
+            fn["arguments"] = _arguments(fn["arguments"], warnings, f"messages[{i}].tool_calls[{j}].function.arguments", keep_strings)
             if "id" in call:
                 call_names[call["id"]] = fn.get("name")
+        if role == "assistant":
+            _assistant_content(msg, content_none)
         if role == "tool" and "tool_call_id" in msg:
             if msg["tool_call_id"] not in call_names:
                 raise InvalidRequest(f"messages[{i}].tool_call_id", f"matches no earlier tool call ({msg['tool_call_id']!r})")
@@ -192,12 +275,13 @@ def _chat_messages(body, keep_parts, warnings, keep_strings):
 def normalize(body, template_source, render_probe):
     """Returns (messages, tools, warnings). `render_probe(messages)` renders with the target template."""
     keep_parts = reads_content_parts(render_probe)
-    keep_strings = reads_arguments_as_string(render_probe)
+    shape = tool_probe(render_probe)["shape"] or SHAPES[0]
+    content_none, keep_strings = shape
     warnings = []
     if "messages" in body:
-        messages = _chat_messages(body, keep_parts, warnings, keep_strings)
+        messages = _chat_messages(body, keep_parts, warnings, keep_strings, template_source, content_none)
     elif "input" in body:
-        messages = _responses_messages(body, keep_parts, warnings, keep_strings)
+        messages = _responses_messages(body, keep_parts, warnings, keep_strings, template_source, content_none)
     else:
         raise InvalidRequest("messages", "is required (or `input` for a Responses body)")
     if "developer" not in template_source:

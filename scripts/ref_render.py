@@ -9,10 +9,13 @@ import os
 
 from transformers.utils import chat_template_utils as ctu
 
-from ref_normalize import InvalidRequest, normalize
+import ref_polyfill
+from ref_normalize import InvalidRequest, normalize, renders_tool_definitions, tool_probe
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
 TEMPLATES = os.path.join(ROOT, "fixtures", "templates")
+REAL_CONFIGS = os.path.join(ROOT, "fixtures", "real-configs")
+SPECIAL_TOKENS = ["bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"]
 CONVERSATIONS = os.path.join(ROOT, "fixtures", "conversations")
 FIXED_NOW = _dt.datetime(2026, 1, 2, 3, 4, 5)
 
@@ -42,6 +45,29 @@ def load_templates():
     return out
 
 
+def load_real_configs():
+    """[(name, source, bos, eos, extra)] for the published tokenizer_config.json files in
+    fixtures/real-configs/<name>/ (named `real-<name>`): every special token the config sets, as
+    transformers' apply_chat_template passes them (`extra` holds the ones besides bos/eos)."""
+    out = []
+    for name in sorted(os.listdir(REAL_CONFIGS)):
+        path = os.path.join(REAL_CONFIGS, name, "tokenizer_config.json")
+        if not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            config = json.load(f)
+        tokens = {}
+        for key in SPECIAL_TOKENS:
+            value = config.get(key)
+            if isinstance(value, dict):
+                value = value.get("content")
+            if isinstance(value, str):
+                tokens[key] = value
+        bos, eos = tokens.pop("bos_token", None), tokens.pop("eos_token", None)
+        out.append(("real-" + name, config["chat_template"], bos, eos, tokens))
+    return out
+
+
 def load_conversations():
     """[(name, {"request", "options"})] for every fixture conversation, sorted by name."""
     out = []
@@ -52,31 +78,88 @@ def load_conversations():
     return out
 
 
-def prober(source, bos, eos):
-    """The probe render spec rule 7 uses to decide whether a template reads content parts."""
-    def probe(messages):
+def prober(source, bos, eos, extra=None):
+    """The probe render the spec rules use (content parts, tool-call shape, tool definitions): messages
+    and tools (None unless given), no generation prompt."""
+    tokens = _token_kwargs(bos, eos, extra)
+
+    def probe(messages, tools=None):
         rendered, _ = ctu.render_jinja_template(
-            conversations=[messages], chat_template=source, add_generation_prompt=False, bos_token=bos, eos_token=eos
+            conversations=[messages], tools=tools, chat_template=source, add_generation_prompt=False, **tokens
         )
         return rendered[0]
 
     return probe
 
 
-def prepare(source, bos, eos, conversation):
-    """Normalises the request for this template; returns the kwargs render_jinja_template takes."""
-    probe = prober(source, bos, eos)
+def request_variables(body):
+    """Spec rule 10: top-level `documents`, `reasoning_effort` (else Responses `reasoning.effort`), then
+    `chat_template_kwargs`, which win; the caller's explicit variables win over all of them."""
+    out = {}
+    if body.get("documents") is not None:
+        if not isinstance(body["documents"], list):
+            raise InvalidRequest("documents", "must be an array of documents")
+        for i, doc in enumerate(body["documents"]):
+            if not isinstance(doc, dict):
+                raise InvalidRequest(f"documents[{i}]", "must be an object")
+        out["documents"] = body["documents"]
+    if body.get("reasoning_effort") is not None:
+        if not isinstance(body["reasoning_effort"], str):
+            raise InvalidRequest("reasoning_effort", "must be a string")
+        out["reasoning_effort"] = body["reasoning_effort"]
+    elif body.get("reasoning") is not None:
+        if not isinstance(body["reasoning"], dict):
+            raise InvalidRequest("reasoning", "must be an object")
+        effort = body["reasoning"].get("effort")
+        if effort is not None:
+            if not isinstance(effort, str):
+                raise InvalidRequest("reasoning.effort", "must be a string")
+            out["reasoning_effort"] = effort
+    if body.get("chat_template_kwargs") is not None:
+        out.update(body["chat_template_kwargs"])
+    return out
+
+
+def probed_caps(probe):
+    """The tool caps the polyfill reads, probed with transformers."""
+    tools = tool_probe(probe)
+    return {
+        "rendersToolDefinitions": renders_tool_definitions(probe),
+        "rendersToolCalls": tools["shape"] is not None,
+        "rendersToolResults": tools["results"],
+    }
+
+
+def _token_kwargs(bos, eos, extra):
+    out = {k: v for k, v in (("bos_token", bos), ("eos_token", eos)) if v is not None}
+    out.update(extra or {})
+    return out
+
+
+def prepare(source, bos, eos, conversation, extra=None, polyfill=False):
+    """Normalises the request for this template; returns the kwargs render_jinja_template takes.
+    `polyfill`: rewrite as `polyfill: "auto"` does (docs/polyfills.md), from caps probed here."""
+    tokens = _token_kwargs(bos, eos, extra)
+    probe = prober(source, bos, eos, extra)
     options = conversation.get("options", {})
-    messages, tools, _warnings = normalize(conversation["request"], source, probe)
+    body = conversation["request"]
+    messages, tools, _warnings = normalize(body, source, probe)
+    if polyfill:
+        the_plan = ref_polyfill.plan(bool(tools), ref_polyfill.has_history_calls(messages), probed_caps(probe))
+        if the_plan is not None:
+            parallel = body.get("parallel_tool_calls") is not False
+            messages = ref_polyfill.rewrite(messages, tools, body.get("tool_choice"), parallel, the_plan, ref_polyfill.supports_system(probe))
+            if the_plan["json_block"]:
+                tools = None
+    variables = {**request_variables(body), **options.get("variables", {})}
     return dict(
         conversations=[messages],
         tools=tools,
         chat_template=source,
         add_generation_prompt=options.get("addGenerationPrompt", True),
         continue_final_message=options.get("continueFinalMessage", False),
-        bos_token=bos,
-        eos_token=eos,
-        **options.get("variables", {}),
+        **tokens,
+        **variables,
     )
 
 
@@ -85,12 +168,12 @@ def render(kwargs):
     return rendered[0]
 
 
-def expected(source, bos, eos, conversation):
+def expected(source, bos, eos, conversation, extra=None, polyfill=False):
     """(result, normalized): result is {"prompt": str} or {"error": str, "kind": str}, what the reference
     does with this pair; normalized is {"messages", "tools"} handed to the template (None if the request
     itself was rejected)."""
     try:
-        kwargs = prepare(source, bos, eos, conversation)
+        kwargs = prepare(source, bos, eos, conversation, extra, polyfill)
     except InvalidRequest as e:
         return {"error": e.field, "kind": "invalid_request"}, None
     normalized = {"messages": kwargs["conversations"][0], "tools": kwargs["tools"]}

@@ -21,9 +21,24 @@ export interface FixtureConversation {
 export type ExpectedResult =
   | { prompt: string; input: number }
   | { error: string; kind: string; input?: number };
+export interface ExpectedCaps {
+  readsContentParts: boolean;
+  readsArgumentsAsString?: boolean;
+  callContentAsNone?: boolean;
+  supportsSystem?: boolean;
+  rendersToolDefinitions?: boolean;
+  rendersToolCalls?: boolean;
+  rendersToolResults?: boolean;
+}
 export interface ExpectedTemplate {
-  caps: { readsContentParts: boolean; readsArgumentsAsString?: boolean };
+  caps: ExpectedCaps;
   pairs: Record<string, ExpectedResult>;
+  /** Renders with `polyfill: "auto"` for a few conversations. */
+  auto?: Record<string, ExpectedResult>;
+}
+export interface RealConfig {
+  name: string;
+  config: { chat_template: string; [token: string]: unknown };
 }
 export interface NormalizedConversation {
   messages: Record<string, unknown>[];
@@ -31,6 +46,7 @@ export interface NormalizedConversation {
 }
 
 export declare function loadTemplates(): FixtureTemplate[];
+export declare function loadRealConfigs(): RealConfig[];
 export declare function loadConversations(parseJson?: (text: string) => unknown): FixtureConversation[];
 export declare function loadExpected(templateName: string): ExpectedTemplate;
 export declare function loadNormalized(parseJson?: (text: string) => unknown): Record<string, NormalizedConversation[]>;

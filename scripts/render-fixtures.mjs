@@ -28,6 +28,27 @@ export function loadTemplates() {
     });
 }
 
+const SPECIAL_TOKENS = ["bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"];
+
+/**
+ * The published tokenizer_config.json files of fixtures/real-configs/<name>/ (see SOURCES.md there), as
+ * `real-<name>`: `config` is the in-memory source loadTemplate takes (the chat template and every special
+ * token the config sets, which transformers passes to the template).
+ */
+export function loadRealConfigs() {
+  const dir = join(FIXTURES, "real-configs");
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const full = JSON.parse(read(join(dir, name, "tokenizer_config.json")));
+      const config = { chat_template: full.chat_template };
+      for (const key of SPECIAL_TOKENS) if (key in full) config[key] = full[key];
+      return { name: `real-${name}`, config };
+    });
+}
+
 /** Every fixture conversation `{name, request, options}`, parsed with `parseJson` (keep floats with readJson). */
 export function loadConversations(parseJson = JSON.parse) {
   const dir = join(FIXTURES, "conversations");

@@ -2,7 +2,12 @@
  * Render conformance: every (fixture template, fixture conversation) pair goes through chatwire's public
  * API (src/index.ts), loadTemplate({chat_template, bos_token, eos_token}) then t.render(request, options), and must give
  * the bytes transformers gave (fixtures/render, made by scripts/gen-render-fixtures.py), or raise where
- * transformers raised, with the template's own message.
+ * transformers raised, with the template's own message. The templates are the corpus (fixtures/templates)
+ * and four published tokenizer_config.json files (fixtures/real-configs, `real-<name>`).
+ *
+ * Probe answers are checked both ways: our probes (run on our engine) must give the caps the Python
+ * oracle found by rendering with transformers, and our normaliser, given the oracle's caps, must produce
+ * the oracle's canonical conversation. A few conversations are also rendered with `polyfill: "auto"`.
  *
  * Each pair is also checked one step earlier: normalizeRequest must produce the canonical conversation
  * the Python oracle produced. A pair that fails only the render check is a renderer (jinja/template)
@@ -15,6 +20,7 @@ import {
   loadConversations,
   loadExpected,
   loadNormalized,
+  loadRealConfigs,
   loadTemplates,
   renderOptions,
   type ExpectedResult,
@@ -25,7 +31,10 @@ process.env.TZ = "UTC";
 
 type Outcome = "identical" | "same_error" | "prompt_differs" | "error_differs" | "threw" | "did_not_throw";
 
-const templates = loadTemplates();
+const templates = [
+  ...loadTemplates().map((t) => ({ name: t.name, chat_template: t.chat_template, config: { chat_template: t.chat_template, bos_token: t.bos_token, eos_token: t.eos_token } })),
+  ...loadRealConfigs().map((r) => ({ name: r.name, chat_template: r.config.chat_template, config: r.config })),
+];
 const conversations = loadConversations(readJson);
 const normalized = loadNormalized(readJson);
 const outcomes: { template: string; conversation: string; outcome: Outcome; normalization: boolean; detail?: string }[] = [];
@@ -45,20 +54,45 @@ function sameError(expected: Extract<ExpectedResult, { error: string }>, actual:
 
 for (const tpl of templates) {
   const expectedTemplate = loadExpected(tpl.name);
+  const source = tpl.chat_template;
   const info = {
     readsContentParts: expectedTemplate.caps.readsContentParts,
     readsArgumentsAsString: expectedTemplate.caps.readsArgumentsAsString === true,
-    knowsDeveloperRole: tpl.chat_template.includes("developer"),
+    callContentAsNone: expectedTemplate.caps.callContentAsNone === true,
+    knowsDeveloperRole: source.includes("developer"),
+    namesRole: (role: string) => source.includes(`'${role}'`) || source.includes(`"${role}"`),
   };
   describe(tpl.name, () => {
     let loaded: ReturnType<typeof loadTemplate> | undefined;
-    const template = () => (loaded ??= loadTemplate({ chat_template: tpl.chat_template, bos_token: tpl.bos_token, eos_token: tpl.eos_token }));
+    const template = () => (loaded ??= loadTemplate(tpl.config as Parameters<typeof loadTemplate>[0]));
 
     it("probes its caps like the reference", async () => {
       const caps = (await template()).caps;
-      expect(caps.readsContentParts).toBe(expectedTemplate.caps.readsContentParts);
-      expect(caps.readsArgumentsAsString).toBe(expectedTemplate.caps.readsArgumentsAsString === true);
+      const probed = {
+        readsContentParts: caps.readsContentParts,
+        readsArgumentsAsString: caps.readsArgumentsAsString,
+        callContentAsNone: caps.callContentAsNone,
+        supportsSystem: caps.supportsSystem,
+        rendersToolDefinitions: caps.rendersToolDefinitions,
+        rendersToolCalls: caps.rendersToolCalls,
+        rendersToolResults: caps.rendersToolResults,
+      };
+      expect(probed).toEqual(expectedTemplate.caps);
     });
+
+    for (const [convName, expected] of Object.entries(expectedTemplate.auto ?? {})) {
+      const conv = conversations.find((c) => c.name === convName);
+      it(`${convName}: with polyfill "auto", renders like transformers on the oracle's rewrite`, async () => {
+        if (conv === undefined) throw new Error(`no conversation ${convName}`);
+        const render = async () => (await template()).render(conv.request, { ...renderOptions(conv.options), polyfill: "auto" });
+        if ("prompt" in expected) expect(await render()).toBe(expected.prompt);
+        else {
+          const thrown = await render().then(() => undefined, (e: unknown) => e);
+          expect(thrown, `expected ${expected.kind}: ${expected.error}`).toBeInstanceOf(ChatwireError);
+          expect(sameError(expected, thrown)).toBe(true);
+        }
+      });
+    }
 
     for (const conv of conversations) {
       const expected = expectedTemplate.pairs[conv.name];

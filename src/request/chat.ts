@@ -12,12 +12,12 @@ function chatMessage(message: unknown, field: string, rules: MessageRules): Mess
   if (!isObject(message)) throw invalidRequest(field, "a message must be an object");
   const copy: Message = { ...message };
   copy.role = rules.role(message.role, `${field}.role`);
-  if (Array.isArray(copy.content)) copy.content = rules.content(copy.content, `${field}.content`);
-  // OpenAI sends `content: null` next to tool calls; templates concatenate it as a string.
-  if (copy.role === "assistant" && (copy.content === null || copy.content === undefined)) copy.content = "";
+  if ("content" in copy) copy.content = rules.content(copy.content, `${field}.content`);
   if (copy.tool_calls !== undefined && copy.tool_calls !== null) {
     copy.tool_calls = rules.toolCalls(copy.tool_calls, `${field}.tool_calls`);
   }
+  // OpenAI sends `content: null` next to tool calls; templates concatenate it as a string (rule 3).
+  if (copy.role === "assistant") rules.assistantContent(copy);
   if (copy.role === "tool" && copy.tool_call_id !== undefined && copy.tool_call_id !== null) {
     const name = rules.callName(copy.tool_call_id, `${field}.tool_call_id`);
     if ((copy.name === undefined || copy.name === null) && name !== undefined) copy.name = name;

@@ -9,6 +9,7 @@ import { normalizeContent } from "./content.js";
 import { isObject } from "./is-object.js";
 import { readJson } from "./read-json.js";
 import { freezeDeep } from "../jinja/index.js";
+import { dumpJson, type JsonOptions } from "../jinja/tojson.js";
 import { BoundedCache } from "../bounded-cache.js";
 
 /** What normalisation needs to know about the template that will render the conversation. */
@@ -23,11 +24,22 @@ export interface TemplateInfo {
    * means objects.
    */
   readsArgumentsAsString?: boolean;
+  /**
+   * An assistant message with tool calls and no text gets `content: None` instead of `""`: the template
+   * prints calls only when `content is none` (DeepSeek V3, R1 distills; the tool-call probe). Optional:
+   * absent means `""`.
+   */
+  callContentAsNone?: boolean;
+  /** The template source names this role itself (`ipython`, `observation`, ...), so it is passed through. */
+  namesRole?: (role: string) => boolean;
 }
 
 export type Message = Record<string, unknown>;
 
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
+
+/** Arguments given as an object, as JSON text for templates that concatenate them: Python's json.dumps (non-ASCII kept). */
+const ARGUMENTS_JSON: JsonOptions = { indent: null, itemSeparator: ", ", keySeparator: ": ", sortKeys: false, ensureAscii: false };
 
 export class MessageRules {
   /** Tool-call id -> function name, for every call seen so far in the conversation. */
@@ -40,15 +52,23 @@ export class MessageRules {
 
   /** Validates a role and maps `developer` to `system` for templates that do not know it. */
   role(role: unknown, field: string): string {
-    if (typeof role !== "string" || !ROLES.has(role)) {
-      throw invalidRequest(field, `unsupported role ${JSON.stringify(role)} (expected one of ${[...ROLES].join(", ")})`);
+    if (typeof role !== "string" || !(ROLES.has(role) || (role !== "" && this.info.namesRole?.(role) === true))) {
+      throw invalidRequest(
+        field,
+        `unsupported role ${JSON.stringify(role)} (expected one of ${[...ROLES].join(", ")}, or a role the template names)`,
+      );
     }
     return role === "developer" && !this.info.knowsDeveloperRole ? "system" : role;
   }
 
   content(content: unknown, field: string): unknown {
     // Only arrays need the (probed, possibly lazy) readsContentParts answer.
-    if (!Array.isArray(content)) return content;
+    if (!Array.isArray(content)) {
+      if (content !== undefined && content !== null && typeof content !== "string") {
+        throw invalidRequest(field, "must be a string, null or an array of content parts");
+      }
+      return content;
+    }
     return normalizeContent(content, field, this.info.readsContentParts);
   }
 
@@ -61,28 +81,45 @@ export class MessageRules {
     return calls.map((call, j) => {
       if (!isObject(call)) throw invalidRequest(`${field}[${j}]`, "a tool call must be an object");
       const copy: Message = { ...call };
-      if (isObject(call.function)) {
-        const fn: Message = { ...call.function };
-        fn.arguments = this.arguments(fn.arguments, `${field}[${j}].function.arguments`);
-        copy.function = fn;
-        if (typeof call.id === "string") this.callNames.set(call.id, typeof fn.name === "string" ? fn.name : undefined);
+      const where = `${field}[${j}].function`;
+      if (!isObject(call.function)) throw invalidRequest(where, "must be an object with name and arguments");
+      const fn: Message = { ...call.function };
+      if (typeof fn.name !== "string" || fn.name === "") throw invalidRequest(`${where}.name`, "must be a non-empty string");
+      if (typeof fn.arguments !== "string" && !isObject(fn.arguments)) {
+        throw invalidRequest(`${where}.arguments`, "must be a JSON string (or an object)");
       }
+      fn.arguments = this.arguments(fn.arguments, `${where}.arguments`);
+      copy.function = fn;
+      if (typeof call.id === "string") this.callNames.set(call.id, fn.name);
       return copy;
     });
   }
 
   /**
-   * Rule 4: a JSON string becomes its value (floats kept); anything else is left alone, with a warning.
-   * Templates that concatenate arguments as text keep the string.
+   * Rule 4: a JSON string becomes its value (floats kept); a string that is not JSON is left alone, with
+   * a warning. Templates that concatenate arguments as text keep the string, and get objects as JSON text.
    */
   arguments(args: unknown, field: string): unknown {
-    if (typeof args !== "string" || this.info.readsArgumentsAsString === true) return args;
+    if (this.info.readsArgumentsAsString === true) return isObject(args) ? dumpJson(args, ARGUMENTS_JSON) : args;
+    if (typeof args !== "string") return args;
     try {
       return parsedArguments(args);
     } catch {
       this.warnings.push(`${field}: not valid JSON, passed to the template as a string`);
       return args;
     }
+  }
+
+  /**
+   * Rule 3: an assistant's missing or null content is `""` (templates concatenate it), except that a
+   * message with tool calls and no text gets None where the template prints calls only then (probe).
+   * Changes `message` in place (it is already our copy).
+   */
+  assistantContent(message: Message): void {
+    const empty = message.content === null || message.content === undefined || message.content === "";
+    if (!empty) return;
+    const hasCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+    message.content = hasCalls && this.info.callContentAsNone === true ? null : "";
   }
 
   /** Remembers a call made outside `tool_calls` (a Responses `function_call` item). */

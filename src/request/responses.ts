@@ -38,6 +38,7 @@ class ItemFolder {
       if (!isObject(item)) throw invalidRequest(field, "an input item must be an object");
       this.add(item, field);
     });
+    for (const message of this.out) if (message.role === "assistant") this.rules.assistantContent(message);
     if (this.pendingReasoning.length > 0) {
       this.rules.warnings.push("input: a reasoning item is not followed by an assistant message and was dropped");
     }
@@ -77,6 +78,9 @@ class ItemFolder {
   private functionCall(item: Record<string, unknown>, field: string): void {
     if (typeof item.call_id !== "string") throw invalidRequest(`${field}.call_id`, "must be a string");
     if (typeof item.name !== "string" || item.name === "") throw invalidRequest(`${field}.name`, "must be a non-empty string");
+    if (typeof item.arguments !== "string" && !isObject(item.arguments)) {
+      throw invalidRequest(`${field}.arguments`, "must be a JSON string (or an object)");
+    }
     this.rules.rememberCall(item.call_id, item.name);
     const call = {
       id: item.call_id,

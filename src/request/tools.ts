@@ -12,7 +12,15 @@ import { isObject } from "./is-object.js";
 export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] | undefined {
   if (tools === undefined || tools === null) return undefined;
   if (!Array.isArray(tools)) throw invalidRequest(field, "must be an array of tools");
-  return tools.map((tool, i) => normalizeTool(tool, `${field}[${i}]`));
+  const seen = new Set<string>();
+  return tools.map((tool, i) => {
+    const out = normalizeTool(tool, `${field}[${i}]`);
+    // Two tools by one name: a call could not be told apart (nor validated against one schema).
+    const name = out.function.name;
+    if (seen.has(name)) throw invalidRequest(`${field}[${i}]${isObject((tool as Record<string, unknown>).function) ? ".function" : ""}.name`, `duplicate tool name ${JSON.stringify(name)}`);
+    seen.add(name);
+    return out;
+  });
 }
 
 function normalizeTool(tool: unknown, field: string): FunctionTool {

@@ -12,10 +12,21 @@ export interface TemplateCaps {
   readsContentParts: boolean;
   /** The source mentions `developer`, so that role is kept instead of becoming `system`. */
   knowsDeveloperRole: boolean;
-  /** The source mentions `tools`: tool definitions reach the prompt. */
+  /**
+   * The source mentions `tools` or a known tool-call syntax. A hint only: what the polyfill adds is
+   * decided by the three probed caps below.
+   */
   supportsTools: boolean;
-  /** Tool-call arguments reach the template as JSON strings, not objects (probe; functionary v3.2). */
+  /** Tool definitions (`tools`) reach the prompt: a probe tool's name is printed. */
+  rendersToolDefinitions: boolean;
+  /** Every tool call of the history reaches the prompt (name, argument keys and values), in some message shape. */
+  rendersToolCalls: boolean;
+  /** Tool results (`role: "tool"` messages) reach the prompt. */
+  rendersToolResults: boolean;
+  /** Tool-call arguments reach the template as JSON text, not objects (the tool-call probe; functionary v3.2, DeepSeek V3). */
   readsArgumentsAsString: boolean;
+  /** An assistant message with tool calls and no text gets `content: None`, not `""` (the tool-call probe; DeepSeek V3). */
+  callContentAsNone: boolean;
   /** A system message's text reaches the prompt without the template raising (probe). */
   supportsSystem: boolean;
   /** Extra variables the template reads (`enable_thinking`, `reasoning_effort`, ...), for `variables`. */
@@ -24,8 +35,8 @@ export interface TemplateCaps {
   reasoning?: ReasoningMarkers;
 }
 
-/** Renders messages with no tools and no generation prompt; throws what the template throws. */
-export type ProbeRender = (messages: Record<string, unknown>[]) => string;
+/** Renders messages (and `tools`, None when absent) with no generation prompt; throws what the template throws. */
+export type ProbeRender = (messages: Record<string, unknown>[], tools?: unknown[]) => string;
 
 const PROBE = "CHATWIRE_PROBE";
 const KNOWN_VARIABLES = ["enable_thinking", "thinking", "reasoning_effort", "builtin_tools", "documents", "tools_in_user_message", "date_string", "custom_tools", "xml_tools", "python_tools", "keep_cots", "truncate_history_thinking"];
@@ -33,9 +44,9 @@ const KNOWN_VARIABLES = ["enable_thinking", "thinking", "reasoning_effort", "bui
 /** Probe answers by (kind, template text, special tokens). */
 const probeAnswers = new BoundedCache<string, boolean>(1024);
 
-function rendersWithout(probe: ProbeRender, messages: Record<string, unknown>[]): string | undefined {
+function rendersWithout(probe: ProbeRender, messages: Record<string, unknown>[], tools?: unknown[]): string | undefined {
   try {
-    return probe(messages);
+    return probe(messages, tools);
   } catch {
     return undefined; // a probe that raises answers "no"
   }
@@ -49,14 +60,82 @@ export function probeReadsContentParts(key: string, probe: ProbeRender): boolean
   });
 }
 
-/** Spec rule 4's exception: raises on object `arguments` but renders the same call given the JSON string. */
-export function probeReadsArgumentsAsString(key: string, probe: ProbeRender): boolean {
-  return probeAnswers.get(`arguments\u0000${key}`, () => {
-    const withArguments = (args: unknown) => [
-      { role: "user", content: "x" },
-      { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: args } }] },
-    ];
-    return rendersWithout(probe, withArguments({ a: 1 })) === undefined && rendersWithout(probe, withArguments('{"a": 1}')) !== undefined;
+/**
+ * The message shapes an assistant tool call can take (spec rule 3/4 and their exception), in order of
+ * preference: OpenAI's `content: ""` with parsed arguments (what most templates want), then the
+ * arguments' JSON text (templates that concatenate them), then `content: None` (templates that print
+ * calls only when `content is none`), then both.
+ */
+export interface ToolCallShape {
+  contentNone: boolean;
+  argumentsAsString: boolean;
+}
+const SHAPES: readonly ToolCallShape[] = [
+  { contentNone: false, argumentsAsString: false },
+  { contentNone: false, argumentsAsString: true },
+  { contentNone: true, argumentsAsString: false },
+  { contentNone: true, argumentsAsString: true },
+];
+
+/** A tool the probes declare (its name differs from the called ones, so a printed name proves the call). */
+const PROBE_TOOL = {
+  type: "function",
+  function: { name: "chatwire_probe_defined", description: "CHATWIRE_PROBE_DESCRIPTION", parameters: { type: "object", properties: {} } },
+};
+/** Two assistant turns with one call each (ids of 9 alphanumerics, as Mistral templates demand), each answered. */
+const PROBE_CALLS = [
+  { id: "a1b2c3d4e", name: "chatwire_probe_one", key: "chatwire_key_one", value: "CHATWIRE_VALUE_ONE", result: "CHATWIRE_RESULT_ONE" },
+  { id: "f5g6h7i8j", name: "chatwire_probe_two", key: "chatwire_key_two", value: "CHATWIRE_VALUE_TWO", result: "CHATWIRE_RESULT_TWO" },
+];
+
+function callConversation(shape: ToolCallShape): Record<string, unknown>[] {
+  const messages: Record<string, unknown>[] = [{ role: "user", content: "x" }];
+  for (const call of PROBE_CALLS) {
+    const args = shape.argumentsAsString ? `{"${call.key}": "${call.value}"}` : { [call.key]: call.value };
+    messages.push(
+      { role: "assistant", content: shape.contentNone ? null : "", tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: args } }] },
+      { role: "tool", tool_call_id: call.id, content: call.result },
+    );
+  }
+  return messages;
+}
+
+const showsEveryCall = (out: string) => PROBE_CALLS.every((c) => out.includes(c.name) && out.includes(c.key) && out.includes(c.value));
+
+/** What the tool probes found: the shape under which every call is printed (undefined: none), and results. */
+export interface ToolProbe {
+  shape: ToolCallShape | undefined;
+  rendersResults: boolean;
+}
+const toolProbes = new BoundedCache<string, ToolProbe>(1024);
+
+/**
+ * The first shape under which the template prints every call of the probe history (rendered with a
+ * declared tool, since some templates need `tools` to print calls). Tool results are probed in that shape
+ * (or the default one when no shape prints the calls).
+ */
+export function probeToolCalls(key: string, probe: ProbeRender): ToolProbe {
+  return toolProbes.get(key, () => {
+    let firstOut: string | undefined;
+    for (const shape of SHAPES) {
+      const out = rendersWithout(probe, callConversation(shape), [PROBE_TOOL]);
+      if (shape === SHAPES[0]) firstOut = out;
+      if (out !== undefined && showsEveryCall(out)) {
+        return Object.freeze({ shape: Object.freeze({ ...shape }), rendersResults: PROBE_CALLS.every((c) => out.includes(c.result)) });
+      }
+    }
+    return Object.freeze({ shape: undefined, rendersResults: firstOut !== undefined && PROBE_CALLS.every((c) => firstOut!.includes(c.result)) });
+  });
+}
+
+/**
+ * Tool definitions reach the prompt: the probe tool's name is printed (with no call in the probe, only
+ * the definitions can print it; some templates print names and schemas but no descriptions).
+ */
+export function probeRendersToolDefinitions(key: string, probe: ProbeRender): boolean {
+  return probeAnswers.get(`definitions\u0000${key}`, () => {
+    const out = rendersWithout(probe, [{ role: "user", content: "x" }], [PROBE_TOOL]);
+    return out !== undefined && out.includes(PROBE_TOOL.function.name);
   });
 }
 

@@ -11,11 +11,12 @@ import { normalizeRequest, type Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
 import type { TemplateInfo } from "../request/message-rules.js";
 import type { ParseResult, StreamParser } from "../types.js";
-import { probeReadsArgumentsAsString, probeReadsContentParts, probeSupportsSystem, sourceCaps, type TemplateCaps } from "./caps.js";
+import { probeReadsContentParts, probeRendersToolDefinitions, probeSupportsSystem, probeToolCalls, sourceCaps, type TemplateCaps } from "./caps.js";
 import type { LoadedTemplate } from "./config.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
-import { polyfillApplies, polyfillMessages, type PolyfillMode } from "./polyfill.js";
+import { hasHistoryCalls, polyfillMessages, polyfillPlan, type PolyfillMode, type PolyfillPlan } from "./polyfill.js";
+import { requestVariables } from "../request/variables.js";
 
 export interface RenderOptions {
   /** Append the assistant turn header so the model answers (default true; false with continueFinalMessage). */
@@ -59,6 +60,8 @@ export class ChatTemplate {
   private capsValue: TemplateCaps | undefined;
   /** Per variant text: what normalisation needs, built once (renders are hot; this keeps them lean). */
   private readonly infos = new Map<string, TemplateInfo>();
+  /** Per variant text: the probed caps (the probe cache is keyed by the whole text; this avoids rehashing it). */
+  private readonly capsBySource = new Map<string, TemplateCaps>();
 
   constructor(loaded: LoadedTemplate, options: { templateName?: string } = {}) {
     this.variants = Object.freeze({ ...loaded.variants });
@@ -113,18 +116,27 @@ export class ChatTemplate {
     return createStreamParser(this.formatFor(request, render), request, this.withPromptSuffix(parseOptions, request, render));
   }
 
-  /** The format a completion of `request` is written in: json-block when the tool polyfill rendered the prompt. */
+  /**
+   * The format a completion of `request` is written in: json-block when the tool polyfill told the model
+   * to answer that way (docs/polyfills.md), else the template's own.
+   */
   formatFor(request?: unknown, render: RenderOptions = {}): FormatId {
-    const tools = isObject(request) ? request.tools : undefined;
-    const hasTools = Array.isArray(tools) && tools.length > 0;
-    const supportsTools = () => {
-      try {
-        return sourceCaps(this.variantFor(request)).supportsTools;
-      } catch {
-        return this.caps.supportsTools; // no variant for this request: render raises the real error
-      }
-    };
-    return polyfillApplies(render.polyfill, supportsTools, hasTools) ? "json-block" : this.format;
+    let plan: PolyfillPlan | undefined;
+    try {
+      const source = this.variantFor(request);
+      const tools = isObject(request) ? request.tools : undefined;
+      const hasTools = Array.isArray(tools) && tools.length > 0;
+      const messages = isObject(request) ? (request.messages ?? request.input) : undefined;
+      plan = this.planFor(source, render.polyfill, hasTools, Array.isArray(messages) && hasHistoryCalls(messages));
+    } catch {
+      return this.format; // no variant for this request: render raises the real error
+    }
+    return plan?.jsonBlock === true ? "json-block" : this.format;
+  }
+
+  /** What the polyfill adds for this template and request (undefined: nothing). */
+  private planFor(source: string, mode: PolyfillMode | undefined, hasTools: boolean, hasCalls: boolean): PolyfillPlan | undefined {
+    return polyfillPlan(mode, hasTools, hasCalls, () => this.capsOf(source));
   }
 
   private withPromptSuffix(options: ParseOptions, request: unknown, render: RenderOptions | undefined): ParseOptions {
@@ -149,15 +161,17 @@ export class ChatTemplate {
         "continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.",
       );
     }
-    const polyfill = polyfillApplies(options.polyfill, () => sourceCaps(source).supportsTools, conversation.tools !== undefined);
-    if (polyfill) {
+    const plan = this.planFor(source, options.polyfill, conversation.tools !== undefined, hasHistoryCalls(conversation.messages));
+    if (plan !== undefined) {
       const parallel = !(isObject(request) && request.parallel_tool_calls === false);
-      conversation = { ...conversation, messages: polyfillMessages(conversation, this.capsOf(source).supportsSystem, parallel) };
-      delete conversation.tools; // the template sees None: the tools are described in the messages
+      conversation = { ...conversation, messages: polyfillMessages(conversation, plan, this.capsOf(source).supportsSystem, parallel) };
+      // With the json-block instructions the template sees None: the tools are described in the messages.
+      if (plan.jsonBlock) delete conversation.tools;
     }
     const finalText = continueField !== undefined ? markFinalMessage(conversation.messages, continueField, source) : undefined;
-    // vLLM-style `chat_template_kwargs` in the body; explicit options win.
-    const bodyVariables = isObject(request) && isObject(request.chat_template_kwargs) ? request.chat_template_kwargs : {};
+    // Request fields templates read (`documents`, `reasoning_effort`), then vLLM-style `chat_template_kwargs`
+    // in the body; explicit options win.
+    const bodyVariables = requestVariables(request);
     const context = buildContext({
       messages: conversation.messages,
       tools: conversation.tools,
@@ -205,7 +219,8 @@ export class ChatTemplate {
       const key = this.probeKey(source);
       const probe = this.probe(source);
       let partsAnswer: boolean | undefined;
-      let argumentsAnswer: boolean | undefined;
+      let toolAnswer: ReturnType<typeof probeToolCalls> | undefined;
+      const roles = new Map<string, boolean>();
       info = {
         knowsDeveloperRole: source.includes("developer"),
         // Probed on first use, then remembered here: the probe cache's key is the whole template text,
@@ -214,7 +229,19 @@ export class ChatTemplate {
           return (partsAnswer ??= probeReadsContentParts(key, probe));
         },
         get readsArgumentsAsString() {
-          return (argumentsAnswer ??= probeReadsArgumentsAsString(key, probe));
+          return (toolAnswer ??= probeToolCalls(key, probe)).shape?.argumentsAsString === true;
+        },
+        get callContentAsNone() {
+          return (toolAnswer ??= probeToolCalls(key, probe)).shape?.contentNone === true;
+        },
+        // A role the source names as a string literal (`'ipython'`, `"observation"`) is one it handles.
+        namesRole: (role) => {
+          let named = roles.get(role);
+          if (named === undefined) {
+            named = source.includes(`'${role}'`) || source.includes(`"${role}"`);
+            if (roles.size < 64) roles.set(role, named);
+          }
+          return named;
         },
       };
       this.infos.set(source, info);
@@ -223,11 +250,26 @@ export class ChatTemplate {
   }
 
   private capsOf(source: string): TemplateCaps {
+    let caps = this.capsBySource.get(source);
+    if (caps === undefined) {
+      caps = Object.freeze(this.probeCaps(source));
+      this.capsBySource.set(source, caps);
+    }
+    return caps;
+  }
+
+  private probeCaps(source: string): TemplateCaps {
+    const key = this.probeKey(source);
+    const tools = probeToolCalls(key, this.probe(source));
     return {
       ...sourceCaps(source),
       readsContentParts: this.templateInfo(source).readsContentParts,
-      readsArgumentsAsString: this.templateInfo(source).readsArgumentsAsString === true,
-      supportsSystem: probeSupportsSystem(this.probeKey(source), this.probe(source)),
+      rendersToolDefinitions: probeRendersToolDefinitions(key, this.probe(source)),
+      rendersToolCalls: tools.shape !== undefined,
+      rendersToolResults: tools.rendersResults,
+      readsArgumentsAsString: tools.shape?.argumentsAsString === true,
+      callContentAsNone: tools.shape?.contentNone === true,
+      supportsSystem: probeSupportsSystem(key, this.probe(source)),
     };
   }
 
@@ -236,9 +278,9 @@ export class ChatTemplate {
     return `${JSON.stringify(this.specialTokens)}\u0000${source}`;
   }
 
-  /** A render of raw messages (no normalisation) with no tools and no generation prompt, as the spec's probe. */
-  private probe(source: string): (messages: Record<string, unknown>[]) => string {
-    return (messages) =>
-      this.run(source, buildContext({ messages, tools: undefined, addGenerationPrompt: false, specialTokens: this.specialTokens }), {});
+  /** A render of raw messages (no normalisation) and tools (None unless given) with no generation prompt, as the spec's probe. */
+  private probe(source: string): (messages: Record<string, unknown>[], tools?: unknown[]) => string {
+    return (messages, tools) =>
+      this.run(source, buildContext({ messages, tools, addGenerationPrompt: false, specialTokens: this.specialTokens }), {});
   }
 }

@@ -52,6 +52,14 @@ export function toolInstructions(tools: readonly FunctionTool[], choice: ToolCho
   ].join("\n");
 }
 
+/**
+ * The tool list alone, for templates that print tool calls in their own syntax but never the tools
+ * (DeepSeek V3): the model calls them the way the prompt's earlier calls (and its training) show.
+ */
+export function toolListText(tools: readonly FunctionTool[], choice: ToolChoiceRule, parallel: boolean): string {
+  return ["You have access to the following tools:", ...tools.map(toolLine), "", choiceLine(choice, parallel)].join("\n");
+}
+
 /** A tool result as user-visible text. */
 export function toolResultText(name: unknown, id: unknown, content: string): string {
   const who = typeof name === "string" && name !== "" ? ` (${name}${typeof id === "string" ? `, ${id}` : ""})` : "";

@@ -1,24 +1,68 @@
 /**
- * Tool calling for templates that have none (Gemma 2, Phi-3.5, RWKV World, ...). When a request has
- * tools and the template cannot show them, the conversation is rewritten before rendering:
- * - the tool list and the json-block calling instruction join the system message, or, when the
- *   template rejects system messages, the start of the first user message;
- * - earlier assistant tool calls become a ```json block in the assistant's text;
- * - tool results become user messages ("Tool result (name, id):\n..."), merged with neighbouring
- *   user text so templates that demand strict user/assistant alternation still accept them;
- * and the template is rendered without `tools`. Completions are then parsed as json-block.
+ * Tool calling for templates that lack some of it (Gemma 2, Phi-3.5, RWKV World: all of it; DeepSeek V3:
+ * the tool list; SmolLM3, LFM2: earlier calls). The conversation is rewritten before rendering, adding
+ * only what the template cannot show (its probed caps):
+ * - definitions: the tool list joins the system message, or, when the template rejects system messages,
+ *   the start of the first user message. With the json-block calling instruction when the template
+ *   has no call syntax of its own (it prints no calls); the template then gets `tools` as None and
+ *   completions are parsed as json-block. A template that prints calls gets the list only, and its own
+ *   format parses the answer;
+ * - calls: earlier assistant tool calls become a ```json block in the assistant's text;
+ * - results: tool results become user messages ("Tool result (name, id):\n..."), merged with
+ *   neighbouring user text so templates that demand strict user/assistant alternation still accept them.
  * docs/polyfills.md describes the behaviour for users.
  */
 import type { Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
-import { callJson, toolInstructions, toolResultText } from "./polyfill-prompt.js";
+import type { TemplateCaps } from "./caps.js";
+import { callJson, toolInstructions, toolListText, toolResultText } from "./polyfill-prompt.js";
 
-/** `auto`: only for templates whose caps say they do not support tools; `always`; `never`. */
+/** `auto`: what the template's caps say it cannot show; `always`: everything; `never`: nothing. */
 export type PolyfillMode = "auto" | "always" | "never";
 
-export function polyfillApplies(mode: PolyfillMode | undefined, supportsTools: () => boolean, hasTools: boolean): boolean {
-  if (!hasTools || mode === "never") return false;
-  return mode === "always" || !supportsTools();
+/** What the polyfill adds to one render. */
+export interface PolyfillPlan {
+  /** The tool list goes into the prompt. */
+  definitions: boolean;
+  /** With the json-block calling instruction (and `tools` rendered as None; completions parse as json-block). */
+  jsonBlock: boolean;
+  /** Earlier calls become ```json text. */
+  calls: boolean;
+  /** Tool results become user text. */
+  results: boolean;
+}
+
+type ToolCaps = Pick<TemplateCaps, "rendersToolDefinitions" | "rendersToolCalls" | "rendersToolResults">;
+
+/**
+ * `hasTools`: the request declares tools; `hasCalls`: its history has tool calls or results. Requests
+ * with neither are never touched.
+ */
+export function polyfillPlan(mode: PolyfillMode | undefined, hasTools: boolean, hasCalls: boolean, caps: () => ToolCaps): PolyfillPlan | undefined {
+  if (mode === "never" || (!hasTools && !hasCalls)) return undefined;
+  if (mode === "always") {
+    return hasTools ? { definitions: true, jsonBlock: true, calls: true, results: true } : undefined;
+  }
+  const c = caps();
+  const calls = hasCalls && !c.rendersToolCalls;
+  // Results follow calls: a native tool result after a call turned into text confuses templates that pair them.
+  const results = hasCalls && (calls || !c.rendersToolResults);
+  const definitions = hasTools && !c.rendersToolDefinitions;
+  if (!definitions && !calls && !results) return undefined;
+  // A template that prints calls has a call syntax of its own: the model gets the list, not json-block.
+  return { definitions, jsonBlock: definitions && !c.rendersToolCalls, calls, results };
+}
+
+/** The history has a tool call or a tool result (Chat messages or Responses items). */
+export function hasHistoryCalls(messages: readonly unknown[]): boolean {
+  return messages.some(
+    (m) =>
+      isObject(m) &&
+      ((Array.isArray(m.tool_calls) && m.tool_calls.length > 0) ||
+        m.role === "tool" ||
+        m.type === "function_call" ||
+        m.type === "function_call_output"),
+  );
 }
 
 type Message = Record<string, unknown>;
@@ -48,29 +92,35 @@ function callsBlock(calls: unknown[]): string {
 }
 
 /** The rewritten messages; `supportsSystem` false puts the instructions into the first user message. */
-export function polyfillMessages(conversation: Conversation, supportsSystem: boolean, parallel: boolean): Message[] {
-  const instructions = toolInstructions(conversation.tools ?? [], conversation.toolChoice, parallel);
+export function polyfillMessages(conversation: Conversation, plan: PolyfillPlan, supportsSystem: boolean, parallel: boolean): Message[] {
+  const tools = conversation.tools ?? [];
+  const instructions = !plan.definitions
+    ? ""
+    : plan.jsonBlock
+      ? toolInstructions(tools, conversation.toolChoice, parallel)
+      : toolListText(tools, conversation.toolChoice, parallel);
   const out: Message[] = [];
   /** Messages made from tool results may merge with the user message next to them. */
   const fromTool = new WeakSet<Message>();
   let system: string | undefined;
   for (const message of conversation.messages) {
     const role = message.role;
-    if (role === "system" && system === undefined && out.length === 0) {
+    if (role === "system" && system === undefined && out.length === 0 && plan.definitions) {
       system = joinText(textOf(message.content), instructions);
       if (supportsSystem) out.push({ ...message, content: system });
-    } else if (role === "assistant" && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
+    } else if (plan.calls && role === "assistant" && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
       const { tool_calls: calls, ...rest } = message;
       out.push({ ...rest, content: joinText(textOf(message.content), callsBlock(calls as unknown[])) });
-    } else if (role === "tool" || role === "function") {
+    } else if (plan.results && (role === "tool" || role === "function")) {
       const text = toolResultText(message.name, message.tool_call_id, textOf(message.content));
       pushUser(out, { role: "user", content: text }, fromTool, true);
-    } else if (role === "user" || (role === "system" && !supportsSystem)) {
+    } else if (role === "user" || (role === "system" && !supportsSystem && plan.definitions)) {
       pushUser(out, { ...message, role: "user" }, fromTool, false);
     } else {
       out.push(message);
     }
   }
+  if (!plan.definitions) return out;
   if (system === undefined) {
     system = instructions;
     if (supportsSystem) out.unshift({ role: "system", content: system });

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { compileTemplate } from "../../src/jinja/index.js";
 import { readJson } from "../../src/request/read-json.js";
 import { normalizeRequest } from "../../src/request/index.js";
+import { requestVariables } from "../../src/request/variables.js";
 import { FIXED_NOW, loadConversations, loadExpected, loadTemplates } from "../../scripts/render-fixtures.mjs";
 
 process.env.TZ = "UTC";
@@ -34,10 +35,14 @@ for (const tpl of templates) {
         const n = normalizeRequest(conv.request, {
           readsContentParts: expected.caps.readsContentParts,
           readsArgumentsAsString: expected.caps.readsArgumentsAsString === true,
+          callContentAsNone: expected.caps.callContentAsNone === true,
           knowsDeveloperRole: tpl.chat_template.includes("developer"),
+          namesRole: (role) => tpl.chat_template.includes(`'${role}'`) || tpl.chat_template.includes(`"${role}"`),
         });
         const input = { messages: n.messages, tools: n.tools ?? null };
-        const { documents = null, ...variables } = (conv.options.variables ?? {}) as Record<string, unknown>;
+        // Request fields that are variables (documents, reasoning_effort), then the options' own.
+        const all = { ...requestVariables(conv.request), ...conv.options.variables } as Record<string, unknown>;
+        const { documents = null, ...variables } = all;
         const context = {
           messages: input.messages,
           tools: input.tools,

@@ -70,10 +70,7 @@ function frame(kind: Kind, text: string, last: boolean, stop: "stop" | "length")
       ? { content: text, stop: true, stop_type: stop === "length" ? "limit" : "eos", tokens_evaluated: PROMPT_TOKENS, tokens_predicted: COMPLETION_TOKENS }
       : { content: text, stop: false };
   }
-  if (kind !== "llamacpp" && kind !== "ollama") {
-    const out: Record<string, unknown> = { id: "cmpl-1", object: "text_completion", choices: [{ index: 0, text, finish_reason: last ? stop : null }] };
-    return out;
-  }
+  if (kind !== "ollama") return { id: "cmpl-1", object: "text_completion", choices: [{ index: 0, text, finish_reason: last ? stop : null }] };
   return last
     ? { model: "m", response: text, done: true, done_reason: stop, prompt_eval_count: PROMPT_TOKENS, eval_count: COMPLETION_TOKENS }
     : { model: "m", response: text, done: false };

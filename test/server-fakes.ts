@@ -28,6 +28,10 @@ export type Behaviour =
 
 export interface FakeOptions {
   completion: string;
+  /** Picks the completion per request (overrides `completion`). */
+  completionFor?: (body: Record<string, unknown>) => string;
+  /** Do not keep the requests in `received` (load tests). */
+  forget?: boolean;
   /** Extra routes (`/tokenize`, `/health`, ...): path -> answer for the parsed body. */
   routes?: Record<string, (body: Record<string, unknown>) => unknown>;
   /** Streamed pieces are this many code points long. */
@@ -89,7 +93,8 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
     for await (const c of req as AsyncIterable<Buffer>) chunks.push(c);
     const raw = Buffer.concat(chunks).toString("utf8");
     const body = (raw === "" ? {} : JSON.parse(raw)) as Record<string, unknown>;
-    received.push({ path: req.url ?? "", body });
+    if (options.forget !== true) received.push({ path: req.url ?? "", body });
+    const completion = options.completionFor?.(body) ?? options.completion;
     res.on("close", () => {
       if (!res.writableFinished) state.abortedRequests++;
     });
@@ -110,20 +115,20 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
     if (behaviour.kind === "silent") return;
     const stop = options.stop ?? "stop";
     if (behaviour.kind === "wrong-shape") {
-      const odd = { result: options.completion, finished: true };
+      const odd = { result: completion, finished: true };
       if (body.stream !== true) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(odd));
       else res.writeHead(200, { "content-type": "text/event-stream" }).end(kind === "ollama" ? `${JSON.stringify(odd)}\n` : `data: ${JSON.stringify(odd)}\n\n`);
       return;
     }
     if (body.stream !== true && behaviour.kind === "close-mid-answer") {
-      const text = JSON.stringify(frame(kind, options.completion, true, stop));
+      const text = JSON.stringify(frame(kind, completion, true, stop));
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
       res.write(text.slice(0, text.length >> 1));
       setImmediate(() => res.destroy());
       return;
     }
     if (body.stream !== true) {
-      const whole = frame(kind, options.completion, true, stop);
+      const whole = frame(kind, completion, true, stop);
       if (kind !== "llamacpp" && kind !== "ollama") whole.usage = openaiUsage();
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(whole));
       return;
@@ -133,7 +138,7 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
       res.write(sse ? `data: ${JSON.stringify(json)}\n\n` : `${JSON.stringify(json)}\n`);
     };
     res.writeHead(200, { "content-type": sse ? "text/event-stream" : "application/x-ndjson" });
-    const parts = behaviour.kind === "one-event" ? [options.completion] : pieces(options.completion, options.pieceSize ?? 5);
+    const parts = behaviour.kind === "one-event" ? [completion] : pieces(completion, options.pieceSize ?? 5);
     if (behaviour.kind === "stall-after-first") {
       send(frame(kind, parts[0] ?? "", false, stop));
       return;

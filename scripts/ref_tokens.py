@@ -1,6 +1,12 @@
 """
 Python mirror of src/tokens (escape placeholders, provenance-aware tokenisation), written from the same
-description, with the Rust `tokenizers` library as the encoder. Used to compute the expected token ids.
+description, with the Rust `tokenizers` library as the encoder. Used to compute the expected token ids
+for prompts whose request data spells protected tokens; for every other prompt the expected ids are
+simply `Tokenizer.encode(prompt, add_special_tokens=False)` (gen-token-fixtures.py checks the mirror
+agrees with that).
+
+Protection modes (src/tokens/tokenizer.ts ProtectMode): "special" (default: data cannot produce
+`special: true` added tokens), "added" (data cannot produce any added token), "none" (data is trusted).
 """
 import json
 import re
@@ -15,53 +21,67 @@ PLACEHOLDER = re.compile("\ue000([\ue100-\ue4ff])([\ue100-\ue4ff])")
 
 
 class RefTokenizer:
-    def __init__(self, path):
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+    def __init__(self, path=None, data=None):
+        if data is None:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
         self.full = Tokenizer.from_str(json.dumps(data))
         self.plain = Tokenizer.from_str(json.dumps({**data, "added_tokens": []}))
         # Text that follows other sections is encoded after a sentinel added token, so position-dependent
         # pre-tokenizers (Metaspace prepend_scheme "first") see it where it really is: not at offset 0.
-        sentinel = {"id": 10**6, "content": SENTINEL, "single_word": False, "lstrip": False, "rstrip": False,
+        sentinel = {"id": 10**7, "content": SENTINEL, "single_word": False, "lstrip": False, "rstrip": False,
                     "normalized": False, "special": True}
         self.after = Tokenizer.from_str(json.dumps({**data, "added_tokens": [sentinel]}))
-        added = sorted(data.get("added_tokens", []), key=lambda t: t["id"])
-        self.controls = {t["content"]: t for t in added}
-        self.texts = [ESC] + [t["content"] for t in added]
-        self.index = {t: i for i, t in reversed(list(enumerate(self.texts)))}
-        alternatives = sorted({t for t in self.texts if t}, key=len, reverse=True)
-        self.pattern = re.compile("|".join(re.escape(t) for t in alternatives))
+        self.added = sorted(data.get("added_tokens", []), key=lambda t: t["id"])
+        self.by_content = {}
+        for t in self.added:
+            self.by_content.setdefault(t["content"], t)
+        self.special_ids = {t["id"] for t in self.added if t.get("special")}
+        self.split_pattern = _alternation(t["content"] for t in self.added)
+        self.tables = {}
 
-    def escape(self, value):
-        """Deep copy with every control-token text in string values replaced by its placeholder."""
+    def table(self, mode):
+        if mode not in self.tables:
+            # Placeholders index the whole added-token list (shared by every mode); only the protected
+            # texts are escaped.
+            protected = [] if mode == "none" else [t["content"] for t in self.added if mode == "added" or t.get("special")]
+            texts = [ESC] + [t["content"] for t in self.added]
+            index = {t: i for i, t in reversed(list(enumerate(texts)))}
+            self.tables[mode] = (texts, index, _alternation([ESC] + protected))
+        return self.tables[mode]
+
+    def escape(self, value, mode="special"):
+        """Deep copy with every protected token text in string values replaced by its placeholder."""
+        texts, index, pattern = self.table(mode)
+        if mode == "none":
+            return value
         if isinstance(value, str):
-            return self.pattern.sub(lambda m: self._placeholder(self.index[m.group(0)]), value)
+            return pattern.sub(lambda m: _placeholder(index[m.group(0)]), value) if pattern else value
         if isinstance(value, list):
-            return [self.escape(v) for v in value]
+            return [self.escape(v, mode) for v in value]
         if isinstance(value, dict):
-            return {k: self.escape(v) for k, v in value.items()}
+            return {k: self.escape(v, mode) for k, v in value.items()}
         return value
 
-    @staticmethod
-    def _placeholder(k):
-        return ESC + chr(BASE + k // SPAN) + chr(BASE + k % SPAN)
+    def restore(self, text, mode="special"):
+        texts = self.table(mode)[0]
 
-    def restore(self, text):
         def back(m):
             k = (ord(m.group(1)) - BASE) * SPAN + (ord(m.group(2)) - BASE)
-            return self.texts[k] if k < len(self.texts) else m.group(0)
+            return texts[k] if k < len(texts) else m.group(0)
 
         return PLACEHOLDER.sub(back, text)
 
-    def tokenize(self, prompt, special_tokens="template"):
-        if special_tokens == "all":
-            return self.full.encode(self.restore(prompt), add_special_tokens=False).ids
-        sections = []  # str for text, dict for a control token
+    def tokenize(self, prompt, mode="special"):
+        """Ids of a prompt rendered from escape(request, mode): every added token the prompt spells outside
+        placeholders is a token; text sections (placeholders put back) are encoded as ordinary text."""
+        if mode == "none":
+            return self.full.encode(self.restore(prompt, mode), add_special_tokens=False).ids
+        sections = []  # str for text, dict for an added token
         last = 0
-        for m in self.pattern.finditer(prompt):
-            if m.group(0) in self.controls:
-                sections += [prompt[last : m.start()], self.controls[m.group(0)]]
-                last = m.end()
+        for m in self.split_pattern.finditer(prompt) if self.split_pattern else []:
+            sections += [prompt[last : m.start()], self.by_content[m.group(0)]]
+            last = m.end()
         sections.append(prompt[last:])
         for i, sec in enumerate(sections):
             if isinstance(sec, dict):
@@ -74,7 +94,17 @@ class RefTokenizer:
             if isinstance(sec, dict):
                 ids.append(sec["id"])
             elif sec and i == 0:
-                ids += self.plain.encode(self.restore(sec), add_special_tokens=False).ids
+                ids += self.plain.encode(self.restore(sec, mode), add_special_tokens=False).ids
             elif sec:
-                ids += self.after.encode(SENTINEL + self.restore(sec), add_special_tokens=False).ids[1:]
+                ids += self.after.encode(SENTINEL + self.restore(sec, mode), add_special_tokens=False).ids[1:]
         return ids
+
+
+def _placeholder(k):
+    return ESC + chr(BASE + k // SPAN) + chr(BASE + k % SPAN)
+
+
+def _alternation(texts):
+    """Leftmost-longest matching of literal texts (longest alternative first), or None when empty."""
+    alternatives = sorted({t for t in texts if t}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(t) for t in alternatives)) if alternatives else None

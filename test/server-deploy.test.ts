@@ -9,9 +9,9 @@
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, tokenizerJsonPrompts, type RunningServer, type ServeOptions } from "../src/server/index.js";
+import { startServer, vocabPrompts, type PromptTokenizer, type RunningServer, type ServeOptions } from "../src/server/index.js";
 import { loadTemplate, type ChatTemplate } from "../src/template/index.js";
-import { tokenize, type TokenizerJson } from "../src/tokens/index.js";
+import { loadTokenizer, type ChatTokenizer, type TokenizerJson } from "../src/tokens/index.js";
 import { deadPort, fakeBackend, sseEvents, type FakeBackend, type Kind } from "./server-fakes.js";
 
 const tokenizerJson = JSON.parse(readFileSync(new URL("../fixtures/tokenizer/tokenizer.json", import.meta.url), "utf8")) as TokenizerJson;
@@ -19,12 +19,16 @@ const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: 
 const HI = { messages: [{ role: "user", content: "hi" }] };
 
 let template: ChatTemplate;
+let tokenizer: PromptTokenizer;
+let vocab: ChatTokenizer;
 beforeAll(async () => {
   template = await loadTemplate("qwen3");
+  tokenizer = await vocabPrompts(tokenizerJson, "tokenizer.json fixture");
+  vocab = await loadTokenizer(tokenizerJson);
 });
 
 async function serve(backend: FakeBackend, kind: Kind, extra: Partial<ServeOptions> = {}): Promise<RunningServer> {
-  return startServer({ template, backend: backend.url, backendKind: kind, port: 0, model: "m", tokenizer: tokenizerJsonPrompts(tokenizerJson, "fixture"), backendTimeoutMs: 3000, ...extra });
+  return startServer({ template, backend: backend.url, backendKind: kind, port: 0, model: "m", tokenizer, backendTimeoutMs: 3000, ...extra });
 }
 
 async function call(url: string, body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<{ status: number; headers: Headers; text: string; json: () => Record<string, unknown> }> {
@@ -199,7 +203,7 @@ describe("utility routes", () => {
   it("/tokenize and /detokenize round-trip, parse_special deciding what control-token text becomes", async () => {
     const text = "hi <|im_start|>there";
     const special = (await call(`${server.url}/tokenize`, { content: text })).json() as { tokens: number[]; count: number };
-    expect(special.tokens).toEqual(tokenize(text, tokenizerJson, { specialTokens: "all" }));
+    expect(special.tokens).toEqual(vocab.encode(text, { protect: "none" }));
     expect(special.tokens).toContain(3001);
     const plain = (await call(`${server.url}/tokenize`, { content: text, parse_special: false })).json() as { tokens: number[] };
     expect(plain.tokens).not.toContain(3001);

@@ -8,7 +8,7 @@ import { parseOptions, parseVars, templateFrom, TEMPLATE_OPTIONS } from "./args.
 import type { RenderOptions } from "../template/index.js";
 
 export const RENDER_USAGE =
-  "chatwire render --template SRC [--request FILE|-] [--no-generation-prompt] [--continue-final-message] [--var k=JSON]... [--now ISO-DATE] [--tokens [--tokenizer FILE] [--special-from-data]] [--json]";
+  "chatwire render --template SRC [--request FILE|-] [--no-generation-prompt] [--continue-final-message] [--var k=JSON]... [--now ISO-DATE] [--tokens [--tokenizer FILE] [--special-from-data] [--assistant-mask]] [--json]";
 
 export async function renderCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, {
@@ -22,6 +22,7 @@ export async function renderCommand(argv: string[], io: CliIO): Promise<number> 
     tokens: { type: "boolean" },
     tokenizer: { type: "string" },
     "special-from-data": { type: "boolean" },
+    "assistant-mask": { type: "boolean" },
   });
   // Options first, so a usage mistake is reported before any file or stdin is read.
   const options: RenderOptions = {
@@ -36,8 +37,10 @@ export async function renderCommand(argv: string[], io: CliIO): Promise<number> 
   const tokenizer = tokens && (await tokens.tokenizerFor(values.tokenizer, values.template as string));
   const request = await readJsonInput(values.request ?? "-", io);
   if (tokens && tokenizer) {
-    const { prompt, ids } = tokens.renderTokenIds(template, request, options, tokenizer, values["special-from-data"] === true);
-    printJson(io, values.json ? { prompt, ids } : { ids });
+    const mask = values["assistant-mask"] === true;
+    const { prompt, ids, generation, assistantMask } = tokens.renderTokenIds(template, request, options, tokenizer, values["special-from-data"] === true, mask);
+    const extra = mask ? { generation, assistant_mask: assistantMask } : {};
+    printJson(io, values.json ? { prompt, ids, ...extra } : { ids, ...extra });
     return 0;
   }
   const prompt = template.render(request, options);

@@ -57,11 +57,13 @@ export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal
   if (apiKey !== undefined && apiKey.trim() === "") throw new UsageError("--api-key must not be empty");
   const template = await templateFrom(values);
   const textPrompt = values["text-prompt"] === true;
+  // With --text-prompt the backend is not asked for its special tokens (it may not be up yet).
   const tokenizer = await findPromptTokenizer({
     ...(values.tokenizer === undefined ? {} : { tokenizerFile: values.tokenizer }),
     templateSource: values.template ?? "",
+    template,
     backendKind: kind as BackendKind,
-    backendUrl: values.backend,
+    ...(textPrompt ? {} : { transport: { baseUrl: backendBase(values.backend), timeoutMs: timeoutSeconds * 1000, maxResponseBytes: 16 * 1024 * 1024 } }),
   });
   if (tokenizer === undefined && !textPrompt) {
     throw new UsageError(
@@ -136,6 +138,18 @@ async function primary(count: number, options: ServeOptions, prompt: string, io:
     ),
   );
   return 0;
+}
+
+/** The backend URL as the transport wants it; the server checks it again with its own message. */
+function backendBase(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--backend must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`backend must be an http(s) URL, got ${JSON.stringify(url)}`);
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
 }
 
 function portOf(value: string | undefined): number {

@@ -341,6 +341,7 @@ function compileFilterBlock(node: A.FilterStatementNode): Stmt {
   return (f) => {
     const inner = new Frame(f.rt, f);
     const text = f.capture(() => void body(inner));
+    if (isGeneration) f.rt.generation?.record(text.length);
     f.emit(apply === null ? text : pyStr(apply(f, text)));
     return NORMAL;
   };

@@ -5,6 +5,7 @@
  * iteration (Jinja2 renders `{% set x = 1 %}{% for i in [1,2] %}{{ x }}{% set x = 2 %}{% endfor %}` as `11`).
  */
 import type { FilterEnv } from "./filters.js";
+import type { GenerationTracker } from "./generation.js";
 import type { RenderBudget } from "./limits.js";
 import type { JsonCache } from "./tojson.js";
 import { Undefined, ownValue } from "./values.js";
@@ -16,6 +17,8 @@ export interface Runtime {
   readonly globals: Record<string, unknown>;
   readonly env: FilterEnv;
   readonly json: JsonCache;
+  /** Set when the caller asked for `{% generation %}` spans. */
+  readonly generation?: GenerationTracker;
 }
 
 export class Frame {

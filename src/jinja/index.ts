@@ -15,17 +15,21 @@ import { parseTemplate } from "./parse.js";
 import { TESTS } from "./tests.js";
 import { JsonCache } from "./tojson.js";
 import { JinjaError, type Kwargs } from "./values.js";
+import { GenerationTracker, type GenerationSpan } from "./generation.js";
 import { BoundedCache } from "../bounded-cache.js";
 
 export { PyFloat } from "./py-float.js";
 export type { RenderLimits } from "./limits.js";
 export { DEFAULT_LIMITS } from "./limits.js";
 export { freezeDeep, isDeepFrozen } from "./tojson.js";
+export type { GenerationSpan } from "./generation.js";
 
 export interface RenderCallOptions {
   /** Clock for strftime_now (default: the system clock). */
   now?: () => Date;
   limits?: Partial<RenderLimits>;
+  /** Receives the [start, end) of every `{% generation %}` block's text (transformers' assistant mask). */
+  generationSpans?: GenerationSpan[];
 }
 
 export interface CompiledTemplate {
@@ -66,13 +70,15 @@ class Compiled implements CompiledTemplate {
     const limits: RenderLimits = options.limits ? { ...DEFAULT_LIMITS, ...options.limits } : DEFAULT_LIMITS;
     const budget = new RenderBudget(limits, options.now);
     const json = new JsonCache();
+    const out: string[] = [];
     const rt: Runtime = {
-      out: [],
+      out,
       budget,
       context,
       globals: GLOBALS,
       env: { json, filter: callFilter, test: callTest },
       json,
+      ...(options.generationSpans !== undefined && { generation: new GenerationTracker(out, options.generationSpans) }),
     };
     const root = new Frame(rt, null);
     try {

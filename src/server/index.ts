@@ -261,4 +261,6 @@ function drain(server: Server, ms: number): Promise<void> {
 export type { BackendKind, Constraint } from "./backends/index.js";
 export { BACKEND_KINDS } from "./backends/index.js";
 export type { PromptTokenizer, EncodedPrompt } from "./prompt-tokens.js";
-export { tokenizerJsonPrompts } from "./tokenizer-json-prompts.js";
+export { vocabPrompts } from "./vocab-prompts.js";
+export { backendPrompts } from "./backend-prompts.js";
+export { findPromptTokenizer, type TokenizerSourceOptions } from "./tokenizer-source.js";

@@ -5,7 +5,7 @@
 import { ChatwireError, invalidRequest } from "../errors.js";
 import { detectFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
-import { compileTemplate, type RenderCallOptions, type RenderLimits } from "../jinja/index.js";
+import { compileTemplate, type GenerationSpan, type RenderCallOptions, type RenderLimits } from "../jinja/index.js";
 import { createStreamParser, parseCompletion, type ParseOptions } from "../parse/index.js";
 import { normalizeRequest, type Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
@@ -17,6 +17,7 @@ import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
 import { hasHistoryCalls, polyfillMessages, polyfillPlan, type PolyfillMode, type PolyfillPlan } from "./polyfill.js";
 import { requestVariables } from "../request/variables.js";
+import { renderTokens, type ChatTokenizer, type RenderTokensOptions, type TokenizedPrompt } from "../tokens/render-tokens.js";
 
 export interface RenderOptions {
   /** Append the assistant turn header so the model answers (default true; false with continueFinalMessage). */
@@ -36,6 +37,8 @@ export interface RenderOptions {
    * tools, `never` to render exactly what the template does with them (as transformers would).
    */
   polyfill?: PolyfillMode;
+  /** Receives the [start, end) of each `{% generation %}` block's text (src/tokens: assistant masks). */
+  generationSpans?: GenerationSpan[];
 }
 
 export interface TemplateParseOptions extends ParseOptions {
@@ -97,6 +100,11 @@ export class ChatTemplate {
     const conversation = normalizeRequest(request, this.templateInfo(source));
     if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
     return this.renderConversation(source, conversation, request, options);
+  }
+
+  /** Token ids of the prompt, with provenance (src/tokens: renderTokens; `tokenizer` from loadTokenizer). */
+  renderTokens(request: unknown, tokenizer: ChatTokenizer, options: RenderTokensOptions<RenderOptions> = {}): TokenizedPrompt {
+    return renderTokens(this, request, tokenizer, options);
   }
 
   /** Normalises a request for this template without rendering it (what the template will be given). */
@@ -183,6 +191,7 @@ export class ChatTemplate {
     const now = options.now;
     if (now !== undefined) renderOptions.now = typeof now === "function" ? now : () => now;
     if (options.limits !== undefined) renderOptions.limits = options.limits;
+    if (options.generationSpans !== undefined) renderOptions.generationSpans = options.generationSpans;
     const rendered = this.run(source, context, renderOptions);
     return finalText !== undefined ? cutAtTag(rendered, finalText) : rendered;
   }

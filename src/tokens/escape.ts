@@ -1,45 +1,50 @@
 /**
  * Provenance without renderer support: before a request is rendered for token ids, every occurrence of
- * a control token's text (any added token: `<|im_start|>`, `<tool_call>`...) inside request data is
- * replaced by a placeholder made of private-use characters. Templates copy data through unchanged, so
+ * a protected token's text (by default the `special: true` added tokens: `<|im_start|>`, `<|eot_id|>`...;
+ * see TokenizeOptions.protect) inside request data is replaced by a placeholder made of private-use
+ * characters. Templates copy data through unchanged, so
  * after rendering, every control token text left in the prompt came from the template itself, and each
  * placeholder marks data text that must be tokenised as ordinary text. `restoreSpecialText` maps the
  * placeholders back.
  *
  * Placeholder for entry k of the table: ESC + two characters in U+E100..U+E4FF (k = 1024*hi + lo).
  * Entry 0 is ESC itself, so data that already contains ESC round-trips. The table is the tokenizer's
- * added tokens ordered by id, so the mapping is stateless: nothing but the tokenizer is needed to undo it.
+ * added tokens ordered by id, so the mapping is stateless: nothing but the tokenizer is needed to undo
+ * it, whichever protection mode escaped the data.
  * Only string values are escaped (object keys, such as schema property names, are left alone).
  */
 import { PyFloat } from "../jinja/py-float.js";
+import { TextTrie } from "./trie.js";
 
 const ESC = "\uE000";
 const BASE = 0xe100;
 const SPAN = 1024;
 const PLACEHOLDER = /\uE000([\uE100-\uE4FF])([\uE100-\uE4FF])/g;
+/** Length of one placeholder in UTF-16 code units. */
+export const PLACEHOLDER_LENGTH = 3;
+const MAX_ENTRIES = SPAN * SPAN;
 
 export interface EscapeTable {
   /** Index -> text; index 0 is ESC. */
-  texts: string[];
-  /** Matches any entry, longest first, so `<|im_start|>` wins over a shorter token it starts with. */
-  pattern: RegExp;
-  index: Map<string, number>;
+  readonly texts: readonly string[];
+  /** Matches any entry, leftmost-longest, so `<|im_start|>` wins over a shorter token it starts with. */
+  readonly trie: TextTrie;
+  readonly index: ReadonlyMap<string, number>;
 }
 
-const tables = new WeakMap<string[], EscapeTable>();
-
-export function escapeTable(controlTexts: string[]): EscapeTable {
-  let table = tables.get(controlTexts);
-  if (table === undefined) {
-    const texts = [ESC, ...controlTexts];
-    const alternatives = [...new Set(texts)]
-      .filter((t) => t !== "")
-      .sort((a, b) => b.length - a.length)
-      .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    table = { texts, pattern: new RegExp(alternatives.join("|"), "g"), index: new Map(texts.map((t, i) => [t, i])) };
-    tables.set(controlTexts, table);
-  }
-  return table;
+/**
+ * The table over `texts` (a tokenizer's added tokens ordered by id): placeholders index into it, so
+ * every table built from the same texts restores the same way. Only `protectedTexts` (default: all of
+ * them) are escaped.
+ */
+export function escapeTable(texts: readonly string[], protectedTexts: readonly string[] = texts): EscapeTable {
+  const all = [ESC, ...texts].slice(0, MAX_ENTRIES);
+  const index = new Map<string, number>();
+  all.forEach((t, i) => {
+    if (!index.has(t)) index.set(t, i);
+  });
+  const escaped = [ESC, ...protectedTexts].filter((t) => index.has(t));
+  return { texts: all, trie: new TextTrie(escaped), index };
 }
 
 function placeholder(k: number): string {
@@ -47,7 +52,7 @@ function placeholder(k: number): string {
 }
 
 export function escapeText(text: string, table: EscapeTable): string {
-  return text.replace(table.pattern, (match) => placeholder(table.index.get(match)!));
+  return table.trie.replaceAll(text, (match) => placeholder(table.index.get(match)!));
 }
 
 /** A deep copy of `value` with every string escaped. PyFloat and other class instances are kept as is. */
@@ -68,8 +73,28 @@ function escapeValue(value: unknown, table: EscapeTable): unknown {
 
 /** Puts the original text back in place of every placeholder. */
 export function restoreSpecialText(text: string, table: EscapeTable): string {
-  return text.replace(PLACEHOLDER, (match, hi: string, lo: string) => {
-    const k = (hi.charCodeAt(0) - BASE) * SPAN + (lo.charCodeAt(0) - BASE);
-    return table.texts[k] ?? match;
-  });
+  if (!text.includes(ESC)) return text;
+  return text.replace(PLACEHOLDER, (match, hi: string, lo: string) => table.texts[placeholderIndex(hi, lo)] ?? match);
+}
+
+function placeholderIndex(hi: string, lo: string): number {
+  return (hi.charCodeAt(0) - BASE) * SPAN + (lo.charCodeAt(0) - BASE);
+}
+
+export interface Placeholder {
+  /** Offset of the placeholder in the escaped text. */
+  start: number;
+  /** The data text it stands for. */
+  text: string;
+}
+
+/** The placeholders of `text`, in order (what restoreSpecialText would put back, and where). */
+export function placeholdersIn(text: string, table: EscapeTable): Placeholder[] {
+  const out: Placeholder[] = [];
+  if (!text.includes(ESC)) return out;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    const restored = table.texts[placeholderIndex(m[1]!, m[2]!)];
+    if (restored !== undefined) out.push({ start: m.index, text: restored });
+  }
+  return out;
 }

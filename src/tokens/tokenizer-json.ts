@@ -1,50 +1,55 @@
 /**
- * The parts of a Hugging Face `tokenizer.json` chatwire reads, and the @huggingface/tokenizers instances
- * built from it: the full tokenizer (matches added tokens such as `<|im_start|>`) and a plain one with no
- * added tokens, whose normaliser, pre-tokenizer and model encode any text as ordinary text. Both are
- * cached per JSON object, so a server building them once per model pays nothing per request.
+ * The parts of a Hugging Face `tokenizer.json` chatwire reads. The encoder itself (normaliser,
+ * pre-tokenizer, model) is @huggingface/tokenizers'; the added-token matching is ours (tokenizer.ts),
+ * so that request data can be told apart from template text.
  */
-import { Tokenizer } from "@huggingface/tokenizers";
+import { ChatwireError } from "../errors.js";
 
 export interface AddedTokenJson {
   id: number;
   content: string;
+  /** Control token (`<|im_start|>`): protected from request data by default. */
   special?: boolean;
+  /** Matched in the normalised text instead of the raw text. */
+  normalized?: boolean;
   /** Whitespace before the token is absorbed into it (the preceding text is right-trimmed). */
   lstrip?: boolean;
   /** Whitespace after the token is absorbed into it (the following text is left-trimmed). */
   rstrip?: boolean;
+  /** Matches only as a whole word. */
+  single_word?: boolean;
   [key: string]: unknown;
 }
 
 export interface TokenizerJson {
   model: unknown;
   added_tokens?: AddedTokenJson[];
+  normalizer?: unknown;
+  pre_tokenizer?: unknown;
   [key: string]: unknown;
 }
 
-export interface LoadedTokenizer {
-  full: Tokenizer;
-  plain: Tokenizer;
-  /** Added-token text -> its definition; every added token is a control token for provenance purposes. */
-  controls: Map<string, AddedTokenJson>;
-  /** Added-token texts ordered by id: the index is what an escape placeholder refers to. */
-  controlTexts: string[];
+/** Parses a tokenizer.json text; `name` (a path) is for the error message. */
+export function parseTokenizerJson(text: string, name: string): TokenizerJson {
+  // Plain JSON.parse: the tokenizer library wants numbers, not the PyFloat values readJson makes for templates.
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ChatwireError("io_error", `${name}: not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json) || !("model" in json)) {
+    throw new ChatwireError("io_error", `${name}: not a tokenizer.json (no "model")`);
+  }
+  const added = (json as { added_tokens?: unknown }).added_tokens;
+  if (added !== undefined && !(Array.isArray(added) && added.every(isAddedToken))) {
+    throw new ChatwireError("io_error", `${name}: added_tokens must be a list of {id, content} objects`);
+  }
+  return json as TokenizerJson;
 }
 
-const cache = new WeakMap<TokenizerJson, LoadedTokenizer>();
-
-export function loadTokenizer(json: TokenizerJson): LoadedTokenizer {
-  let loaded = cache.get(json);
-  if (loaded === undefined) {
-    const added = [...(json.added_tokens ?? [])].sort((a, b) => a.id - b.id);
-    loaded = {
-      full: new Tokenizer(json, {}),
-      plain: new Tokenizer({ ...json, added_tokens: [] }, {}),
-      controls: new Map(added.map((t) => [t.content, t])),
-      controlTexts: added.map((t) => t.content),
-    };
-    cache.set(json, loaded);
-  }
-  return loaded;
+function isAddedToken(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const t = value as { id?: unknown; content?: unknown };
+  return Number.isInteger(t.id) && typeof t.content === "string";
 }

@@ -4,7 +4,11 @@
  * a template's leading bos_token is not sent twice, and bodies over the limit are refused even when
  * they arrive without a Content-Length.
  */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { get } from "node:http";
 import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { run } from "../src/cli/run.js";
 import { serveCommand } from "../src/cli/serve.js";
@@ -140,5 +144,47 @@ describe("what the server sends and accepts", () => {
       await server.close();
       await backend.close();
     }
+  });
+});
+
+const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+
+describe.runIf(existsSync(CLI))("chatwire serve --workers (built CLI)", () => {
+  it("runs N worker processes behind one port and drains them all on SIGTERM", async () => {
+    const backend = await fakeBackend("llamacpp", { completion: "ok" });
+    const child = spawn(process.execPath, [CLI, "serve", "--template", "qwen3", "--backend", backend.url, "--backend-kind", "llamacpp", "--port", "0", "--text-prompt", "--workers", "2"], { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d) => (err += String(d)));
+    try {
+      await expect.poll(() => err, { timeout: 30_000 }).toMatch(/ at http:\/\/127\.0\.0\.1:\d+\/v1 with 2 workers/);
+      const url = / at (http:\/\/127\.0\.0\.1:\d+)\/v1 with/.exec(err)![1]!;
+      // A new connection per request, so the primary deals them out to both workers.
+      const pids = new Set<number>();
+      for (let i = 0; i < 20 && pids.size < 2; i++) {
+        const body = await new Promise<string>((resolve, reject) => {
+          get(`${url}/health`, { agent: false }, (res) => {
+            let text = "";
+            res.on("data", (d) => (text += String(d)));
+            res.on("end", () => resolve(text));
+          }).on("error", reject);
+        });
+        pids.add((JSON.parse(body) as { pid: number }).pid);
+      }
+      expect(pids.size).toBe(2);
+      expect(pids.has(child.pid!)).toBe(false);
+      child.kill("SIGTERM");
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code).toBe(0);
+      for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await backend.close();
+    }
+  });
+
+  it("refuses --timeout past what a timer can hold", async () => {
+    const t = io();
+    expect(await run(["serve", "--template", "qwen3", "--backend", "http://127.0.0.1:1", "--backend-kind", "llamacpp", "--text-prompt", "--timeout", "9999999999"], t.io)).toBe(2);
+    expect(t.err()).toMatch(/^chatwire: usage: --timeout must be at most 2147483 seconds, got 9999999999\n$/);
   });
 });

@@ -98,6 +98,8 @@ export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal
   write(`${role}serving ${template.origin} (format ${template.format}) at ${server.url}/v1, backend ${kind} ${values.backend}, ${prompt}`);
   await stopped(stop);
   await server.close();
+  // A cluster worker stays alive while its channel to the primary is open.
+  if (cluster.isWorker) cluster.worker?.disconnect();
   return 0;
 }
 

@@ -13,7 +13,8 @@ const PROBE_PATHS: Record<string, string> = { llamacpp: "/health", vllm: "/healt
 const PROBE_TIMEOUT_MS = 5000;
 
 export async function health(ctx: ServerContext, ex: Exchange): Promise<void> {
-  const base = { template: ctx.template.origin, format: ctx.template.format, backend: ctx.protocol.kind, prompt: ctx.prompts === undefined ? "text" : `ids (${ctx.prompts.source})` };
+  // pid: which process answered (with --workers, each worker is its own process).
+  const base = { pid: process.pid, template: ctx.template.origin, format: ctx.template.format, backend: ctx.protocol.kind, prompt: ctx.prompts === undefined ? "text" : `ids (${ctx.prompts.source})` };
   const query = new URLSearchParams((ex.req.url ?? "").split("?")[1] ?? "");
   const probe = query.get("backend");
   if (probe === null || probe === "0" || probe === "false") {

@@ -59,6 +59,8 @@ export interface Generation {
   parseOptions: ParseOptions;
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** How much of the prompt's end the parser is shown (as ChatTemplate.parse does) to see an opened `<think>`. */
 const PROMPT_SUFFIX_LENGTH = 200;
 
@@ -103,6 +105,9 @@ export async function prepareGeneration(
   const sampling = readSampling(body, fields);
   const responseFormat = responseFormatOf(body, conversationField === "messages" ? "chat" : "responses");
   const { text, sent } = await renderPrompt(ctx, body, signal);
+  // Rendering (with its tool-schema compile) and the grammar build are each bounded, but a huge tool
+  // list makes both long: a turn of the event loop between them keeps other clients answered.
+  await nextTurn();
   const promptSuffix = text.slice(-PROMPT_SUFFIX_LENGTH);
   // The format can depend on the request (json-block when the template has no tool syntax and the
   // tool polyfill rendered the tools); the parser makes the same choice.

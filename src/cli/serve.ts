@@ -13,7 +13,7 @@ import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./arg
 import { UsageError, type CliIO } from "./io.js";
 
 export const SERVE_USAGE =
-  "chatwire serve --template SRC --backend URL --backend-kind llamacpp|openai|vllm|sglang|ollama [--host H] [--port N] [--model NAME] [--tokenizer FILE] [--text-prompt] [--api-key KEY] [--cors ORIGIN]... [--workers N] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--stream-calls validated|early] [--backend-body JSON] [--no-access-log]";
+  "chatwire serve --template SRC [--template-name NAME] --backend URL --backend-kind llamacpp|openai|vllm|sglang|ollama [--host H] [--port N] [--model NAME] [--tokenizer FILE] [--text-prompt] [--api-key KEY] [--cors ORIGIN]... [--workers N] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--stream-calls validated|early] [--backend-body JSON] [--no-access-log]";
 
 const SERVE_OPTIONS = {
   ...TEMPLATE_OPTIONS,

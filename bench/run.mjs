@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run bench` (builds first, then runs this): the render benchmark (bench/render-compare.mjs) and,
- * when it exists, the parse benchmark (bench/parse.mjs). Set BENCH_BUDGET_MS to change how long each
+ * `npm run bench` (builds first, then runs this): the render benchmark (bench/render-compare.mjs),
+ * when it exists the parse benchmark (bench/parse.mjs), and the server benchmark (bench/server.mjs). Set BENCH_BUDGET_MS to change how long each
  * figure is sampled (default 150 ms).
  */
 import { existsSync } from "node:fs";
@@ -22,3 +22,7 @@ if (existsSync(parseBench)) {
 } else {
   console.log("\n(bench/parse.mjs not present: parse benchmark skipped)");
 }
+
+// chatwire serve: added latency and throughput against a stand-in backend (bench/server.mjs).
+const { runServerBench } = await import(new URL("./server.mjs", import.meta.url).href);
+await runServerBench();

@@ -4,7 +4,11 @@
  * a template's leading bos_token is not sent twice, and bodies over the limit are refused even when
  * they arrive without a Content-Length.
  */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { get } from "node:http";
 import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { run } from "../src/cli/run.js";
 import { serveCommand } from "../src/cli/serve.js";
@@ -25,11 +29,11 @@ function io(): { io: Parameters<typeof run>[1]; out: () => string; err: () => st
 describe("chatwire serve (CLI)", () => {
   it.each([
     [["serve", "--template", "qwen3", "--backend-kind", "llamacpp"], "--backend URL is required"],
-    [["serve", "--template", "qwen3", "--backend", "http://127.0.0.1:1"], "--backend-kind must be one of llamacpp, openai, ollama"],
-    [["serve", "--template", "qwen3", "--backend", "http://127.0.0.1:1", "--backend-kind", "vllm"], 'got "vllm"'],
+    [["serve", "--template", "qwen3", "--backend", "http://127.0.0.1:1"], "--backend-kind must be one of llamacpp, openai, vllm, sglang, ollama"],
+    [["serve", "--template", "qwen3", "--backend", "http://127.0.0.1:1", "--backend-kind", "tgi"], 'got "tgi"'],
     [["serve", "--template", "qwen3", "--backend", "http://127.0.0.1:1", "--backend-kind", "ollama", "--port", "70000"], "--port must be an integer"],
     [["serve", "--template", "qwen3", "--backend", "http://127.0.0.1:1", "--backend-kind", "openai", "--backend-body", "[1]"], "--backend-body must be a JSON object"],
-    [["serve", "--template", "qwen3", "--backend", "ftp://127.0.0.1:1", "--backend-kind", "openai", "--port", "0"], "backend must be an http(s) URL"],
+    [["serve", "--template", "qwen3", "--backend", "ftp://127.0.0.1:1", "--backend-kind", "openai", "--port", "0", "--text-prompt"], "backend must be an http(s) URL"],
     [["serve", "--backend", "http://127.0.0.1:1", "--backend-kind", "openai"], "--template SRC is required"],
   ])("%j fails with one line naming the problem", async (argv, mentions) => {
     const t = io();
@@ -43,7 +47,7 @@ describe("chatwire serve (CLI)", () => {
     const backend = await fakeBackend("ollama", { completion: "Hello there." });
     const stop = new AbortController();
     const t = io();
-    const exit = serveCommand(["--template", "qwen3", "--backend", backend.url, "--backend-kind", "ollama", "--model", "qwen3:8b", "--port", "0"], t.io, stop.signal);
+    const exit = serveCommand(["--template", "qwen3", "--backend", backend.url, "--backend-kind", "ollama", "--model", "qwen3:8b", "--port", "0", "--text-prompt"], t.io, stop.signal);
     try {
       await expect.poll(() => t.err(), { timeout: 3000 }).toContain("serving builtin:qwen3 (format hermes) at http://127.0.0.1:");
       const url = /at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(t.err())?.[1];
@@ -74,8 +78,8 @@ describe("what the server sends and accepts", () => {
 
   it("drops a leading bos_token (the backend adds its own) unless told to keep it", async () => {
     const backend = await fakeBackend("llamacpp", { completion: "ok" });
-    const strip = await startServer({ template: withBos, backend: backend.url, backendKind: "llamacpp", port: 0 });
-    const keep = await startServer({ template: withBos, backend: backend.url, backendKind: "llamacpp", port: 0, keepBos: true });
+    const strip = await startServer({ textPrompt: true, template: withBos, backend: backend.url, backendKind: "llamacpp", port: 0 });
+    const keep = await startServer({ textPrompt: true, template: withBos, backend: backend.url, backendKind: "llamacpp", port: 0, keepBos: true });
     try {
       const body = '{"messages": [{"role": "user", "content": "<s> stays in user text"}]}';
       for (const server of [strip, keep]) {
@@ -98,7 +102,7 @@ describe("what the server sends and accepts", () => {
   it("streams a completion delivered one character at a time into the same message", async () => {
     const completion = 'Sure.<tool_call>\n{"name": "f", "arguments": {"q": "naïve ☃"}}\n</tool_call>';
     const backend = await fakeBackend("openai", { completion, pieceSize: 1 });
-    const server = await startServer({ template: templateFromConfig({ chat_template: "{{ messages[0].content }}<tool_call>" }), backend: backend.url, backendKind: "openai", model: "m", port: 0, idGenerator: () => "call_1" });
+    const server = await startServer({ textPrompt: true, template: templateFromConfig({ chat_template: "{{ messages[0].content }}<tool_call>" }), backend: backend.url, backendKind: "openai", model: "m", port: 0, idGenerator: () => "call_1" });
     try {
       const post = async (stream: boolean): Promise<string> =>
         (await fetch(`${server.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: "x" }], stream }), signal: AbortSignal.timeout(5000) })).text();
@@ -121,7 +125,7 @@ describe("what the server sends and accepts", () => {
 
   it("refuses an oversized body sent without Content-Length (chunked)", async () => {
     const backend = await fakeBackend("llamacpp", { completion: "ok" });
-    const server = await startServer({ template: withBos, backend: backend.url, backendKind: "llamacpp", port: 0, maxBodyBytes: 1024 });
+    const server = await startServer({ textPrompt: true, template: withBos, backend: backend.url, backendKind: "llamacpp", port: 0, maxBodyBytes: 1024 });
     try {
       const piece = new TextEncoder().encode(`{"messages": [{"role": "user", "content": "${"x".repeat(4000)}"}]}`);
       const body = new ReadableStream<Uint8Array>({
@@ -140,5 +144,47 @@ describe("what the server sends and accepts", () => {
       await server.close();
       await backend.close();
     }
+  });
+});
+
+const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+
+describe.runIf(existsSync(CLI))("chatwire serve --workers (built CLI)", () => {
+  it("runs N worker processes behind one port and drains them all on SIGTERM", async () => {
+    const backend = await fakeBackend("llamacpp", { completion: "ok" });
+    const child = spawn(process.execPath, [CLI, "serve", "--template", "qwen3", "--backend", backend.url, "--backend-kind", "llamacpp", "--port", "0", "--text-prompt", "--workers", "2"], { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d) => (err += String(d)));
+    try {
+      await expect.poll(() => err, { timeout: 30_000 }).toMatch(/ at http:\/\/127\.0\.0\.1:\d+\/v1 with 2 workers/);
+      const url = / at (http:\/\/127\.0\.0\.1:\d+)\/v1 with/.exec(err)![1]!;
+      // A new connection per request, so the primary deals them out to both workers.
+      const pids = new Set<number>();
+      for (let i = 0; i < 20 && pids.size < 2; i++) {
+        const body = await new Promise<string>((resolve, reject) => {
+          get(`${url}/health`, { agent: false }, (res) => {
+            let text = "";
+            res.on("data", (d) => (text += String(d)));
+            res.on("end", () => resolve(text));
+          }).on("error", reject);
+        });
+        pids.add((JSON.parse(body) as { pid: number }).pid);
+      }
+      expect(pids.size).toBe(2);
+      expect(pids.has(child.pid!)).toBe(false);
+      child.kill("SIGTERM");
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code).toBe(0);
+      for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await backend.close();
+    }
+  });
+
+  it("refuses --timeout past what a timer can hold", async () => {
+    const t = io();
+    expect(await run(["serve", "--template", "qwen3", "--backend", "http://127.0.0.1:1", "--backend-kind", "llamacpp", "--text-prompt", "--timeout", "9999999999"], t.io)).toBe(2);
+    expect(t.err()).toMatch(/^chatwire: usage: --timeout must be at most 2147483 seconds, got 9999999999\n$/);
   });
 });

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Kind = "llamacpp" | "openai" | "ollama";
+export type Kind = "llamacpp" | "openai" | "vllm" | "sglang" | "ollama";
 
 export type Behaviour =
   | { kind: "ok" }
@@ -18,10 +18,22 @@ export type Behaviour =
   /** Accepts the request and never answers. */
   | { kind: "silent" }
   /** Streams one piece, then waits (for the client to go away). */
-  | { kind: "stall-after-first" };
+  | { kind: "stall-after-first" }
+  /** Streams the first pieces, then closes the connection cleanly without the final event. */
+  | { kind: "close-mid-answer" }
+  /** Answers 200 with JSON of another shape (whole and per stream event). */
+  | { kind: "wrong-shape" }
+  /** Answers the whole completion as one stream event. */
+  | { kind: "one-event" };
 
 export interface FakeOptions {
   completion: string;
+  /** Picks the completion per request (overrides `completion`). */
+  completionFor?: (body: Record<string, unknown>) => string;
+  /** Do not keep the requests in `received` (load tests). */
+  forget?: boolean;
+  /** Extra routes (`/tokenize`, `/health`, ...): path -> answer for the parsed body. */
+  routes?: Record<string, (body: Record<string, unknown>) => unknown>;
   /** Streamed pieces are this many code points long. */
   pieceSize?: number;
   /** Why the fake says it stopped. */
@@ -43,7 +55,7 @@ export interface FakeBackend {
   close(): Promise<void>;
 }
 
-const PATHS: Record<Kind, string> = { llamacpp: "/completion", openai: "/v1/completions", ollama: "/api/generate" };
+const PATHS: Record<Kind, string> = { llamacpp: "/completion", openai: "/v1/completions", vllm: "/v1/completions", sglang: "/v1/completions", ollama: "/api/generate" };
 
 export const PROMPT_TOKENS = 42;
 export const COMPLETION_TOKENS = 17;
@@ -62,10 +74,7 @@ function frame(kind: Kind, text: string, last: boolean, stop: "stop" | "length")
       ? { content: text, stop: true, stop_type: stop === "length" ? "limit" : "eos", tokens_evaluated: PROMPT_TOKENS, tokens_predicted: COMPLETION_TOKENS }
       : { content: text, stop: false };
   }
-  if (kind === "openai") {
-    const out: Record<string, unknown> = { id: "cmpl-1", object: "text_completion", choices: [{ index: 0, text, finish_reason: last ? stop : null }] };
-    return out;
-  }
+  if (kind !== "ollama") return { id: "cmpl-1", object: "text_completion", choices: [{ index: 0, text, finish_reason: last ? stop : null }] };
   return last
     ? { model: "m", response: text, done: true, done_reason: stop, prompt_eval_count: PROMPT_TOKENS, eval_count: COMPLETION_TOKENS }
     : { model: "m", response: text, done: false };
@@ -82,11 +91,18 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
     for await (const c of req as AsyncIterable<Buffer>) chunks.push(c);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-    received.push({ path: req.url ?? "", body });
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const body = (raw === "" ? {} : JSON.parse(raw)) as Record<string, unknown>;
+    if (options.forget !== true) received.push({ path: req.url ?? "", body });
+    const completion = options.completionFor?.(body) ?? options.completion;
     res.on("close", () => {
       if (!res.writableFinished) state.abortedRequests++;
     });
+    const extra = options.routes?.[req.url ?? ""];
+    if (extra !== undefined) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(extra(body)));
+      return;
+    }
     if (req.url !== PATHS[kind]) {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: `no route ${req.url}` }));
       return;
@@ -98,9 +114,22 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
     }
     if (behaviour.kind === "silent") return;
     const stop = options.stop ?? "stop";
+    if (behaviour.kind === "wrong-shape") {
+      const odd = { result: completion, finished: true };
+      if (body.stream !== true) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(odd));
+      else res.writeHead(200, { "content-type": "text/event-stream" }).end(kind === "ollama" ? `${JSON.stringify(odd)}\n` : `data: ${JSON.stringify(odd)}\n\n`);
+      return;
+    }
+    if (body.stream !== true && behaviour.kind === "close-mid-answer") {
+      const text = JSON.stringify(frame(kind, completion, true, stop));
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.write(text.slice(0, text.length >> 1));
+      setImmediate(() => res.destroy());
+      return;
+    }
     if (body.stream !== true) {
-      const whole = frame(kind, options.completion, true, stop);
-      if (kind === "openai") whole.usage = openaiUsage();
+      const whole = frame(kind, completion, true, stop);
+      if (kind !== "llamacpp" && kind !== "ollama") whole.usage = openaiUsage();
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(whole));
       return;
     }
@@ -109,12 +138,16 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
       res.write(sse ? `data: ${JSON.stringify(json)}\n\n` : `${JSON.stringify(json)}\n`);
     };
     res.writeHead(200, { "content-type": sse ? "text/event-stream" : "application/x-ndjson" });
-    const parts = pieces(options.completion, options.pieceSize ?? 5);
+    const parts = behaviour.kind === "one-event" ? [completion] : pieces(completion, options.pieceSize ?? 5);
     if (behaviour.kind === "stall-after-first") {
       send(frame(kind, parts[0] ?? "", false, stop));
       return;
     }
     for (const [i, part] of parts.entries()) {
+      if (behaviour.kind === "close-mid-answer" && i === 2) {
+        res.end();
+        return;
+      }
       if (behaviour.kind === "error-mid-stream" && i === 2) {
         send(sse ? { error: { code: 500, message: behaviour.message, type: "server_error" } } : { error: behaviour.message });
         res.end();
@@ -124,7 +157,7 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
       await new Promise((r) => setImmediate(r)); // separate network writes, as a real backend makes
     }
     send(frame(kind, "", true, stop));
-    if (kind === "openai") {
+    if (kind !== "llamacpp" && kind !== "ollama") {
       send({ id: "cmpl-1", object: "text_completion", choices: [], usage: openaiUsage() });
       res.write("data: [DONE]\n\n");
     }

@@ -84,7 +84,7 @@ describe.each<Kind>(["llamacpp", "openai", "ollama"])("%s backend", (kind) => {
 
   beforeAll(async () => {
     backend = await fakeBackend(kind, { completion: COMPLETION });
-    server = await startServer({ template, backend: backend.url, backendKind: kind, port: 0, idGenerator: () => CALL_ID, backendTimeoutMs: 3000 });
+    server = await startServer({ textPrompt: true, template, backend: backend.url, backendKind: kind, port: 0, idGenerator: () => CALL_ID, backendTimeoutMs: 3000 });
   });
   afterAll(async () => {
     await server.close();
@@ -195,6 +195,7 @@ describe("errors", () => {
   beforeAll(async () => {
     backend = await fakeBackend("llamacpp", { completion: COMPLETION });
     server = await startServer({
+      textPrompt: true,
       template,
       backend: backend.url,
       backendKind: "llamacpp",
@@ -204,6 +205,8 @@ describe("errors", () => {
       maxBodyBytes: 64 * 1024,
       log: (line) => logged.push(line),
     });
+    // The one start-up line for --text-prompt; after it, nothing may be logged.
+    expect(logged.splice(0)).toEqual([expect.stringContaining("warning: prompts are sent as text")]);
   });
   afterAll(async () => {
     await server.close();
@@ -243,7 +246,7 @@ describe("errors", () => {
       chat_template:
         "{% for m in messages %}{% if (m.role == 'user') != (loop.index0 % 2 == 0) %}{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}{{ m.role }}: {{ m.content }}\n{% endfor %}",
     });
-    const picky = await startServer({ template: strict, backend: backend.url, backendKind: "llamacpp", port: 0 });
+    const picky = await startServer({ textPrompt: true, template: strict, backend: backend.url, backendKind: "llamacpp", port: 0 });
     try {
       const r = await post(`${picky.url}/v1/chat/completions`, '{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}');
       expect(r.status).toBe(400);
@@ -288,7 +291,7 @@ describe("errors", () => {
 
   it("returns 502 when the backend is down", async () => {
     const port = await deadPort();
-    const down = await startServer({ template, backend: `http://127.0.0.1:${port}`, backendKind: "openai", model: "m", port: 0 });
+    const down = await startServer({ textPrompt: true, template, backend: `http://127.0.0.1:${port}`, backendKind: "openai", model: "m", port: 0 });
     try {
       const r = await post(`${down.url}/v1/chat/completions`, chatBody());
       expect(r.status).toBe(502);
@@ -331,7 +334,7 @@ describe("errors", () => {
   it("aborts the backend request when the client goes away", async () => {
     backend.set({ behaviour: { kind: "stall-after-first" } });
     // A long backend timeout: only the client's leaving can end the backend request here.
-    const patient = await startServer({ template, backend: backend.url, backendKind: "llamacpp", port: 0, backendTimeoutMs: 60_000 });
+    const patient = await startServer({ textPrompt: true, template, backend: backend.url, backendKind: "llamacpp", port: 0, backendTimeoutMs: 60_000 });
     try {
       const before = backend.abortedRequests;
       const controller = new AbortController();
@@ -380,7 +383,7 @@ describe("errors", () => {
   });
 
   it("requires a model name for backends that need one", async () => {
-    const nameless = await startServer({ template, backend: backend.url, backendKind: "ollama", port: 0 });
+    const nameless = await startServer({ textPrompt: true, template, backend: backend.url, backendKind: "ollama", port: 0 });
     try {
       const r = await post(`${nameless.url}/v1/chat/completions`, '{"messages": [{"role": "user", "content": "hi"}]}');
       expect(r.status).toBe(400);

@@ -12,7 +12,7 @@ import { INSPECT_OPTIONS, INSPECT_USAGE, inspectCommand } from "./inspect.js";
 import { UsageError, errorLine, type CliIO } from "./io.js";
 import { PARSE_OPTIONS, PARSE_USAGE, parseCommand } from "./parse.js";
 import { RENDER_OPTIONS, RENDER_USAGE, renderCommand } from "./render.js";
-import { SERVE_USAGE, serveCommand } from "./serve.js";
+import { SERVE_OPTIONS, SERVE_USAGE, serveCommand } from "./serve.js";
 
 export type { CliIO } from "./io.js";
 
@@ -30,7 +30,7 @@ export const COMMANDS: Record<string, { run: Command; usage: string; options?: O
   grammar: { run: grammarCommand, usage: GRAMMAR_USAGE, options: GRAMMAR_OPTIONS },
   check: { run: checkCommand, usage: CHECK_USAGE, options: CHECK_OPTIONS },
   example: { run: exampleCommand, usage: EXAMPLE_USAGE },
-  serve: { run: serveCommand, usage: SERVE_USAGE },
+  serve: { run: serveCommand, usage: SERVE_USAGE, options: SERVE_OPTIONS },
   inspect: { run: inspectCommand, usage: INSPECT_USAGE, options: INSPECT_OPTIONS },
 };
 

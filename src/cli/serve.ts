@@ -1,31 +1,43 @@
 /**
- * `chatwire serve --template SRC --backend URL --backend-kind llamacpp|openai|ollama [--host H] [--port N]`:
- * an OpenAI-compatible endpoint in front of a raw completion backend (docs/server.md). Runs until
- * SIGINT/SIGTERM (or, in tests, until `stop` aborts), then closes open connections and exits 0.
+ * `chatwire serve --template SRC --backend URL --backend-kind KIND [...]`: an OpenAI-compatible endpoint
+ * in front of a raw completion backend (docs/server.md). Runs until SIGINT/SIGTERM (or, in tests, until
+ * `stop` aborts), then drains: no new connections, requests in flight finish, exit 0. With
+ * `--workers N`, a node:cluster primary runs N such servers behind the one port.
  */
+import cluster from "node:cluster";
 import { readJson } from "../request/read-json.js";
 import { isObject } from "../request/is-object.js";
-import { BACKEND_KINDS, startServer, type BackendKind } from "../server/index.js";
+import { BACKEND_KINDS, MAX_TIMEOUT_MS, startServer, type BackendKind, type ServeOptions } from "../server/index.js";
+import { findPromptTokenizer } from "../server/tokenizer-source.js";
 import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import { UsageError, type CliIO } from "./io.js";
 
 export const SERVE_USAGE =
-  "chatwire serve --template SRC [--template-name NAME] --backend URL --backend-kind llamacpp|openai|ollama [--host H] [--port N] [--model NAME] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--backend-body JSON]";
+  "chatwire serve --template SRC [--template-name NAME] --backend URL --backend-kind llamacpp|openai|vllm|sglang|ollama [--host H] [--port N] [--model NAME] [--tokenizer FILE] [--text-prompt] [--api-key KEY] [--cors ORIGIN]... [--workers N] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--stream-calls validated|early] [--backend-body JSON] [--no-access-log]";
+
+export const SERVE_OPTIONS = {
+  ...TEMPLATE_OPTIONS,
+  backend: { type: "string" },
+  "backend-kind": { type: "string" },
+  host: { type: "string" },
+  port: { type: "string" },
+  model: { type: "string" },
+  timeout: { type: "string" },
+  "max-body": { type: "string" },
+  "keep-bos": { type: "boolean" },
+  "no-grammar": { type: "boolean" },
+  "backend-body": { type: "string" },
+  tokenizer: { type: "string" },
+  "text-prompt": { type: "boolean" },
+  "api-key": { type: "string" },
+  cors: { type: "string", multiple: true },
+  workers: { type: "string" },
+  "stream-calls": { type: "string" },
+  "no-access-log": { type: "boolean" },
+} as const;
 
 export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal): Promise<number> {
-  const values = parseOptions(argv, {
-    ...TEMPLATE_OPTIONS,
-    backend: { type: "string" },
-    "backend-kind": { type: "string" },
-    host: { type: "string" },
-    port: { type: "string" },
-    model: { type: "string" },
-    timeout: { type: "string" },
-    "max-body": { type: "string" },
-    "keep-bos": { type: "boolean" },
-    "no-grammar": { type: "boolean" },
-    "backend-body": { type: "string" },
-  });
+  const values = parseOptions(argv, SERVE_OPTIONS);
   if (values.backend === undefined) throw new UsageError("--backend URL is required (the raw completion server, e.g. http://127.0.0.1:8080)");
   const kind = values["backend-kind"];
   if (kind === undefined || !(BACKEND_KINDS as readonly string[]).includes(kind)) {
@@ -33,27 +45,113 @@ export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal
   }
   const port = portOf(values.port);
   const timeoutSeconds = positiveInt(values.timeout, "--timeout", 300);
+  // setTimeout cannot wait longer than 2^31-1 ms; a longer timeout would fire at once (every request a 504).
+  if (timeoutSeconds * 1000 > MAX_TIMEOUT_MS) throw new UsageError(`--timeout must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)} seconds, got ${timeoutSeconds}`);
   const maxBody = positiveInt(values["max-body"], "--max-body", 8 * 1024 * 1024);
+  const workers = values.workers === undefined ? 1 : positiveInt(values.workers, "--workers", 1);
+  const streamCalls = values["stream-calls"] ?? "validated";
+  if (streamCalls !== "validated" && streamCalls !== "early") throw new UsageError(`--stream-calls must be validated or early, got ${JSON.stringify(streamCalls)}`);
   const backendBody = backendBodyOf(values["backend-body"]);
+  const cors = (values.cors ?? []).flatMap((c) => c.split(",")).map((c) => c.trim()).filter((c) => c !== "");
+  const apiKey = values["api-key"] ?? (process.env.CHATWIRE_API_KEY || undefined);
+  if (apiKey !== undefined && apiKey.trim() === "") throw new UsageError("--api-key must not be empty");
   const template = await templateFrom(values);
-  const server = await startServer({
+  const textPrompt = values["text-prompt"] === true;
+  // With --text-prompt the backend is not asked for its special tokens (it may not be up yet).
+  const tokenizer = await findPromptTokenizer({
+    ...(values.tokenizer === undefined ? {} : { tokenizerFile: values.tokenizer }),
+    templateSource: values.template ?? "",
+    template,
+    backendKind: kind as BackendKind,
+    ...(textPrompt ? {} : { transport: { baseUrl: backendBase(values.backend), timeoutMs: timeoutSeconds * 1000, maxResponseBytes: 16 * 1024 * 1024 } }),
+  });
+  if (tokenizer === undefined && !textPrompt) {
+    throw new UsageError(
+      "no tokenizer to send token ids with: pass --tokenizer FILE (tokenizer.json), a model folder with tokenizer.json or a .gguf as --template, or --text-prompt to send text (the backend may then read special-token text in request data as control tokens)",
+    );
+  }
+  const write = (line: string): void => void io.stderr.write(`chatwire: ${line.replace(/\r?\n/g, "\\n")}\n`);
+  const options: ServeOptions = {
     template,
     backend: values.backend,
     backendKind: kind as BackendKind,
     ...(values.host === undefined ? {} : { host: values.host }),
     port,
     ...(values.model === undefined ? {} : { model: values.model }),
+    ...(tokenizer === undefined ? {} : { tokenizer }),
+    textPrompt,
     backendTimeoutMs: timeoutSeconds * 1000,
     maxBodyBytes: maxBody,
     keepBos: values["keep-bos"] === true,
     grammar: values["no-grammar"] !== true,
+    streamCalls,
     ...(backendBody === undefined ? {} : { backendBody }),
-    log: (line) => io.stderr.write(`chatwire: ${line.replace(/\r?\n/g, "\\n")}\n`),
-  });
-  io.stderr.write(`chatwire: serving ${template.origin} (format ${template.format}) at ${server.url}/v1, backend ${kind} ${values.backend}\n`);
+    ...(apiKey === undefined ? {} : { apiKey }),
+    cors,
+    log: write,
+    ...(values["no-access-log"] === true ? {} : { accessLog: write }),
+  };
+  const prompt = tokenizer === undefined || textPrompt ? "text prompts" : `token ids from ${tokenizer.source}`;
+  if (workers > 1 && cluster.isPrimary) return primary(workers, options, prompt, io, stop);
+  const server = await startServer(options);
+  const role = cluster.isWorker ? `worker ${process.pid} ` : "";
+  write(`${role}serving ${template.origin} (format ${template.format}) at ${server.url}/v1, backend ${kind} ${values.backend}, ${prompt}`);
   await stopped(stop);
   await server.close();
+  // A cluster worker stays alive while its channel to the primary is open.
+  if (cluster.isWorker) cluster.worker?.disconnect();
   return 0;
+}
+
+/**
+ * The cluster primary: forks `count` workers running this same command (they share the listening
+ * port), restarts one that dies, and on SIGINT/SIGTERM asks each to drain and waits for them.
+ */
+async function primary(count: number, options: ServeOptions, prompt: string, io: CliIO, stop: AbortSignal | undefined): Promise<number> {
+  let stopping = false;
+  const fork = (): void => {
+    cluster.fork();
+  };
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    io.stderr.write(`chatwire: worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+    fork();
+  });
+  const listening = new Promise<string>((resolve) => {
+    let ready = 0;
+    cluster.on("listening", (_worker, address) => {
+      if (++ready === count) resolve(`http://${options.host ?? "127.0.0.1"}:${address.port}`);
+    });
+  });
+  for (let i = 0; i < count; i++) fork();
+  const url = await listening;
+  io.stderr.write(`chatwire: serving ${options.template.origin} (format ${options.template.format}) at ${url}/v1 with ${count} workers, backend ${options.backendKind} ${options.backend}, ${prompt}\n`);
+  await stopped(stop);
+  stopping = true;
+  const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          if (w.isDead()) return resolve();
+          w.once("exit", () => resolve());
+          w.process.kill("SIGTERM");
+        }),
+    ),
+  );
+  return 0;
+}
+
+/** The backend URL as the transport wants it; the server checks it again with its own message. */
+function backendBase(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--backend must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`backend must be an http(s) URL, got ${JSON.stringify(url)}`);
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
 }
 
 function portOf(value: string | undefined): number {

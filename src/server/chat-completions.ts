@@ -1,25 +1,29 @@
 /**
  * `POST /v1/chat/completions`: render, complete on the backend, parse. Non-streaming answers are a
- * `chat.completion` from `template.parse`; streaming answers forward each parser Delta as a
- * `chat.completion.chunk` event as soon as the backend's text produces it, then `data: [DONE]`.
- * Parse issues are reported in `chatwire_errors` (docs/server.md says how clients read them).
+ * `chat.completion`; streaming answers forward each parser Delta as a `chat.completion.chunk` event as
+ * soon as the backend's text produces it, then `data: [DONE]`. Both run the same stream parser over the
+ * backend's text, so they agree by construction. Parse issues are reported in `chatwire_errors`
+ * (docs/server.md says how clients read them).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomAlphanumeric } from "../parse/ids.js";
+import { foldDeltas } from "../parse/index.js";
 import { isObject } from "../request/is-object.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
 import { toApiError } from "./api-error.js";
 import type { BackendPiece } from "./backends/index.js";
+import type { Exchange } from "./exchange.js";
+import { pushSliced } from "./feed.js";
 import { noteOutcome, prepareGeneration, startBackend, type BackendOutcome, type Generation, type ServerContext } from "./generation.js";
+import { CallHolder, withoutIndex } from "./held-calls.js";
 import { readJsonBody, sendJson, startEvents, writeDone, writeEvent } from "./http-io.js";
 import { CHAT_SAMPLING } from "./sampling.js";
 
-export async function chatCompletions(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
-  const generation = prepareGeneration(ctx, await readJsonBody(req, ctx.maxBodyBytes), "messages", CHAT_SAMPLING);
-  const pieces = await startBackend(ctx, generation, signal);
+export async function chatCompletions(ctx: ServerContext, ex: Exchange): Promise<void> {
+  const generation = await prepareGeneration(ctx, await readJsonBody(ex.req, ctx.maxBodyBytes), "messages", CHAT_SAMPLING, ex.signal);
+  const pieces = await startBackend(ctx, generation, ex.signal);
   const head = { id: `chatcmpl-${randomAlphanumeric(24)}`, created: Math.floor(Date.now() / 1000), model: generation.model };
-  if (generation.stream) await streamAnswer(ctx, generation, pieces, head, res);
-  else await wholeAnswer(ctx, generation, pieces, head, res);
+  if (generation.stream) await streamAnswer(ctx, generation, pieces, head, ex);
+  else await wholeAnswer(ctx, generation, pieces, head, ex);
 }
 
 interface Head {
@@ -33,46 +37,58 @@ function finishReason(parsed: FinishReason, outcome: BackendOutcome): FinishReas
   return outcome.stop === "length" ? "length" : parsed;
 }
 
-async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, res: ServerResponse): Promise<void> {
+async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, ex: Exchange): Promise<void> {
   const outcome: BackendOutcome = { stop: undefined, usage: undefined };
-  const texts: string[] = [];
+  const parser = ctx.template.streamParser(generation.body, generation.parseOptions);
+  const deltas: Delta[] = [];
+  const take = (more: Delta[]): void => {
+    for (const d of more) deltas.push(d);
+  };
   for await (const piece of pieces) {
-    texts.push(piece.text);
     noteOutcome(outcome, piece);
+    if (piece.text !== "") await pushSliced(parser, piece.text, take);
   }
-  const result = ctx.template.parse(texts.join(""), generation.body, generation.parseOptions);
+  take(parser.end());
+  // push-all + end + fold is what template.parse does: the same message as the one-shot parse.
+  const result = foldDeltas(deltas);
   const answer: Record<string, unknown> = {
     ...head,
     object: "chat.completion",
     choices: [{ index: 0, message: result.message, finish_reason: finishReason(result.finish_reason, outcome), logprobs: null }],
   };
-  if (outcome.usage !== undefined) answer.usage = outcome.usage;
+  if (outcome.usage !== undefined) answer.usage = ex.usage = outcome.usage;
   answer.chatwire_errors = result.errors;
-  sendJson(res, 200, answer);
+  sendJson(ex.res, 200, answer);
 }
 
-async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, res: ServerResponse): Promise<void> {
+async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, ex: Exchange): Promise<void> {
+  const { res } = ex;
   const options = generation.body.stream_options;
   const includeUsage = isObject(options) && options.include_usage === true;
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...head, object: "chat.completion.chunk", choices, ...extra });
+  const choice = (delta: unknown, finish: FinishReason | null = null): Record<string, unknown> => ({ index: 0, delta, finish_reason: finish, logprobs: null });
   const outcome: BackendOutcome = { stop: undefined, usage: undefined };
   const parser = ctx.template.streamParser(generation.body, generation.parseOptions);
+  const holder = ctx.holdCalls ? new CallHolder() : undefined;
   let finish: FinishReason = "stop";
   let errors: ParseIssue[] = [];
   const forward = (deltas: Delta[]): void => {
-    for (const { finish_reason, errors: deltaErrors, ...delta } of deltas) {
+    for (const whole of deltas) {
+      const shown = holder === undefined ? whole : holder.take(whole);
+      if (shown === undefined) continue;
+      const { finish_reason, errors: deltaErrors, ...delta } = shown;
       if (finish_reason !== undefined) finish = finish_reason;
       if (deltaErrors !== undefined) errors = deltaErrors;
-      if (Object.keys(delta).length > 0) writeEvent(res, chunk([{ index: 0, delta, finish_reason: null, logprobs: null }]));
+      if (Object.keys(delta).length > 0) writeEvent(res, chunk([choice(delta)]));
     }
   };
   startEvents(res);
-  writeEvent(res, chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null }]));
+  writeEvent(res, chunk([choice({ role: "assistant", content: "" })]));
   try {
     for await (const piece of pieces) {
       if (res.destroyed) return; // the client left; leaving the loop aborts the backend request
       noteOutcome(outcome, piece);
-      if (piece.text !== "") forward(parser.push(piece.text));
+      if (piece.text !== "") await pushSliced(parser, piece.text, forward);
     }
     forward(parser.end());
   } catch (err) {
@@ -82,9 +98,17 @@ async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: 
     res.end();
     return;
   }
-  // `index` stays on streamed errors: a call whose index is listed failed validation after it was
-  // streamed, and the client must drop it.
-  writeEvent(res, chunk([{ index: 0, delta: {}, finish_reason: finishReason(finish, outcome), logprobs: null }], { chatwire_errors: errors }));
+  if (holder !== undefined) {
+    // The calls that validated, whole, numbered without gaps; nothing invalid was streamed, so the
+    // errors name no index to drop.
+    const calls = holder.kept(errors).map((c, index) => ({ index, id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+    if (calls.length > 0) writeEvent(res, chunk([choice({ tool_calls: calls })]));
+    errors = withoutIndex(errors);
+  }
+  // Early-streamed calls keep `index` on their errors: a call whose index is listed failed validation
+  // after it was streamed, and the client must drop it.
+  writeEvent(res, chunk([choice({}, finishReason(finish, outcome))], { chatwire_errors: errors }));
+  if (outcome.usage !== undefined) ex.usage = outcome.usage;
   if (includeUsage) writeEvent(res, chunk([], { usage: outcome.usage ?? null }));
   writeDone(res);
   res.end();

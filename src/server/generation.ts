@@ -1,14 +1,17 @@
 /**
  * What every endpoint does before it has an answer: check the body, render the prompt with the
- * template, and open the raw completion request to the backend. The endpoints differ only in how they
- * name fields (Chat Completions vs Responses) and how they shape the answer.
+ * template (as token ids with provenance, or as text when the server was told to), choose the
+ * generation constraint, and open the raw completion request to the backend. The endpoints differ only
+ * in how they name fields (Chat Completions vs Responses) and how they shape the answer.
  */
 import type { FormatId } from "../formats/types.js";
 import { isObject } from "../request/is-object.js";
 import type { ParseOptions } from "../parse/index.js";
 import type { ChatTemplate } from "../template/index.js";
 import { ApiError, badRequest } from "./api-error.js";
-import { openBackend, type BackendCall, type BackendPiece, type BackendProtocol, type TransportOptions } from "./backends/index.js";
+import { openBackend, type BackendCall, type BackendPiece, type BackendProtocol, type Constraint, type TransportOptions } from "./backends/index.js";
+import type { PromptTokenizer } from "./prompt-tokens.js";
+import { responseFormatOf } from "./response-format.js";
 import { readSampling, streamFlag, type SamplingFields } from "./sampling.js";
 
 /** Everything fixed for the server's lifetime, shared by all requests. */
@@ -16,18 +19,24 @@ export interface ServerContext {
   template: ChatTemplate;
   protocol: BackendProtocol;
   transport: TransportOptions;
-  /** The backend's name for the model (sent to openai/ollama backends, listed by /v1/models). */
+  /** The backend's name for the model (sent to openai/vllm/sglang/ollama backends, listed by /v1/models). */
   model: string | undefined;
   /** Markers the backend must print (llamacpp `preserved_tokens`) for completions in a format; none for other kinds. */
   preservedTokens: (format: FormatId) => readonly string[];
-  /** A constraint grammar for the request (llamacpp only), or undefined when there is none to send. */
+  /** The tool-call grammar (GBNF) for the request, or undefined when there is none to send. */
   grammar: (request: GrammarRequest) => string | undefined;
-  /** Send the prompt's leading bos_token to the backend (default: strip it, backends add their own). */
+  /** Token ids with provenance for the prompts sent; undefined when the server sends text (`--text-prompt`). */
+  prompts: PromptTokenizer | undefined;
+  /** The tokenizer for /tokenize and /detokenize (there may be one even when prompts go as text). */
+  tokenizer: PromptTokenizer | undefined;
+  /** Send the prompt's leading bos_token to a text backend (default: strip it, backends add their own). */
   keepBos: boolean;
   /** Call ids for calls the model wrote none for (tests inject a deterministic one). */
   idGenerator: (() => string) | undefined;
   /** Largest request body accepted. */
   maxBodyBytes: number;
+  /** Hold streamed tool calls until they validate (see docs/server.md, "Streaming tool calls"). */
+  holdCalls: boolean;
 }
 
 /** What a grammar is built from: the request, the format its completion is written in, the prompt's end. */
@@ -40,6 +49,7 @@ export interface GrammarRequest {
 /** A checked request with its prompt, ready to send. */
 export interface Generation {
   body: Record<string, unknown>;
+  /** The rendered prompt as text (the ids, when sent, encode exactly this). */
   prompt: string;
   stream: boolean;
   /** The model name the answer reports: the client's, else the server's. */
@@ -49,43 +59,84 @@ export interface Generation {
   parseOptions: ParseOptions;
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** How much of the prompt's end the parser is shown (as ChatTemplate.parse does) to see an opened `<think>`. */
 const PROMPT_SUFFIX_LENGTH = 200;
 
 export const DEFAULT_MODEL_NAME = "chatwire";
 
+/** Checks the parts of a body every endpoint shares; the body as an object. */
+export function checkBody(ctx: ServerContext, raw: unknown, conversationField: "messages" | "input"): Record<string, unknown> {
+  if (!isObject(raw)) throw new ApiError(400, "invalid_request_error", "the request body must be a JSON object", { code: "invalid_request" });
+  if (raw[conversationField] === undefined) throw badRequest(conversationField, "is required");
+  if (raw.model !== undefined && typeof raw.model !== "string") throw badRequest("model", "must be a string");
+  if (ctx.protocol.needsModel && ctx.model === undefined && raw.model === undefined) {
+    throw badRequest("model", `is required: the ${ctx.protocol.kind} backend needs a model name (or start the server with --model)`);
+  }
+  return raw;
+}
+
+/** The prompt for `body`: ids with provenance when the server has a tokenizer, else text. */
+export async function renderPrompt(ctx: ServerContext, body: Record<string, unknown>, signal: AbortSignal): Promise<{ text: string; sent: string | number[] }> {
+  if (ctx.prompts !== undefined) {
+    // Ids are the template's text exactly, BOS included when it prints one (as transformers'
+    // apply_chat_template(tokenize=True)); backends use an id prompt as given.
+    const { text, ids } = await ctx.prompts.encode(ctx.template, body, signal);
+    return { text, sent: ids };
+  }
+  const text = ctx.template.render(body);
+  return { text, sent: ctx.keepBos ? text : withoutLeadingBos(text, ctx.template.specialTokens.bos_token) };
+}
+
 /**
  * Checks the body and renders it. `conversationField` is what this endpoint requires (`messages` or
  * `input`), so a Responses body sent to /v1/chat/completions is a clear 400 and not a surprise.
  */
-export function prepareGeneration(ctx: ServerContext, raw: unknown, conversationField: "messages" | "input", fields: SamplingFields): Generation {
-  if (!isObject(raw)) throw new ApiError(400, "invalid_request_error", "the request body must be a JSON object", { code: "invalid_request" });
-  const body = raw;
-  if (body[conversationField] === undefined) throw badRequest(conversationField, "is required");
-  if (body.model !== undefined && typeof body.model !== "string") throw badRequest("model", "must be a string");
-  const backendModel = ctx.model ?? (body.model as string | undefined);
-  if (ctx.protocol.needsModel && backendModel === undefined) {
-    throw badRequest("model", `is required: the ${ctx.protocol.kind} backend needs a model name (or start the server with --model)`);
-  }
+export async function prepareGeneration(
+  ctx: ServerContext,
+  raw: unknown,
+  conversationField: "messages" | "input",
+  fields: SamplingFields,
+  signal: AbortSignal,
+): Promise<Generation> {
+  const body = checkBody(ctx, raw, conversationField);
   const stream = streamFlag(body);
   const sampling = readSampling(body, fields);
-  const rendered = ctx.template.render(body);
-  const prompt = ctx.keepBos ? rendered : withoutLeadingBos(rendered, ctx.template.specialTokens.bos_token);
-  const promptSuffix = rendered.slice(-PROMPT_SUFFIX_LENGTH);
+  const responseFormat = responseFormatOf(body, conversationField === "messages" ? "chat" : "responses");
+  const { text, sent } = await renderPrompt(ctx, body, signal);
+  // Rendering (with its tool-schema compile) and the grammar build are each bounded, but a huge tool
+  // list makes both long: a turn of the event loop between them keeps other clients answered.
+  await nextTurn();
+  const promptSuffix = text.slice(-PROMPT_SUFFIX_LENGTH);
   // The format can depend on the request (json-block when the template has no tool syntax and the
   // tool polyfill rendered the tools); the parser makes the same choice.
   const format = ctx.template.formatFor(body);
   const call: BackendCall = {
-    prompt,
+    prompt: sent,
     sampling,
     stream,
-    model: backendModel,
-    grammar: ctx.grammar({ body, format, promptSuffix }),
+    model: ctx.model ?? (body.model as string | undefined),
+    constraint: constraintFor(ctx, { body, format, promptSuffix }, responseFormat),
     preservedTokens: ctx.preservedTokens(format),
   };
   const parseOptions: ParseOptions = { promptSuffix };
   if (ctx.idGenerator !== undefined) parseOptions.idGenerator = ctx.idGenerator;
-  return { body, prompt, stream, model: (body.model as string | undefined) ?? ctx.model ?? DEFAULT_MODEL_NAME, call, parseOptions };
+  return { body, prompt: text, stream, model: (body.model as string | undefined) ?? ctx.model ?? DEFAULT_MODEL_NAME, call, parseOptions };
+}
+
+/**
+ * The tool-call grammar when the request has tools (the answer may be a call or text, which a JSON
+ * constraint would forbid); otherwise the response_format's JSON constraint; only kinds the backend
+ * has a field for.
+ */
+function constraintFor(ctx: ServerContext, request: GrammarRequest, responseFormat: Constraint | undefined): Constraint | undefined {
+  const accepts = ctx.protocol.constraints;
+  if (accepts.includes("gbnf")) {
+    const grammar = ctx.grammar(request);
+    if (grammar !== undefined) return { kind: "gbnf", grammar };
+  }
+  return responseFormat !== undefined && accepts.includes(responseFormat.kind) ? responseFormat : undefined;
 }
 
 /**

@@ -3,9 +3,9 @@
  * JSON, and writing Server-Sent Events. Node's own http module only (no framework dependency).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PyFloat } from "../jinja/py-float.js";
 import { readSharedJson } from "../request/read-shared-json.js";
 import { ApiError, type ApiErrorBody } from "./api-error.js";
+import { toJson } from "./json-text.js";
 
 /**
  * Reads the request body as JSON, refusing more than `limit` bytes (413) before buffering it.
@@ -13,6 +13,17 @@ import { ApiError, type ApiErrorBody } from "./api-error.js";
  * transformers does.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = await readBody(req, limit);
+  if (text.trim() === "") throw new ApiError(400, "invalid_request_error", "the request body is empty; expected a JSON object", { code: "invalid_json" });
+  try {
+    return readSharedJson(text.replace(/^\uFEFF/, ""));
+  } catch (err) {
+    throw new ApiError(400, "invalid_request_error", `the request body is not valid JSON: ${(err as Error).message}`, { code: "invalid_json" });
+  }
+}
+
+/** The request body as text, refusing more than `limit` bytes (413) before buffering it. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
@@ -28,23 +39,14 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     // The client broke off while sending; it is most likely gone, but the answer says why.
     throw new ApiError(400, "invalid_request_error", `the request body could not be read: ${(err as Error).message}`, { code: "invalid_request" });
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks)); // decoded whole: a character may span chunks
-  if (text.trim() === "") throw new ApiError(400, "invalid_request_error", "the request body is empty; expected a JSON object", { code: "invalid_json" });
-  try {
-    return readSharedJson(text.replace(/^\uFEFF/, ""));
-  } catch (err) {
-    throw new ApiError(400, "invalid_request_error", `the request body is not valid JSON: ${(err as Error).message}`, { code: "invalid_json" });
-  }
+  return new TextDecoder().decode(Buffer.concat(chunks)); // decoded whole: a character may span chunks
 }
 
 function tooLarge(limit: number): ApiError {
   return new ApiError(413, "invalid_request_error", `the request body is larger than ${limit} bytes`, { code: "body_too_large" });
 }
 
-/** JSON text for the client. Request values echoed back may hold PyFloat (a `1.0` kept for templates). */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v instanceof PyFloat ? v.value : v));
-}
+export { toJson };
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = toJson(body);
@@ -81,4 +83,19 @@ export function writeEvent(res: ServerResponse, data: unknown, event?: string): 
 export function writeDone(res: ServerResponse): void {
   if (res.writableEnded || res.destroyed) return;
   res.write("data: [DONE]\n\n");
+}
+
+/** Writes a chunk, waiting while the client's socket is full (or until the client is gone). */
+export async function writeChunk(res: ServerResponse, chunk: Uint8Array | string): Promise<void> {
+  if (res.destroyed || res.writableEnded) return;
+  if (res.write(chunk)) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
 }

@@ -4,10 +4,22 @@
  * so a streamed response and a whole one have the same items by construction.
  *
  * Items follow the model's order: reasoning, message text and function calls each become an item when
- * they start, and the open item closes when output of another kind begins.
+ * they start, and the open item closes when output of another kind begins. With calls held (see
+ * held-calls.ts), function calls become items only at the end, after the text, and only those that
+ * validated.
+ *
+ * Event sequence per item, as OpenAI sends it and the openai SDK's `responses.stream()` accumulator
+ * requires (it throws "missing content at index 0" on a text delta whose content part was not added):
+ * - reasoning: output_item.added (content: []), content_part.added (part `reasoning_text`),
+ *   reasoning_text.delta..., reasoning_text.done, content_part.done, output_item.done;
+ * - message: output_item.added, content_part.added (part `output_text`), output_text.delta...,
+ *   output_text.done, content_part.done, output_item.done;
+ * - function_call: output_item.added, function_call_arguments.delta..., function_call_arguments.done,
+ *   output_item.done.
  */
 import { randomAlphanumeric } from "../parse/ids.js";
 import type { Delta, ParseIssue } from "../types.js";
+import { CallHolder } from "./held-calls.js";
 
 export type OutputItem = Record<string, unknown> & { id: string; type: "reasoning" | "message" | "function_call" };
 
@@ -41,9 +53,18 @@ export class ResponseOutput {
   private readonly calls = new Map<number, CallItem>();
   private current: OpenItem | undefined;
 
-  constructor(private readonly emit: EmitEvent = () => {}) {}
+  private readonly holder: CallHolder | undefined;
 
-  push(delta: Delta): void {
+  constructor(
+    private readonly emit: EmitEvent = () => {},
+    holdCalls = false,
+  ) {
+    this.holder = holdCalls ? new CallHolder() : undefined;
+  }
+
+  push(whole: Delta): void {
+    const delta = this.holder === undefined ? whole : this.holder.take(whole);
+    if (delta === undefined) return;
     if (delta.reasoning_content !== undefined && delta.reasoning_content !== "") this.text("reasoning", delta.reasoning_content);
     if (delta.content !== undefined && delta.content !== "") this.text("message", delta.content);
     for (const tc of delta.tool_calls ?? []) this.call(tc.index, tc.id, tc.function.name, tc.function.arguments);
@@ -52,6 +73,14 @@ export class ResponseOutput {
   /** Closes the open item and returns the output, without calls that `errors` says were dropped. */
   finish(errors: readonly ParseIssue[]): OutputItem[] {
     this.close();
+    if (this.holder !== undefined) {
+      // Held calls that validated, each streamed whole now; none was dropped after being shown.
+      this.holder.kept(errors).forEach((c, index) => {
+        this.call(index, c.id, c.name, c.arguments);
+        this.close();
+      });
+      return this.items.map((it) => it.item);
+    }
     // Arguments are re-joined here too: a fragment may arrive after its call's item was closed.
     for (const it of this.items) if (it.kind === "call") it.item.arguments = it.parts.join("");
     const dropped = new Set(errors.flatMap((e) => (e.index === undefined ? [] : [e.index])));
@@ -69,10 +98,9 @@ export class ResponseOutput {
       open = { kind, item, outputIndex: this.items.length, parts: [] };
       this.items.push(open);
       this.current = open;
-      this.emit("response.output_item.added", { output_index: open.outputIndex, item: { ...item } });
-      if (kind === "message") {
-        this.emit("response.content_part.added", { item_id: item.id, output_index: open.outputIndex, content_index: 0, part: outputText("") });
-      }
+      this.emit("response.output_item.added", { output_index: open.outputIndex, item: { ...item, content: [] } });
+      const part = kind === "message" ? outputText("") : reasoningText("");
+      this.emit("response.content_part.added", { item_id: item.id, output_index: open.outputIndex, content_index: 0, part });
     }
     open.parts.push(text);
     const where = { item_id: open.item.id, output_index: open.outputIndex, content_index: 0 };
@@ -107,8 +135,10 @@ export class ResponseOutput {
     const text = open.parts.join("");
     const where = { item_id: open.item.id, output_index: open.outputIndex };
     if (open.kind === "reasoning") {
-      open.item.content = [{ type: "reasoning_text", text }];
+      const part = reasoningText(text);
+      open.item.content = [part];
       this.emit("response.reasoning_text.done", { ...where, content_index: 0, text });
+      this.emit("response.content_part.done", { ...where, content_index: 0, part });
     } else if (open.kind === "message") {
       const part = outputText(text);
       open.item.content = [part];
@@ -122,6 +152,10 @@ export class ResponseOutput {
     }
     this.emit("response.output_item.done", { output_index: open.outputIndex, item: open.item });
   }
+}
+
+function reasoningText(text: string): Record<string, unknown> {
+  return { type: "reasoning_text", text };
 }
 
 function outputText(text: string): Record<string, unknown> {

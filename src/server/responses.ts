@@ -4,26 +4,30 @@
  * completion is parsed into `output` items (reasoning, message, function_call) by ResponseOutput, the
  * same builder for streamed (named SSE events) and whole answers.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import { randomAlphanumeric } from "../parse/ids.js";
+import { isObject } from "../request/is-object.js";
 import type { ParseIssue } from "../types.js";
 import { badRequest, toApiError } from "./api-error.js";
 import type { BackendPiece } from "./backends/index.js";
+import type { Exchange } from "./exchange.js";
+import { pushSliced } from "./feed.js";
+import { withoutIndex } from "./held-calls.js";
 import { noteOutcome, prepareGeneration, startBackend, type BackendOutcome, type Generation, type ServerContext } from "./generation.js";
 import { readJsonBody, sendJson, startEvents, writeEvent } from "./http-io.js";
 import { ResponseOutput, type EmitEvent, type OutputItem } from "./responses-output.js";
 import { RESPONSES_SAMPLING } from "./sampling.js";
 
-export async function responses(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
-  const raw = await readJsonBody(req, ctx.maxBodyBytes);
-  const generation = prepareGeneration(ctx, raw, "input", RESPONSES_SAMPLING);
-  if (generation.body.previous_response_id !== undefined && generation.body.previous_response_id !== null) {
+export async function responses(ctx: ServerContext, ex: Exchange): Promise<void> {
+  const raw = await readJsonBody(ex.req, ctx.maxBodyBytes);
+  if (isObject(raw) && raw.previous_response_id !== undefined && raw.previous_response_id !== null) {
     throw badRequest("previous_response_id", "is not supported: this server stores nothing; send the whole conversation in `input`");
   }
-  const pieces = await startBackend(ctx, generation, signal);
+  const generation = await prepareGeneration(ctx, raw, "input", RESPONSES_SAMPLING, ex.signal);
+  const pieces = await startBackend(ctx, generation, ex.signal);
   const shell = responseShell(generation);
-  if (generation.stream) await streamResponse(ctx, generation, pieces, shell, res);
-  else await wholeResponse(ctx, generation, pieces, shell, res);
+  if (generation.stream) await streamResponse(ctx, generation, pieces, shell, ex);
+  else await wholeResponse(ctx, generation, pieces, shell, ex);
 }
 
 /** The fields of the response object that do not depend on the answer. */
@@ -77,30 +81,34 @@ async function run(ctx: ServerContext, generation: Generation, pieces: AsyncIter
   for await (const piece of pieces) {
     if (!alive()) break; // leaving the loop aborts the backend request
     noteOutcome(outcome, piece);
-    if (piece.text !== "") take(parser.push(piece.text));
+    if (piece.text !== "") await pushSliced(parser, piece.text, take);
   }
   take(parser.end());
   return { outcome, errors };
 }
 
-async function wholeResponse(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, shell: Record<string, unknown>, res: ServerResponse): Promise<void> {
-  const output = new ResponseOutput();
+async function wholeResponse(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, shell: Record<string, unknown>, ex: Exchange): Promise<void> {
+  const output = new ResponseOutput(undefined, ctx.holdCalls);
   const { outcome, errors } = await run(ctx, generation, pieces, output, () => true);
+  if (outcome.usage !== undefined) ex.usage = outcome.usage;
   // One-shot errors carry no `index` (nothing was streamed that a client must drop).
-  sendJson(res, 200, finished(shell, output.finish(errors), outcome, errors.map(({ index: _index, ...rest }) => rest)));
+  sendJson(ex.res, 200, finished(shell, output.finish(errors), outcome, withoutIndex(errors)));
 }
 
-async function streamResponse(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, shell: Record<string, unknown>, res: ServerResponse): Promise<void> {
+async function streamResponse(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, shell: Record<string, unknown>, ex: Exchange): Promise<void> {
+  const res: ServerResponse = ex.res;
   let sequence = 0;
   const emit: EmitEvent = (type, fields) => writeEvent(res, { type, sequence_number: sequence++, ...fields }, type);
   startEvents(res);
   emit("response.created", { response: shell });
   emit("response.in_progress", { response: shell });
-  const output = new ResponseOutput(emit);
+  const output = new ResponseOutput(emit, ctx.holdCalls);
   try {
     const { outcome, errors } = await run(ctx, generation, pieces, output, () => !res.destroyed);
     if (res.destroyed) return;
-    const response = finished(shell, output.finish(errors), outcome, errors);
+    if (outcome.usage !== undefined) ex.usage = outcome.usage;
+    // Held calls: nothing invalid was streamed, so no index to drop (the same errors as the whole answer).
+    const response = finished(shell, output.finish(errors), outcome, ctx.holdCalls ? withoutIndex(errors) : errors);
     emit(response.status === "incomplete" ? "response.incomplete" : "response.completed", { response });
   } catch (err) {
     const { error } = toApiError(err).toJSON();

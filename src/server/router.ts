@@ -1,53 +1,90 @@
 /**
- * Which handler answers a request. Every failure, thrown anywhere below, becomes an OpenAI-shaped
- * error here; nothing a client sends can take the process down.
+ * Which handler answers a request, behind the access guards (CORS, API key), with one access-log line
+ * per request. Every failure, thrown anywhere below, becomes an OpenAI-shaped error here; nothing a
+ * client sends can take the process down.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { applyCors, checkApiKey, type AccessOptions } from "./access.js";
 import { ApiError, toApiError } from "./api-error.js";
 import { chatCompletions } from "./chat-completions.js";
-import { DEFAULT_MODEL_NAME, type ServerContext } from "./generation.js";
-import { sendError, sendJson } from "./http-io.js";
+import type { Exchange } from "./exchange.js";
+import type { ServerContext } from "./generation.js";
+import { sendError } from "./http-io.js";
+import { health, models } from "./info-routes.js";
+import { completionsPassThrough } from "./passthrough.js";
 import { responses } from "./responses.js";
+import { applyTemplate, detokenizeRoute, tokenizeRoute } from "./token-routes.js";
 
-type Handler = (ctx: ServerContext, req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => Promise<void>;
+type Handler = (ctx: ServerContext, ex: Exchange) => Promise<void>;
 
 const ROUTES: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
   "/health": { GET: health },
+  "/v1/health": { GET: health },
   "/v1/models": { GET: models },
   "/v1/chat/completions": { POST: chatCompletions },
   "/v1/responses": { POST: responses },
+  "/v1/completions": { POST: completionsPassThrough },
+  "/tokenize": { POST: tokenizeRoute },
+  "/detokenize": { POST: detokenizeRoute },
+  "/apply-template": { POST: applyTemplate },
 };
 
-export async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, log: (line: string) => void): Promise<void> {
+export interface RouterOptions extends AccessOptions {
+  /** Server-side errors (500s, start-up warnings). */
+  log: (line: string) => void;
+  /** One line per finished request, or undefined for no access log. */
+  accessLog: ((line: string) => void) | undefined;
+}
+
+export async function route(ctx: ServerContext, options: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = process.hrtime.bigint();
   // Aborted when the client goes away before the answer is complete: the backend request stops too.
   const controller = new AbortController();
+  const path = pathOf(req.url);
+  const ex: Exchange = { req, res, signal: controller.signal };
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
+    options.accessLog?.(accessLine(req, path, res, started, ex));
   });
+  // The connection's idle timer (index.ts) is for the wait before a request; a request may legitimately
+  // be quiet for minutes (a long generation), bounded by the backend timeout instead.
+  req.socket.setTimeout(0);
   try {
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const methods = ROUTES[path.length > 1 ? path.replace(/\/+$/, "") : path];
+    // `GET /path` with no version is HTTP/0.9, which has no status line or headers: refuse it.
+    if (req.httpVersionMajor < 1) {
+      res.setHeader("connection", "close");
+      throw new ApiError(505, "invalid_request_error", `HTTP/${req.httpVersion} is not supported; use HTTP/1.0 or later`, { code: "http_version_not_supported" });
+    }
+    if (applyCors(options, req, res)) return;
+    const methods = ROUTES[path];
     if (methods === undefined) throw new ApiError(404, "not_found_error", `no route for ${req.method ?? "?"} ${path}`, { code: "not_found" });
+    checkApiKey(options, req, path);
     const handler = methods[req.method as "GET" | "POST"];
     if (handler === undefined) {
       res.setHeader("allow", Object.keys(methods).join(", "));
       throw new ApiError(405, "invalid_request_error", `${path} accepts ${Object.keys(methods).join(", ")}, not ${req.method ?? "?"}`, { code: "method_not_allowed" });
     }
-    await handler(ctx, req, res, controller.signal);
+    await handler(ctx, ex);
   } catch (err) {
     const error = toApiError(err);
-    if (error.type === "server_error") log(`error: ${error.message}`);
-    // The request body may be unread (413, or a failure before reading it): close rather than drain it.
+    if (error.type === "server_error") options.log(`error: ${error.message}`);
+    // The request body may be unread (413, 401, or a failure before reading it): close rather than drain it.
     if (!req.complete && !res.headersSent) res.setHeader("connection", "close");
     sendError(res, error);
   }
 }
 
-async function health(ctx: ServerContext, _req: IncomingMessage, res: ServerResponse): Promise<void> {
-  sendJson(res, 200, { status: "ok", template: ctx.template.origin, format: ctx.template.format, backend: ctx.protocol.kind });
+function pathOf(url: string | undefined): string {
+  const path = (url ?? "/").split("?")[0] ?? "/";
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
 }
 
-async function models(ctx: ServerContext, _req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const id = ctx.model ?? DEFAULT_MODEL_NAME;
-  sendJson(res, 200, { object: "list", data: [{ id, object: "model", created: 0, owned_by: "chatwire" }] });
+/** `POST /v1/chat/completions 200 12.3ms prompt_tokens=42 completion_tokens=17` (`-` when unknown). */
+function accessLine(req: IncomingMessage, path: string, res: ServerResponse, started: bigint, ex: Exchange): string {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const status = res.writableFinished ? String(res.statusCode) : `${res.statusCode}(client-gone)`;
+  const usage = ex.usage;
+  const tokens = usage === undefined ? "prompt_tokens=- completion_tokens=-" : `prompt_tokens=${usage.prompt_tokens} completion_tokens=${usage.completion_tokens}`;
+  // The path only (no query): it is what the server routed on, and queries may carry secrets.
+  return `${req.method ?? "?"} ${JSON.stringify(path).slice(1, -1)} ${status} ${ms.toFixed(1)}ms ${tokens}`;
 }

@@ -5,21 +5,36 @@
  */
 import { BackendError } from "./types.js";
 
-/** The body's lines, without their line ends (`\n`, `\r\n` or `\r`). */
+const LINE_END = /\r\n|\r|\n/;
+
+/**
+ * The body's lines, without their line ends (`\n`, `\r\n` or `\r`). Linear in the body's size however
+ * long a line is: each chunk is searched once, and an unfinished line is kept as a list of pieces
+ * joined only when its end arrives (re-scanning a growing string made a 16 MB line quadratic).
+ */
 export async function* lines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  let pending = "";
+  let pending: string[] = [];
+  // A `\r` ended the last chunk: a `\n` starting the next one belongs to the same line end.
+  let afterCr = false;
   for await (const chunk of chunks) {
-    pending += decoder.decode(chunk, { stream: true });
-    // A `\r` at the end may be the first half of a `\r\n` split across chunks: keep it for the next one.
-    const carry = pending.endsWith("\r");
-    // Only the unfinished last line is carried over, so the work per chunk is proportional to the chunk.
-    const parts = (carry ? pending.slice(0, -1) : pending).split(/\r\n|\r|\n/);
-    pending = (parts.pop() ?? "") + (carry ? "\r" : "");
-    yield* parts;
+    let text = decoder.decode(chunk, { stream: true });
+    if (afterCr && text.startsWith("\n")) text = text.slice(1);
+    if (text === "") continue;
+    afterCr = text.endsWith("\r");
+    const parts = text.split(LINE_END);
+    if (parts.length === 1) {
+      pending.push(text);
+      continue;
+    }
+    pending.push(parts[0] ?? "");
+    yield pending.join("");
+    for (let i = 1; i < parts.length - 1; i++) yield parts[i] ?? "";
+    const last = parts[parts.length - 1] ?? "";
+    pending = last === "" ? [] : [last];
   }
-  pending = (pending + decoder.decode()).replace(/\r$/, "");
-  if (pending !== "") yield pending;
+  const rest = pending.join("") + decoder.decode();
+  if (rest !== "") yield rest;
 }
 
 function parseJson(text: string, what: string): unknown {
@@ -36,7 +51,7 @@ export async function* sseJson(source: AsyncIterable<string>): AsyncGenerator<un
   for await (const line of source) {
     if (line === "") {
       if (data.length > 0) {
-        const payload = data.join("\n");
+        const payload = data.length === 1 ? (data[0] ?? "") : data.join("\n");
         data = [];
         if (payload.trim() === "[DONE]") return;
         yield parseJson(payload, "an event");

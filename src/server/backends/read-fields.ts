@@ -22,9 +22,15 @@ export function errorText(error: unknown): string {
   return JSON.stringify(error);
 }
 
-export function stringField(obj: Record<string, unknown>, key: string): string {
+/**
+ * A text field the protocol always sends. Absent or of another type means the answer is not what this
+ * backend kind sends (a wrong `--backend-kind`, a proxy's error page in JSON): a BackendError (502), not
+ * an empty message passed off as the model's answer.
+ */
+export function stringField(obj: Record<string, unknown>, key: string, what: string): string {
   const v = obj[key];
-  return typeof v === "string" ? v : "";
+  if (typeof v !== "string") throw new BackendError(`the backend sent ${what} without a text field \`${key}\`: ${JSON.stringify(obj).slice(0, 200)}`);
+  return v;
 }
 
 function count(v: unknown): number | undefined {

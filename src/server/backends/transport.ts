@@ -4,6 +4,7 @@
  * (`timeoutMs` until the answer starts and between stream events) and the answer's size, and stop the
  * backend's work when the caller aborts (the client went away).
  */
+import { toJson } from "../json-text.js";
 import { errorText } from "./read-fields.js";
 import { lines, ndjson, sseJson } from "./frames.js";
 import { BackendError, type BackendCall, type BackendPiece, type BackendProtocol } from "./types.js";
@@ -41,7 +42,7 @@ export async function openBackend(
     response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: call.stream ? "text/event-stream, application/x-ndjson" : "application/json" },
-      body: JSON.stringify(mergeExtra(body, options.extraBody)),
+      body: toJson(mergeExtra(body, options.extraBody)),
       signal: watch.signal,
     });
   } catch (err) {
@@ -72,17 +73,78 @@ async function* pieces(
       } catch {
         throw new BackendError(`the backend's answer is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
       }
-      yield protocol.read(json);
+      const piece = protocol.read(json);
+      if (piece.stop === undefined) throw new BackendError(`the backend's answer does not say it is complete (no stop reason): ${JSON.stringify(text.slice(0, 200))}`);
+      yield piece;
       return;
     }
     const framed = protocol.framing === "sse" ? sseJson : ndjson;
-    for await (const json of framed(lines(bytes(response.body, limit, watch, true)))) yield protocol.read(json);
+    let finished = false;
+    for await (const json of framed(lines(bytes(response.body, limit, watch, true)))) {
+      const piece = protocol.read(json);
+      if (piece.stop !== undefined) finished = true;
+      yield piece;
+    }
+    // A stream that ends without its last event (the backend closed mid-answer, or it is not the
+    // protocol this kind speaks) is a failure, not a short answer.
+    if (!finished) throw new BackendError("the backend's stream ended before the answer was complete (no final event with a stop reason)");
   } catch (err) {
     throw watch.explain(err, "the backend's answer broke off");
   } finally {
     watch.stop();
     // Stops the backend's work when the consumer leaves early (client disconnect, an error of ours).
     if (!watch.signal.aborted) watch.abort();
+  }
+}
+
+/**
+ * A raw request to the backend (the /v1/completions pass-through and the backend tokenizer): the same
+ * reach, timeout and error handling as a completion, the answer left to the caller. `chunks` yields
+ * the body's bytes (bounded by `limit`), resetting the idle timer; `done` releases the timer.
+ */
+export async function backendRequest(
+  path: string,
+  init: { method: "GET" | "POST"; body?: string },
+  options: TransportOptions,
+  signal: AbortSignal,
+): Promise<{ response: Response; chunks: (limit: number) => AsyncGenerator<Uint8Array>; done: () => void }> {
+  const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
+  const watch = new Watchdog(options.timeoutMs, signal);
+  let response: Response;
+  try {
+    const headers: Record<string, string> = init.body === undefined ? {} : { "content-type": "application/json" };
+    response = await fetch(url, { method: init.method, headers, ...(init.body === undefined ? {} : { body: init.body }), signal: watch.signal });
+  } catch (err) {
+    watch.stop();
+    throw watch.explain(err, `cannot reach the backend at ${url}`);
+  }
+  const done = (): void => {
+    watch.stop();
+    if (!watch.signal.aborted) watch.abort();
+  };
+  async function* chunks(limit: number): AsyncGenerator<Uint8Array> {
+    try {
+      yield* bytes(response.body, limit, watch, true);
+    } catch (err) {
+      throw watch.explain(err, "the backend's answer broke off");
+    } finally {
+      done();
+    }
+  }
+  return { response, chunks, done };
+}
+
+/** A raw request's whole answer as JSON, 502 for an error status or a body that is not JSON. */
+export async function backendJson(path: string, body: unknown, options: TransportOptions, signal: AbortSignal): Promise<unknown> {
+  const { response, chunks } = await backendRequest(path, { method: "POST", body: toJson(body) }, options, signal);
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks(options.maxResponseBytes)) parts.push(chunk);
+  const text = new TextDecoder().decode(Buffer.concat(parts));
+  if (!response.ok) throw new BackendError(`the backend answered ${response.status} ${response.statusText} to ${path}: ${messageOf(text)}`.trim());
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BackendError(`the backend's answer to ${path} is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
   }
 }
 

@@ -3,9 +3,16 @@
  * protocol (where to POST, the body to send, how to read one JSON answer or stream event); the
  * transport (transport.ts) does the HTTP, framing, timeouts and errors the same way for all of them.
  */
-export type BackendKind = "llamacpp" | "openai" | "ollama";
+export type BackendKind = "llamacpp" | "openai" | "vllm" | "sglang" | "ollama";
 
-export const BACKEND_KINDS: readonly BackendKind[] = ["llamacpp", "openai", "ollama"];
+export const BACKEND_KINDS: readonly BackendKind[] = ["llamacpp", "openai", "vllm", "sglang", "ollama"];
+
+/**
+ * What generation is constrained to: a GBNF grammar (the tool-call grammar of src/grammar), a JSON
+ * Schema (`response_format: json_schema`) or any JSON object (`response_format: json_object`). Each
+ * protocol puts it in its own engine's field, or drops it when it has none.
+ */
+export type Constraint = { kind: "gbnf"; grammar: string } | { kind: "json_schema"; schema: Record<string, unknown> } | { kind: "json_object" };
 
 /** Sampling settings taken from the client's request, in backend-neutral form. */
 export interface Sampling {
@@ -18,13 +25,14 @@ export interface Sampling {
 
 /** Everything a protocol needs to build one backend request. */
 export interface BackendCall {
-  prompt: string;
+  /** Text, or token ids with provenance (control tokens only where the template wrote them). */
+  prompt: string | readonly number[];
   sampling: Sampling;
   stream: boolean;
   /** The model name the backend knows (required by openai and ollama backends). */
   model: string | undefined;
-  /** A constraint grammar (GBNF) for backends that take one (llamacpp). */
-  grammar: string | undefined;
+  /** What generation is constrained to, for backends with a field for it. */
+  constraint: Constraint | undefined;
   /** Marker strings the backend must print rather than swallow as special tokens (llamacpp). */
   preservedTokens: readonly string[];
 }
@@ -47,12 +55,17 @@ export interface BackendProtocol {
   kind: BackendKind;
   /** The backend cannot answer without a model name. */
   needsModel: boolean;
+  /** The backend takes a prompt of token ids (Ollama takes text only). */
+  acceptsIds: boolean;
+  /** Which constraints the backend has a field for (others are not sent). */
+  constraints: readonly Constraint["kind"][];
   /** How a streamed answer is framed: Server-Sent Events or one JSON object per line. */
   framing: "sse" | "ndjson";
   request(call: BackendCall): { path: string; body: Record<string, unknown> };
   /**
    * Reads a whole answer or one stream event (the same shape for these backends). Throws
-   * BackendError when the backend reports an error inside a 200 answer or mid-stream.
+   * BackendError when the backend reports an error inside a 200 answer or mid-stream, or sends JSON of
+   * another shape. A piece with `stop` set is the answer's last (the stream must reach one).
    */
   read(json: unknown): BackendPiece;
 }

@@ -1,0 +1,142 @@
+/**
+ * Server benchmark (issue 10): chatwire serve's added latency and throughput, next to the stand-in
+ * backend called directly. The stand-in (bench/server-standin.mjs) and the server (the built CLI,
+ * `dist/cli/main.js serve`, with token ids from a tokenizer.json) each run in their own process; this
+ * process only sends requests.
+ *
+ * 1. Latency: requests one at a time, p50 and p99, whole and streamed, direct vs through chatwire; the
+ *    difference is what chatwire adds (render, token ids, grammar, HTTP, parse).
+ * 2. Throughput: 32 concurrent clients, requests per second, direct vs chatwire with 1 and 2 workers
+ *    (`--workers`; on a machine shared with other work the gain is bounded by the idle cores).
+ * 3. A 16 MB completion in one SSE line, direct vs through chatwire (linear buffering).
+ *
+ * Run: `node bench/server.mjs` (or through bench/run.mjs). SERVER_BENCH_REQUESTS scales the counts.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const SCALE = Number(process.env.SERVER_BENCH_REQUESTS ?? 1);
+
+function start(args, ready) {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const onData = (d) => {
+      out += String(d);
+      const m = ready.exec(out);
+      if (m) resolve({ child, value: m[1] });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}: ${out}`)));
+  });
+}
+
+const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
+
+async function once(url, body, stream) {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, stream }) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${res.status}: ${text.slice(0, 200)}`);
+  return text.length;
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function latency(url, body, stream, n) {
+  for (let i = 0; i < 20; i++) await once(url, body, stream); // warm-up (JIT, connections)
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await once(url, body, stream);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+async function throughput(url, body, total, concurrency = 32) {
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      await once(url, body, i % 2 === 1);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker)); // warm-up round
+  next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return total / ((performance.now() - t0) / 1000);
+}
+
+const f = (x) => x.toFixed(2).padStart(7);
+
+export async function runServerBench() {
+  console.log("\n== chatwire serve benchmark (stand-in llama-server on loopback) ==");
+  const standin = await start([here("./server-standin.mjs")], /listening (\d+)/);
+  const backend = `http://127.0.0.1:${standin.value}`;
+  // A model folder: the Qwen3 template and the fixture tokenizer.json, so prompts go as token ids.
+  const folder = mkdtempSync(join(tmpdir(), "chatwire-bench-"));
+  writeFileSync(join(folder, "tokenizer_config.json"), JSON.stringify({ chat_template: readFileSync(here("../templates/qwen3.jinja"), "utf8"), eos_token: "<|im_end|>" }));
+  writeFileSync(join(folder, "tokenizer.json"), readFileSync(here("../fixtures/tokenizer/tokenizer.json")));
+  const serve = (workers) =>
+    start([here("../dist/cli/main.js"), "serve", "--template", folder, "--backend", backend, "--backend-kind", "llamacpp", "--port", "0", "--no-access-log", "--workers", String(workers)], / at (http:\/\/127\.0\.0\.1:\d+)\/v1/);
+  const chat = {
+    messages: [{ role: "user", content: "What's the weather in Paris?" }],
+    tools: [{ type: "function", function: { name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["city"] } } }],
+  };
+  const direct = { prompt: "<|im_start|>user\nWhat's the weather in Paris?<|im_end|>\n<|im_start|>assistant\n" };
+  const results = { latency: {}, throughput: {}, big: {} };
+  try {
+    const one = await serve(1);
+    const n = Math.round(300 * SCALE);
+    console.log(`\nlatency, one request at a time (${n} requests each), ms`);
+    console.log("                      direct p50   p99   chatwire p50   p99   added p50   p99");
+    for (const stream of [false, true]) {
+      const d = await latency(`${backend}/completion`, direct, stream, n);
+      const c = await latency(`${one.value}/v1/chat/completions`, chat, stream, n);
+      results.latency[stream ? "stream" : "whole"] = { direct: d, chatwire: c, added: { p50: c.p50 - d.p50, p99: c.p99 - d.p99 } };
+      console.log(`${(stream ? "streamed" : "whole").padEnd(18)} ${f(d.p50)} ${f(d.p99)}      ${f(c.p50)} ${f(c.p99)}   ${f(c.p50 - d.p50)} ${f(c.p99 - d.p99)}`);
+    }
+    const total = Math.round(1000 * SCALE);
+    console.log(`\nthroughput, 32 concurrent, half streamed (${total} requests after a warm-up round), requests/s`);
+    const td = await throughput(`${backend}/completion`, direct, total);
+    const t1 = await throughput(`${one.value}/v1/chat/completions`, chat, total);
+    await stop(one.child);
+    const two = await serve(2);
+    const t2 = await throughput(`${two.value}/v1/chat/completions`, chat, total);
+    results.throughput = { direct: td, workers1: t1, workers2: t2 };
+    console.log(`stand-in direct ${td.toFixed(0)}   chatwire --workers 1 ${t1.toFixed(0)}   --workers 2 ${t2.toFixed(0)}  (x${(t2 / t1).toFixed(2)}; ${(1000 / t1).toFixed(2)} ms per request at 1 worker)`);
+    await stop(two.child);
+
+    // 16 MB in one SSE line: the server's line buffering and the parser must stay linear.
+    const big = await start(
+      [here("../dist/cli/main.js"), "serve", "--template", folder, "--backend", backend, "--backend-kind", "llamacpp", "--port", "0", "--no-access-log", "--backend-body", '{"big": true}'],
+      / at (http:\/\/127\.0\.0\.1:\d+)\/v1/,
+    );
+    const timed = async (fn) => {
+      const t0 = performance.now();
+      await fn();
+      return performance.now() - t0;
+    };
+    const bigDirect = await timed(() => once(`${backend}/completion`, { big: true }, true));
+    const bigStream = await timed(() => once(`${big.value}/v1/chat/completions`, chat, true));
+    const bigWhole = await timed(() => once(`${big.value}/v1/chat/completions`, chat, false));
+    await stop(big.child);
+    results.big = { directMs: bigDirect, streamMs: bigStream, wholeMs: bigWhole };
+    console.log(`\n16 MB completion in one SSE line: direct ${bigDirect.toFixed(0)} ms, through chatwire streamed ${bigStream.toFixed(0)} ms, whole ${bigWhole.toFixed(0)} ms`);
+  } finally {
+    await stop(standin.child);
+  }
+  return results;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runServerBench();

@@ -1,0 +1,11 @@
+/** One client request as the handlers see it, and what the access log reports about it. */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Aborted when the client goes away before the answer is complete (the backend request stops too). */
+  signal: AbortSignal;
+  /** Token counts for the access log, when the backend reported them. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}

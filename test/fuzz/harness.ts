@@ -463,6 +463,8 @@ export interface GrowthOptions {
   maxRatio?: number;
   /** More fragments (cut markers, marker pairs): for `npm run fuzz`. */
   wide?: boolean;
+  /** Called before each fragment is timed (progress for the runner's watchdog). */
+  onFragment?: (format: string, fragment: string) => void;
 }
 
 /**
@@ -484,6 +486,7 @@ export function checkGrowth(opts: GrowthOptions): { checked: number; failures: F
   for (const f of listFormats()) {
     if (opts.formats !== undefined && !opts.formats.includes(f.id)) continue;
     for (const fragment of growthFragments(f, byFormat.get(f.id), opts.wide === true)) {
+      opts.onFragment?.(f.id, fragment);
       for (const stream of [false, true]) {
         checked++;
         let n = opts.length;

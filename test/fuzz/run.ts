@@ -42,7 +42,7 @@ export function main(argv: readonly string[]): void {
   });
   const fuzzMs = performance.now() - t0;
   const t1 = performance.now();
-  const grown = growth > 0 ? checkGrowth({ fixtures, length: growth, wide: argv.includes("--wide"), ...(formats === undefined ? {} : { formats }) }) : undefined;
+  const grown = growth > 0 ? checkGrowth({ fixtures, length: growth, wide: argv.includes("--wide"), ...(current === undefined ? {} : { onFragment: (format: string, fragment: string) => writeFileSync(current, JSON.stringify({ growth: format, fragment })) }), ...(formats === undefined ? {} : { formats }) }) : undefined;
   const growthMs = performance.now() - t1;
   process.stdout.write(
     JSON.stringify({

@@ -23,9 +23,6 @@ export { buildGbnf, buildStructuralTag, buildToolJsonSchema, gbnfForTemplate, gr
 export type { GrammarOptions, StructuralTag } from "./grammar/index.js";
 export { checkTemplate, formatReport } from "./check/index.js";
 export type { CheckOptions, CheckReport, CheckTokenizer, Finding, ReferenceRenderer } from "./check/index.js";
-export { loadTokenizer, renderTokens, renderGeneration, ChatTokenizer } from "./tokens/index.js";
-export { candidateSpecialTexts, probeSpecialTexts, renderSegments, tokenizeSegments, llamaServerTokenizer, specialTexts } from "./tokens/index.js";
-export type { ProtectMode, RenderTokensOptions, TokenizedPrompt, Span, TextTokenizer, PromptSegment, SpecialTexts } from "./tokens/index.js";
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";

@@ -11,7 +11,7 @@ export type ChatwireErrorCode =
   | "unknown_format" // a format id that is not registered
   | "invalid_format" // a format description that the engine cannot compile (names the bad pattern)
   | "io_error" // a file could not be read
-  | "missing_dependency"; // an optional package (@huggingface/gguf, @huggingface/tokenizers) is not installed
+  | "missing_dependency"; // an optional package (@huggingface/tokenizers) is not installed
 
 export class ChatwireError extends Error {
   readonly code: ChatwireErrorCode;

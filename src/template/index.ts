@@ -2,7 +2,7 @@
  * Loading chat templates from wherever models keep them (Node): the core (core.ts: built-in names,
  * in-memory configs, ChatTemplate) plus paths — a `.jinja` file, a `.json` with `chat_template`, a
  * model folder, a `.gguf` file — read from disk. The package's core entry (src/index.ts) uses core.ts
- * only, so it never references node:fs or @huggingface/gguf and bundles for browsers without stubs.
+ * only, so it never references node:fs and bundles for browsers without stubs.
  */
 import { ChatTemplate } from "./chat-template.js";
 import { loadTemplate as loadCore, type LoadOptions, type TemplateSource } from "./core.js";

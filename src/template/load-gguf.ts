@@ -30,25 +30,22 @@ const ID_KEYS = new Set(TOKEN_KEYS.flatMap(([, keys]) => keys.map((k) => `tokeni
 
 const wanted = (key: string) => key === TEMPLATE_KEY || key.startsWith(`${TEMPLATE_KEY}.`) || key === TOKENS_KEY || ID_KEYS.has(key);
 
-/** @huggingface/gguf is an optional peer dependency: only `.gguf` loading needs it. */
-async function ggufReader(): Promise<typeof import("@huggingface/gguf")> {
+/**
+ * The metadata entries of a local `.gguf` file whose key `want` accepts, read with our bounds-checked
+ * reader (gguf-metadata.ts) from a regular file only. The template loader and the tokenizer builder
+ * (src/tokens/gguf-file.ts) both read through here.
+ */
+export async function readGgufKeys(file: string, want: (key: string) => boolean): Promise<Map<string, unknown>> {
+  const { handle, size } = await openRegular(file);
   try {
-    return await import("@huggingface/gguf");
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw err;
-    throw new ChatwireError("missing_dependency", "reading .gguf files needs the optional package @huggingface/gguf: npm install @huggingface/gguf");
+    return await readGgufMetadata(handle, size, file, want);
+  } finally {
+    await handle.close();
   }
 }
 
 export async function loadGguf(file: string): Promise<LoadedTemplate> {
-  const { handle, size } = await openRegular(file);
-  let metadata: Map<string, unknown>;
-  try {
-    metadata = await readGgufMetadata(handle, size, file, wanted);
-  } finally {
-    await handle.close();
-  }
+  const metadata = await readGgufKeys(file, wanted);
   // Own keys only, whatever the variant names are (`__proto__` included).
   const variants: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [key, value] of metadata) {

@@ -48,7 +48,7 @@ const PRE_TOKENIZERS: Record<string, PreTokenizerSpec> = {
   "deepseek-v3": { patterns: DEEPSEEK_V3, ignoreMerges: false },
 };
 
-/** The metadata keys read (as @huggingface/gguf returns them). */
+/** The metadata keys read (tokenizer.ggml.*, as gguf-file.ts reads them). */
 export interface GgufVocabMetadata {
   "tokenizer.ggml.model"?: unknown;
   "tokenizer.ggml.pre"?: unknown;
@@ -139,17 +139,4 @@ function stringList(value: unknown, key: string, origin: string): string[] {
     throw new ChatwireError("invalid_template", `${origin}: ${key} must be a list of strings`);
   }
   return value as string[];
-}
-
-/** Reads a local `.gguf` file's metadata (header only) and builds its tokenizer.json. */
-export async function tokenizerJsonFromGgufFile(file: string): Promise<TokenizerJson> {
-  const { gguf } = await import("@huggingface/gguf");
-  let metadata: GgufVocabMetadata;
-  try {
-    metadata = (await gguf(file, { allowLocalFile: true })).metadata as unknown as GgufVocabMetadata;
-  } catch (err) {
-    const code = (err as { code?: unknown }).code === "ENOENT" ? "io_error" : "invalid_template";
-    throw new ChatwireError(code, `${file}: cannot read GGUF metadata: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  return tokenizerJsonFromGguf(metadata, file);
 }

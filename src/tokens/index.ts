@@ -9,7 +9,8 @@ export { ChatTokenizer, createTokenizer } from "./tokenizer.js";
 export type { ProtectMode, TokenizeOptions, Encoded } from "./tokenizer.js";
 export { renderTokens, renderGeneration, tokenMask } from "./render-tokens.js";
 export type { Renderer, RenderTokensOptions, TokenizedPrompt, SpanRenderOptions } from "./render-tokens.js";
-export { tokenizerJsonFromGguf, tokenizerJsonFromGgufFile } from "./gguf-vocab.js";
+export { tokenizerJsonFromGguf } from "./gguf-vocab.js";
+export { tokenizerJsonFromGgufFile } from "./gguf-file.js";
 export type { GgufVocabMetadata } from "./gguf-vocab.js";
 export {
   specialTexts,

@@ -1,6 +1,6 @@
 /**
  * `loadTokenizer(source)`: a ChatTokenizer from a tokenizer.json path, a model folder holding one, a
- * `.gguf` file (its own vocabulary, gguf-vocab.ts) or a parsed tokenizer.json object. Built once and
+ * `.gguf` file (its own vocabulary, gguf-file.ts) or a parsed tokenizer.json object. Built once and
  * reused: files are cached by path (and size and mtime, so an edited file is reloaded), objects by
  * identity. A server or a loop over a data set pays the load once, then only the encode per prompt.
  */
@@ -44,7 +44,7 @@ export async function loadTokenizer(source: string | TokenizerJson): Promise<Cha
 
 async function loadFile(fs: typeof import("node:fs/promises"), file: string): Promise<ChatTokenizer> {
   if (file.toLowerCase().endsWith(".gguf")) {
-    const { tokenizerJsonFromGgufFile } = await import("./gguf-vocab.js");
+    const { tokenizerJsonFromGgufFile } = await import("./gguf-file.js");
     return createTokenizer(await tokenizerJsonFromGgufFile(file));
   }
   let text: string;

@@ -293,7 +293,12 @@ export async function createTokenizer(json: TokenizerJson): Promise<ChatTokenize
   try {
     mod = await import("@huggingface/tokenizers");
   } catch (err) {
-    throw new ChatwireError("io_error", `token ids need the optional dependency @huggingface/tokenizers (npm install @huggingface/tokenizers): ${(err as Error).message}`);
+    const code = (err as { code?: unknown }).code;
+    const missing = code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+    throw new ChatwireError(
+      missing ? "missing_dependency" : "io_error",
+      `token ids need the optional package @huggingface/tokenizers (npm install @huggingface/tokenizers): ${(err as Error).message}`,
+    );
   }
   let encoder: TextEncoderParts;
   try {

@@ -1,8 +1,8 @@
 /**
  * Issue 11, package hygiene: the tarball `npm pack` makes has dist/, LICENSE, README and the template
  * licenses; installed into a fresh project outside the repo (its dependencies from the registry or the
- * npm cache, optional peers not installed), it works from ESM and CJS, `.gguf` loading without the
- * optional @huggingface/gguf is a typed missing_dependency error, and strict TypeScript sees the
+ * npm cache, optional peers not installed), it works from ESM and CJS, a broken `.gguf` is a typed
+ * error from chatwire's own reader (no optional package needed), and strict TypeScript sees the
  * exported types: a misspelt request field is a compile error. Uses the dist/ that `npm test` just
  * built (pretest); `scripts/check-pack.sh` proves `npm pack` of a clean clone builds dist/ itself.
  */
@@ -66,7 +66,7 @@ describe("the packed and installed package", () => {
     expect(esm).toEqual(cjs);
     expect(esm.format).toBe("hermes");
     expect(esm.calls).toEqual([{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Oslo"}' } }]);
-    expect(esm.gguf).toMatch(/^missing_dependency: .*npm install @huggingface\/gguf/);
+    expect(esm.gguf).toMatch(/^invalid_template: .*model\.gguf/);
   });
 
   it("runs the CLI without the optional peers (render --tokens then says what is missing)", () => {

@@ -12,7 +12,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   backend = await fakeBackend("llamacpp", { completion: "hello" });
-  server = await startServer({ template: await loadTemplate("qwen3"), backend: backend.url, backendKind: "llamacpp", port: 0 });
+  server = await startServer({ template: await loadTemplate("qwen3"), backend: backend.url, backendKind: "llamacpp", port: 0, textPrompt: true });
 });
 
 afterAll(async () => {

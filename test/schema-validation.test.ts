@@ -48,7 +48,7 @@ describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s 
 
   for (const [what, schema, message] of BROKEN) {
     it(`${what} is an invalid_request naming tools[2].function.parameters in render, parse and grammar`, () => {
-      const body = request([OK, OK, tool("broken", schema)]);
+      const body = request([OK, tool("ok2", { type: "object" }), tool("broken", schema)]); // distinct names: a repeated one is an error of its own
       for (const run of [() => TEMPLATE.render(body), () => TEMPLATE.parse(call("ok", {}), body), () => parseCompletion("hermes", call("ok", {}), body), () => buildToolJsonSchema(body)]) {
         const err = use(() => thrown(run));
         expect(err.code).toBe("invalid_request");

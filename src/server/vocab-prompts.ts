@@ -5,7 +5,7 @@
  * tokens become special ids, the ids transformers' `apply_chat_template(tokenize=True)` gives when the
  * data spells none. Decoding (`/detokenize`) builds Hugging Face's decoder on first use only.
  */
-import { Tokenizer } from "@huggingface/tokenizers";
+import type { Tokenizer } from "@huggingface/tokenizers";
 import type { ChatTemplate } from "../template/index.js";
 import { loadTokenizer, type TokenizerJson } from "../tokens/index.js";
 import type { EncodedPrompt, PromptTokenizer } from "./prompt-tokens.js";
@@ -23,7 +23,9 @@ export async function vocabPrompts(json: TokenizerJson, source: string): Promise
       return tokenizer.tokenize(text, special);
     },
     async detokenize(ids: readonly number[]): Promise<string> {
-      decoder ??= new Tokenizer(json, {});
+      // The optional package is imported here, not at the top: the CLI (which bundles this module) must
+      // start without it.
+      decoder ??= new (await import("@huggingface/tokenizers")).Tokenizer(json, {});
       return decoder.decode([...ids], { skip_special_tokens: false });
     },
     isControl: (id) => tokenizer.specialIds.has(id),

@@ -106,3 +106,18 @@ function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 }
+
+/** Maps an offset in the escaped prompt to the restored prompt (placeholders expand to their text). */
+export function offsetMapper(escaped: string, table: EscapeTable): (i: number) => number {
+  const found = placeholdersIn(escaped, table);
+  if (found.length === 0) return (i) => i;
+  return (i) => {
+    let shift = 0;
+    for (const p of found) {
+      if (i <= p.start) break;
+      if (i < p.start + PLACEHOLDER_LENGTH) return p.start + shift; // inside a placeholder: its start
+      shift += p.text.length - PLACEHOLDER_LENGTH;
+    }
+    return i + shift;
+  };
+}

@@ -10,7 +10,10 @@
  */
 import type { GenerationSpan } from "../jinja/generation.js";
 import type { Span } from "./token-offsets.js";
-import { offsetMapper, type ChatTokenizer, type ProtectMode } from "./tokenizer.js";
+// Types only from tokenizer.ts: the encoder (and the optional @huggingface/tokenizers it imports) stays
+// out of bundles of the core, which reaches this file through ChatTemplate.renderTokens.
+import { offsetMapper } from "./escape.js";
+import type { ChatTokenizer, ProtectMode } from "./tokenizer.js";
 
 export type { ChatTokenizer } from "./tokenizer.js";
 

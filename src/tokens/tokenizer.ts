@@ -19,7 +19,7 @@
  * use, so the chatwire core stays browser-bundleable without it.
  */
 import { ChatwireError } from "../errors.js";
-import { escapeSpecialText, escapeTable, escapeText, placeholdersIn, PLACEHOLDER_LENGTH, restoreSpecialText, type EscapeTable } from "./escape.js";
+import { escapeSpecialText, escapeTable, escapeText, offsetMapper, placeholdersIn, PLACEHOLDER_LENGTH, restoreSpecialText, type EscapeTable } from "./escape.js";
 import { tokenSpans, type Span, type SurfaceRules } from "./token-offsets.js";
 import type { AddedTokenJson, TokenizerJson } from "./tokenizer-json.js";
 import { TextTrie } from "./trie.js";
@@ -264,21 +264,6 @@ function restoredToEscaped(text: string, table: EscapeTable, normalize: (t: stri
       shift += p.length - PLACEHOLDER_LENGTH;
     }
     return i - shift;
-  };
-}
-
-/** Maps an offset in the escaped prompt to the restored prompt (placeholders expand to their text). */
-export function offsetMapper(escaped: string, table: EscapeTable): (i: number) => number {
-  const found = placeholdersIn(escaped, table);
-  if (found.length === 0) return (i) => i;
-  return (i) => {
-    let shift = 0;
-    for (const p of found) {
-      if (i <= p.start) break;
-      if (i < p.start + PLACEHOLDER_LENGTH) return p.start + shift; // inside a placeholder: its start
-      shift += p.text.length - PLACEHOLDER_LENGTH;
-    }
-    return i + shift;
   };
 }
 

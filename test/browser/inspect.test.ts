@@ -12,6 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_COMPLETION, EXAMPLE_REQUEST } from "../../src/cli/example-data.js";
 import { renderTokenIds } from "../../src/cli/tokens.js";
+import { loadTokenizer } from "../../src/tokens/index.js";
 import { foldDeltas, loadTemplate } from "../../src/index.js";
 import type { Delta } from "../../src/types.js";
 import { haveChromium, launch } from "./chromium.js";
@@ -74,7 +75,7 @@ describe.skipIf(!haveChromium)("chatwire inspect", () => {
     expect(await page.textContent("#format")).toBe("hermes");
     expect(JSON.parse((await page.textContent("#caps")) ?? "{}")).toMatchObject({ format: "hermes", origin: "builtin:qwen3" });
     const tokenizer = JSON.parse(readFileSync(TOKENIZER, "utf8"));
-    const { ids } = renderTokenIds(template, EXAMPLE_REQUEST, {}, tokenizer, false);
+    const { ids } = renderTokenIds(template, EXAMPLE_REQUEST, {}, await loadTokenizer(tokenizer), false);
     expect(await page.$$eval("#tokens .tok", (els) => els.map((e) => Number((e as HTMLElement).dataset.id)))).toEqual(ids);
     expect(await page.$$eval("#tokens .tok.special .piece", (els) => els.map((e) => e.textContent))).toContain("<|im_start|>");
     await page.screenshot({ path: join(SHOTS, "inspect-served.png"), fullPage: true });

@@ -41,3 +41,4 @@ export { granite20bFc } from "./granite-20b-fc.js";
 export { commandRPlus } from "./command-r-plus.js";
 export { xlam } from "./xlam.js";
 export { kimiK3 } from "./kimi-k3.js";
+export { jamba } from "./jamba.js";

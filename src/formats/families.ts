@@ -42,3 +42,4 @@ export { commandRPlus } from "./command-r-plus.js";
 export { xlam } from "./xlam.js";
 export { kimiK3 } from "./kimi-k3.js";
 export { jamba } from "./jamba.js";
+export { step3 } from "./step3.js";

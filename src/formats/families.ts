@@ -43,3 +43,4 @@ export { xlam } from "./xlam.js";
 export { kimiK3 } from "./kimi-k3.js";
 export { jamba } from "./jamba.js";
 export { step3 } from "./step3.js";
+export { dots } from "./dots.js";

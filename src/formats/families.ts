@@ -44,3 +44,4 @@ export { kimiK3 } from "./kimi-k3.js";
 export { jamba } from "./jamba.js";
 export { step3 } from "./step3.js";
 export { dots } from "./dots.js";
+export { ernie45 } from "./ernie45.js";

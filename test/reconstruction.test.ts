@@ -165,6 +165,7 @@ const NOT_COVERED: Record<string, string> = {
   internlm2: "its only template (vLLM's internlm2_tool example) prints arguments as a Python dict (see LIMITS)",
   dots: "no dots chat template that renders calls in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
   "ernie-4.5": "no ERNIE 4.5 chat template with tools in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
+  longcat: "no LongCat chat template in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
   step3: "no Step-3 chat template in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
 };
 

@@ -45,3 +45,4 @@ export { jamba } from "./jamba.js";
 export { step3 } from "./step3.js";
 export { dots } from "./dots.js";
 export { ernie45 } from "./ernie45.js";
+export { longcat } from "./longcat.js";

@@ -166,6 +166,10 @@ const NOT_COVERED: Record<string, string> = {
   granite: "its only template (Granite 3.3) drops tool calls (see LIMITS); Granite 4 templates are hermes",
   "command-r-plus": "its template needs parameter descriptions these tools lack (see LIMITS); its fixture cases are its own renderings",
   internlm2: "its only template (vLLM's internlm2_tool example) prints arguments as a Python dict (see LIMITS)",
+  dots: "no dots chat template that renders calls in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
+  "ernie-4.5": "no ERNIE 4.5 chat template with tools in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
+  longcat: "no LongCat chat template in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
+  step3: "no Step-3 chat template in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
 };
 
 /** Which formats had at least one template give back its calls (both conversations, or the one it allows). */

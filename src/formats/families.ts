@@ -41,3 +41,8 @@ export { granite20bFc } from "./granite-20b-fc.js";
 export { commandRPlus } from "./command-r-plus.js";
 export { xlam } from "./xlam.js";
 export { kimiK3 } from "./kimi-k3.js";
+export { jamba } from "./jamba.js";
+export { step3 } from "./step3.js";
+export { dots } from "./dots.js";
+export { ernie45 } from "./ernie45.js";
+export { longcat } from "./longcat.js";

@@ -7,7 +7,9 @@
  */
 import { BoundedCache } from "../bounded-cache.js";
 import { ChatwireError, invalidRequest } from "../errors.js";
+import { matchesRecord, recordValue } from "../jinja/json-snapshot.js";
 import { PyFloat } from "../jinja/py-float.js";
+import { isDeepFrozen } from "../jinja/tojson.js";
 import { canonicalTypeNames } from "./aliases.js";
 import { compileWithAjv } from "./codegen.js";
 import { schemaEngine } from "./engine.js";
@@ -43,11 +45,31 @@ function compile(text: string): ValueValidator | SchemaProblem {
 // JSON read by chatwire keeps integral floats as PyFloat (so templates print `1.0`); to a schema they are numbers.
 const plainNumbers = (_key: string, value: unknown): unknown => (value instanceof PyFloat ? value.value : value);
 
+/**
+ * The compiled result last found for a schema object, trusted again only when the object cannot have
+ * changed: deeply frozen (readSharedJson's values), or equal to the record taken then (the same walk
+ * tojson's reuse makes). Every render normalises the request and so checks every tool's schema:
+ * stringifying each one to find it in the text-keyed cache was most of a render's time.
+ */
+const FROZEN: readonly unknown[] = [];
+const byObject = new WeakMap<object, { record: readonly unknown[]; engine: string; result: ValueValidator | SchemaProblem }>();
+
 function compiled(schema: unknown): ValueValidator | SchemaProblem {
+  const engine = schemaEngine();
+  const isObj = schema !== null && typeof schema === "object";
+  if (isObj) {
+    const hit = byObject.get(schema);
+    if (hit !== undefined && hit.engine === engine && (hit.record === FROZEN || matchesRecord(schema, hit.record))) return hit.result;
+  }
   const text = JSON.stringify(schema, plainNumbers);
   const cache = text.length > LARGE ? large : small;
   // The engine is part of the key only in tests that force one; normally it never changes.
-  return cache.get(`${schemaEngine()}\u0000${text}`, () => compile(text));
+  const result = cache.get(`${engine}\u0000${text}`, () => compile(text));
+  if (isObj) {
+    const record = isDeepFrozen(schema) ? FROZEN : recordValue(schema);
+    if (record !== undefined) byObject.set(schema, { record, engine, result });
+  }
+  return result;
 }
 
 function errorFor(problem: SchemaProblem, field: string): ChatwireError {

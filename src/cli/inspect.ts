@@ -12,6 +12,7 @@ import { kindOf, nodeFs, readText } from "../template/node-fs.js";
 import type { TokenizerJson } from "../tokens/index.js";
 import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS, type Options } from "./args.js";
 import { UsageError, type CliIO } from "./io.js";
+import { stopped } from "./stopped.js";
 
 export const INSPECT_USAGE = "chatwire inspect [--template SRC] [--template-name NAME] [--tokenizer FILE] [--port N] | --out DIR";
 
@@ -63,22 +64,4 @@ async function readTokenizerFile(file: string): Promise<TokenizerJson> {
   } catch (err) {
     throw new ChatwireError("io_error", `${file}: not valid JSON (${(err as Error).message})`);
   }
-}
-
-/** Resolves on SIGINT/SIGTERM, or when `stop` aborts. */
-function stopped(stop: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (stop !== undefined) {
-      if (stop.aborted) resolve();
-      else stop.addEventListener("abort", () => resolve(), { once: true });
-      return;
-    }
-    const done = () => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve();
-    };
-    process.on("SIGINT", done);
-    process.on("SIGTERM", done);
-  });
 }

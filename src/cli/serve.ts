@@ -11,6 +11,7 @@ import { BACKEND_KINDS, MAX_TIMEOUT_MS, startServer, type BackendKind, type Serv
 import { findPromptTokenizer } from "../server/tokenizer-source.js";
 import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import { UsageError, type CliIO } from "./io.js";
+import { stopped } from "./stopped.js";
 
 export const SERVE_USAGE =
   "chatwire serve --template SRC [--template-name NAME] --backend URL --backend-kind llamacpp|openai|vllm|sglang|ollama [--host H] [--port N] [--model NAME] [--tokenizer FILE] [--text-prompt] [--api-key KEY] [--cors ORIGIN]... [--workers N] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--stream-calls validated|early] [--backend-body JSON] [--no-access-log]";
@@ -171,22 +172,4 @@ function backendBodyOf(value: string | undefined): Record<string, unknown> | und
   }
   if (!isObject(parsed)) throw new UsageError("--backend-body must be a JSON object");
   return parsed;
-}
-
-/** Resolves on SIGINT/SIGTERM, or when `stop` aborts. */
-function stopped(stop: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (stop !== undefined) {
-      if (stop.aborted) resolve();
-      else stop.addEventListener("abort", () => resolve(), { once: true });
-      return;
-    }
-    const done = (): void => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve();
-    };
-    process.on("SIGINT", done);
-    process.on("SIGTERM", done);
-  });
 }

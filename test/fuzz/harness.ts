@@ -20,6 +20,7 @@ import type { FormatDescription, FormatId } from "../../src/formats/index.js";
 import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
 import type { Delta, ParseResult } from "../../src/types.js";
 import { formatMarkers, formatSyntaxWords } from "./markers.js";
+import { seededRandom } from "../helpers/rng.js";
 
 export interface FixtureFile {
   format: string;
@@ -46,17 +47,8 @@ export interface FuzzFailure {
   pieces?: string[];
 }
 
-/** mulberry32 (as test/helpers/rng.ts), seeded. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The suite's seeded PRNG (mulberry32), under the name the fuzz code uses. */
+export const rng = seededRandom;
 
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;

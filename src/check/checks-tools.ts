@@ -116,8 +116,10 @@ export function checkEmptyAssistantTurn(ctx: CheckContext): void {
   const at = answered.prompt.indexOf(MARK.answer, without.prompt.length);
   if (at < 0) return;
   const header = answered.prompt.slice(without.prompt.length, at).trim();
+  // The end-of-turn marker that follows the content: from the first non-space character, one marker long.
   const tail = answered.prompt.slice(at + MARK.answer.length);
-  const end = tail.slice(0, tail.search(/\S/) + tailMarkerLength(tail.trimStart()) + (tail.length - tail.trimStart().length > 0 ? 0 : 0)).trim();
+  const start = tail.search(/\S/);
+  const end = start < 0 ? "" : tail.slice(start, start + tailMarkerLength(tail.slice(start))).trim();
   if (header === "" || end === "") return;
   const history = ctx.render({ messages: callHistory(false), tools: TOOLS });
   if ("error" in history) return;

@@ -7,7 +7,7 @@ import { checkTemplate, formatReport, type CheckOptions, type CheckTokenizer } f
 import { getFormat } from "../formats/index.js";
 import { isObject } from "../request/is-object.js";
 import { readText } from "../template/node-fs.js";
-import { loadTokenizer } from "../tokens/index.js";
+import { loadTokenizer, parseTokenizerJson } from "../tokens/index.js";
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS, type Options } from "./args.js";
 import { pythonReference } from "./check-reference.js";
 import type { CliIO } from "./io.js";
@@ -39,9 +39,11 @@ export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
  * text parsed), its added tokens, and the BOS its post-processor adds by itself (tokenizer.json files).
  */
 async function checkTokenizer(path: string): Promise<CheckTokenizer> {
-  const tok = await loadTokenizer(path);
+  // A tokenizer.json is read and parsed once, for the encoder and for its post-processor.
+  const json = path.endsWith(".json") ? parseTokenizerJson(await readText(path), path) : undefined;
+  const tok = await loadTokenizer(json ?? path);
   const addedTokens = new Map(tok.addedTokens.map((t) => [t.content, { id: t.id, special: t.special === true }] as const));
-  const bos = path.endsWith(".json") ? addedBos(JSON.parse(await readText(path)) as unknown) : undefined;
+  const bos = json === undefined ? undefined : addedBos(json);
   return { encode: (text) => tok.tokenize(text, true), addedTokens, ...(bos === undefined ? {} : { addedBosId: bos }) };
 }
 

@@ -31,4 +31,10 @@ export const harmony = defineFormat({
     callPayload: { kind: "json-args", rawText: true },
     startsInHeader: true,
   },
+  // No grammar yet: a completion is a run of messages, and each header (`analysis`, `commentary
+  // to=functions.f`, `final`) decides whether its body is reasoning, a call's JSON or the answer.
+  grammar: {
+    unavailable:
+      "the output is channel messages whose headers (<|channel|>analysis, commentary to=functions.f, final) route each body; the emitter has no writer for channel headers yet",
+  },
 });

@@ -35,4 +35,9 @@ export const museGlimmer = defineFormat({
     callPayload: { kind: "json-args" },
     startsInHeader: true,
   },
+  // No grammar yet: the output is ATEM channel messages (a header routes each body) around the calls.
+  grammar: {
+    unavailable:
+      "the output is channel messages whose headers (to=self for reasoning) route each body, around the <atem:function_calls> blocks; the emitter has no writer for channel headers yet",
+  },
 });

@@ -1,8 +1,9 @@
 /**
  * How a format writes a group of calls, derived from its description (src/parse/language.ts): the call
  * regions whose payload has a writer (payloads.ts), their start and end markers (the first spelling of
- * each), and the section markers around them. A format none of whose regions can be written (channel
- * formats, raw code) has no grammar, and the reason says why.
+ * each), and the section markers around them. A format that has no grammar says why in its own file
+ * (`grammar.unavailable`); `derivedShape` is what the emitter itself can write, which a test keeps in
+ * step with those declarations.
  */
 import type { FormatDescription, RegionSpec } from "../formats/types.js";
 import type { FunctionTool } from "../types.js";
@@ -31,7 +32,18 @@ function padded(region: RegionSpec): boolean {
   return kind === "json-calls" || kind === "tagged";
 }
 
+/** The call shape of a format, or the reason its file gives for having no grammar. */
 export function callShape(format: FormatDescription, ctx: EmitContext): ShapeOrReason {
+  const declared = format.grammar?.unavailable;
+  if (declared !== undefined) return { reason: declared };
+  return derivedShape(format, ctx);
+}
+
+/**
+ * What the emitter can write for the description, ignoring its `grammar` field: the shape, or what
+ * stops it (channel messages, a payload kind without a writer).
+ */
+export function derivedShape(format: FormatDescription, ctx: EmitContext): ShapeOrReason {
   if (format.channels !== undefined) {
     // The output is a sequence of messages whose headers route them (and it starts inside one).
     return { reason: "the output is channel messages whose headers route each body; the emitter has no channel writer yet" };

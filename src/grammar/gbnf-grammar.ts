@@ -12,7 +12,7 @@
 import { ChatwireError } from "../errors.js";
 import { getFormat, listFormats } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
-import { callShape, type CallShape } from "./calls.js";
+import { callShape, derivedShape, type CallShape } from "./calls.js";
 import { alt, GbnfBuilder, lit, type Capture } from "./gbnf.js";
 import { formatMarkers, regionEndMarkers } from "./markers.js";
 import type { EmitContext } from "./payloads.js";
@@ -40,13 +40,25 @@ export interface EmittedGrammar {
 }
 
 /**
- * Why a format has no grammar, or undefined when it has one. The reason is read from the description:
- * which of its payload kinds or channel rules the emitter cannot write.
+ * Why a format has no grammar, or undefined when it has one: the reason its file declares
+ * (`grammar.unavailable`), else what stops the emitter (a description nobody registered).
  */
 export function grammarUnavailable(format: FormatId | FormatDescription): string | undefined {
   const description = typeof format === "string" ? getFormat(format) : format;
   const builder = new GbnfBuilder();
   const shape = callShape(description, { builder, schemas: new SchemaRules(builder), format: description });
+  return "reason" in shape ? shape.reason : undefined;
+}
+
+/**
+ * What stops the emitter writing a grammar for the description, ignoring its `grammar` field, or
+ * undefined when it can write one. test/grammar/unavailable.test.ts checks that exactly these formats
+ * declare `grammar.unavailable`.
+ */
+export function emitterLimit(format: FormatId | FormatDescription): string | undefined {
+  const description = typeof format === "string" ? getFormat(format) : format;
+  const builder = new GbnfBuilder();
+  const shape = derivedShape(description, { builder, schemas: new SchemaRules(builder), format: description });
   return "reason" in shape ? shape.reason : undefined;
 }
 

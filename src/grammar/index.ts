@@ -2,7 +2,7 @@
  * Constraint grammars from the same format descriptions the parser uses: GBNF (llama.cpp) for a
  * family's whole output, and a JSON Schema for the json-block / response_format style.
  */
-export { buildGbnf, grammarFormats, grammarUnavailable } from "./gbnf-grammar.js";
+export { buildGbnf, emitterLimit, grammarFormats, grammarUnavailable } from "./gbnf-grammar.js";
 export type { GrammarOptions } from "./gbnf-grammar.js";
 export { buildToolJsonSchema } from "./json-schema.js";
 export { buildStructuralTag } from "./structural-tag.js";

@@ -246,6 +246,12 @@ export interface FormatDescription {
   /** Markers that carry no text, dropped outside calls (end-of-turn tokens, answer wrappers). */
   ignore?: readonly string[];
   idStyle?: IdStyle;
+  /**
+   * Set when no constraint grammar can be emitted for the format: `unavailable` says why, and is what
+   * `chatwire grammar` and `serve` report. The grammar emitter reads it; a test keeps it in step with
+   * what the emitter can write (a format it cannot write must say why, one it can must not).
+   */
+  grammar?: { unavailable: string };
 }
 
 /**

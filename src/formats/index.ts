@@ -1,7 +1,8 @@
 /**
- * The format registry: every family's description (families.ts), looked up by id, and template
- * detection. Registration is by construction: a family is registered by exporting it from
- * families.ts, and `FormatId` is the union of the exported ids.
+ * The format registry: every family's description, looked up by id, and template detection.
+ * Registration is by construction: families.generated.ts (written by scripts/gen-families.mjs from
+ * every `export const x = defineFormat(` in src/formats/*.ts, git-ignored) re-exports each family,
+ * and `FormatId` is the union of the exported ids.
  *
  * Detection tries the families in an order derived from the data: by id, except that a family whose
  * `detect.before` names others is tried before them (many templates share markers: `<tool_call>` is
@@ -10,7 +11,7 @@
  */
 import { ChatwireError } from "../errors.js";
 import type { ReasoningMarkers } from "../parse/language.js";
-import * as families from "./families.js";
+import * as families from "./families.generated.js";
 import type { FormatDescription } from "./types.js";
 
 type Registered = (typeof families)[keyof typeof families];

@@ -1,7 +1,7 @@
 /**
  * The format language, as the families use it. The vocabulary belongs to the engine
  * (src/parse/language.ts); this file only re-exports it, with `FormatId` (inferred from the registry,
- * families.ts) in place of the free `id` string.
+ * families.generated.ts) in place of the free `id` string.
  */
 import type { FormatDescription as LanguageFormat } from "../parse/language.js";
 import type { FormatId } from "./index.js";

@@ -166,10 +166,10 @@ const NOT_COVERED: Record<string, string> = {
   granite: "its only template (Granite 3.3) drops tool calls (see LIMITS); Granite 4 templates are hermes",
   "command-r-plus": "its template needs parameter descriptions these tools lack (see LIMITS); its fixture cases are its own renderings",
   internlm2: "its only template (vLLM's internlm2_tool example) prints arguments as a Python dict (see LIMITS)",
-  dots: "no dots chat template that renders calls in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
-  "ernie-4.5": "no ERNIE 4.5 chat template with tools in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
-  longcat: "no LongCat chat template in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
-  step3: "no Step-3 chat template in fixtures/templates (none found in the source index); its fixture cases are the peers' vectors",
+  dots: "no template: the peers' dots parsers are for dots3-note, whose chat template is in neither the source index nor the stored pages; its fixture cases are the peers' vectors",
+  "ernie-4.5": "no template: ERNIE-4.5-21B-A3B-Thinking's chat_template.jinja is in neither the source index nor the stored pages (only fragments quoted by other projects' tests); its fixture cases are the peers' vectors",
+  longcat: "no template: LongCat-Flash-Chat's template (its tokenizer_config.json) is not in the source index, and the stored pages only describe its prompt shape; its fixture cases are the peers' vectors",
+  step3: "no template: stepfun-ai/step3's chat_template.json is not in the source index and the stored pages hold only its first ~2,000 of 2,847 characters (a partial template is not the model's); its fixture cases are the peers' vectors",
 };
 
 /** Which formats had at least one template give back its calls (both conversations, or the one it allows). */

@@ -1,5 +1,5 @@
 /**
- * rednote dots (vLLM's and SGLang's `dots` tool parsers): calls in `<dots_function_call>...
+ * rednote dots, the tool syntax of dots3-note (the peers' `dots` tool parsers name that model): calls in `<dots_function_call>...
  * </dots_function_call>`, one or more `<invoke name="f"><parameter name="k">v</parameter></invoke>`
  * (the name may be unquoted; values raw text typed by the tool's schema), or one JSON call object `{"name": "f", "arguments":
  * {...}}` instead of invokes. Several blocks may follow one another. Reasoning in `<think>`.

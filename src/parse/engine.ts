@@ -670,9 +670,8 @@ export class ParseEngine {
   /**
    * A complete header that is none the format writes (`<|channel|>analys`, `assistant junk`, a
    * Functionary recipient line that is prose): it is not protocol, so it is not a header. What the
-   * model wrote of it, its start and end markers included, is content, kept exactly, and the output
-   * goes on as content, and a `malformed` issue quotes it (the model wrote a header end, so it meant
-   * a header).
+   * model wrote of it, its start and end markers included, is content, kept exactly; the output goes
+   * on as content, and a `malformed` issue quotes it (the model wrote a header end: it meant one).
    */
   private notProtocol(st: Extract<State, { kind: "header" }>, written: string): void {
     const text = st.opener + written;

@@ -13,6 +13,8 @@ export const functionaryV32 = defineFormat({
     headerStart: [">>>"],
     headerEnd: ["\n"],
     bodyEnd: ["<|eot_id|>"],
+    // A recipient line is `all`, a tool name, or empty; any other line (prose) is not a header.
+    headers: ["all", "", "{name}"],
     rules: [
       { whole: "all", to: "content" },
       { whole: "", to: "content" },

@@ -8,6 +8,10 @@
  */
 import { defineFormat } from "../parse/language.js";
 
+/** The channels gpt-oss writes, and the content types it may write after a channel or recipient. */
+const CHANNELS = ["analysis", "commentary", "final"];
+const CONTENT_TYPE = "[[ ]<|constrain|>[ ]json][ json][ code]";
+
 export const harmony = defineFormat({
   id: "harmony",
   description: "gpt-oss harmony channels",
@@ -17,6 +21,19 @@ export const harmony = defineFormat({
     headerStart: ["<|start|>", "<|channel|>"],
     headerEnd: ["<|message|>"],
     bodyEnd: ["<|end|>", "<|call|>", "<|return|>"],
+    // The headers gpt-oss writes, as the text after `<|start|>` (`assistant<|channel|>final`, the
+    // recipient in the role or after the channel) or after `<|channel|>` (`analysis`), with a content
+    // type after the channel or the recipient (`<|constrain|>json` before the recipient is a form
+    // SGLang reads too). A recipient is one name (`functions.f`, `python`, `browser.search`), written
+    // once: `to=a to=b` is no header.
+    headers: [
+      `[assistant][ to={name}]${CONTENT_TYPE}`,
+      ...CHANNELS.flatMap((c) => [
+        `[assistant][ to={name}]<|channel|>[ ]${c}${CONTENT_TYPE}`,
+        `[assistant]<|channel|>[ ]${c}${CONTENT_TYPE} to={name}${CONTENT_TYPE}`,
+        `${c}${CONTENT_TYPE}[ to={name}]${CONTENT_TYPE}`,
+      ]),
+    ],
     // The header starts after `<|start|>` (role first) or after `<|channel|>` (channel first).
     rules: [
       { start: "to=functions.{name}", to: "call" },

@@ -4,8 +4,8 @@
  * reasoning channel; a call is a message to the tool whose body is
  * `<atem:function_calls>\n<atem:invoke name="f">\n<atem:parameter name="k">v</atem:parameter>\n
  * </atem:invoke>\n</atem:function_calls>` (strings as they are, lists and objects as JSON). The body's
- * own invoke names the tool, so call messages are read as text holding a call region. The generation
- * prompt ends with `<|start|>assistant`.
+ * own invoke names the tool, so a message to a tool is read as text holding a call region, its header
+ * protocol once a call to that tool in it succeeds. The generation prompt ends with `<|start|>assistant`.
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -30,7 +30,13 @@ export const museGlimmer = defineFormat({
     headerStart: ["<|start|>"],
     headerEnd: ["<|message|>"],
     bodyEnd: ["<|eom|>", "<|eot|>"],
-    rules: [{ find: "to=self", to: "reasoning" }],
+    // `assistant to=RECIPIENT` (self, user or a tool), or `assistant` alone (the template writes both).
+    headers: ["[assistant][ to={name}]"],
+    rules: [
+      { whole: "[assistant] to=self", to: "reasoning" },
+      { whole: "[assistant] to=user", to: "content" },
+      { whole: "[assistant] to={name}", to: "calls" },
+    ],
     otherwise: "content",
     callPayload: { kind: "json-args" },
     startsInHeader: true,

@@ -26,7 +26,9 @@ export interface CompiledRegion extends Omit<RegionSpec, "payload"> {
   decoder: DecoderFactory;
 }
 
-export interface CompiledChannels extends Omit<ChannelSpec, "rules" | "otherwise" | "callPayload"> {
+export interface CompiledChannels extends Omit<ChannelSpec, "headers" | "rules" | "otherwise" | "callPayload"> {
+  /** The header text is one the format writes (one of its `headers` patterns, whole). */
+  protocol(header: string): boolean;
   route(header: string): ChannelRoute;
   callDecoder: DecoderFactory;
 }
@@ -184,18 +186,20 @@ function matchTag(patterns: readonly CompiledPattern[], tag: string): Holes | un
 }
 
 function compileChannels(spec: ChannelSpec): CompiledChannels {
-  const { rules, otherwise, callPayload, ...markers } = spec;
+  const { headers, rules, otherwise, callPayload, ...markers } = spec;
   const compiledRules = rules.map((r) => compileRule(r));
+  const grammar = headers.map(compilePattern);
   return {
     ...markers,
     callDecoder: compilePayload(callPayload),
+    protocol: (header) => matchWhole(grammar, header) !== undefined,
     route(header: string): ChannelRoute {
       for (const rule of compiledRules) {
         const m = rule.match(header);
         if (m === undefined) continue;
-        if (rule.to !== "call") return { to: rule.to };
+        if (rule.to !== "call" && rule.to !== "calls") return { to: rule.to };
         const name = m["name"];
-        if (name !== undefined && name !== "") return { to: "call", name };
+        if (name !== undefined && name !== "") return { to: rule.to, name };
       }
       return { to: otherwise };
     },

@@ -51,6 +51,12 @@ interface Section {
   /** The text in `pending` that is not a marker: kept as content once a call in the section succeeds. */
   text: string[];
   valid: boolean;
+  /**
+   * A channel message addressed to this tool (a `calls` route): only a valid call to it makes the
+   * section valid (its header protocol); `called` says one succeeded.
+   */
+  recipient?: string;
+  called?: boolean;
 }
 
 interface CurrentCall {
@@ -335,6 +341,11 @@ export class ParseEngine {
         this.state = { kind: "text", channel: "content" };
         return;
       case "bodyEnd":
+        if (st.kind === "section") {
+          this.endSection(st.section, m);
+          this.content.boundary();
+          return;
+        }
         if (st.kind === "header") {
           this.notHeader(st);
           this.content.boundary();
@@ -369,6 +380,7 @@ export class ParseEngine {
         return;
       case "headerStart":
         if (st.kind === "text" && st.channel === "reasoning") this.reasoning.boundary();
+        if (st.kind === "section") this.endSection(st.section, "");
         this.state = { kind: "header", text: [], length: 0, opener: m, fromPrompt: "" };
         return;
       case "headerEnd":
@@ -521,6 +533,7 @@ export class ParseEngine {
     }
     r.valid++;
     this.validCalls++;
+    if (r.section !== undefined && r.section.recipient === call.name) r.section.called = true;
   }
 
   private onFail(r: Region, ev: Extract<DecoderEvent, { kind: "fail" }>): void {
@@ -591,7 +604,7 @@ export class ParseEngine {
     const section = r.section;
     if (section) {
       this.state = { kind: "section", section };
-      if (r.valid > 0 && !section.valid) {
+      if (r.valid > 0 && !section.valid && (section.recipient === undefined || section.called === true)) {
         // The section holds a call: its markers were protocol, its text before the call is content
         // (a whitespace-only run there is a separator between boundaries).
         section.valid = true;
@@ -620,7 +633,16 @@ export class ParseEngine {
   private routeHeader(st: Extract<State, { kind: "header" }>, endMarker: string): void {
     const ch = this.format.channels!;
     const written = st.text.join("");
-    const route = ch.route(st.fromPrompt + written);
+    // Without a prompt suffix the output starts in the header the generation prompt is assumed to have
+    // opened; the output may open it itself (`<|start|>assistant<|channel|>...`, `<|channel|>analysis`).
+    const lead = written.trimStart();
+    const restart = st.opener === "" && st.fromPrompt === "" ? ch.headerStart.find((h) => lead.startsWith(h)) : undefined;
+    const header = restart === undefined ? st.fromPrompt + written : lead.slice(restart.length);
+    if (!ch.protocol(header)) {
+      this.notProtocol(st, written + endMarker);
+      return;
+    }
+    const route = ch.route(header);
     switch (route.to) {
       case "reasoning":
         this.reasoning.boundary();
@@ -630,6 +652,11 @@ export class ParseEngine {
       case "drop":
         this.state = { kind: "text", channel: "content" };
         return;
+      case "calls":
+        // A message to a tool whose body holds the call: the header waits, like a section's markers,
+        // for a call to that tool to succeed in the body (else it is kept as content with the body).
+        this.state = { kind: "section", section: { channel: "content", pending: [st.opener + written + endMarker], text: [], valid: false, recipient: route.name } };
+        return;
       case "call": {
         const raw = st.opener + written + endMarker;
         const r = this.newRegion(this.tables.channelRegion!, "content", undefined, raw, raw.length, false);
@@ -638,6 +665,20 @@ export class ParseEngine {
         return;
       }
     }
+  }
+
+  /**
+   * A complete header that is none the format writes (`<|channel|>analys`, `assistant junk`, a
+   * Functionary recipient line that is prose): it is not protocol, so it is not a header. What the
+   * model wrote of it, its start and end markers included, is content, kept exactly; the output goes
+   * on as content, and a `malformed` issue quotes it (the model wrote a header end: it meant one).
+   */
+  private notProtocol(st: Extract<State, { kind: "header" }>, written: string): void {
+    const text = st.opener + written;
+    this.state = { kind: "text", channel: "content" };
+    const quote = JSON.stringify(text.slice(0, QUOTE_LENGTH)) + (text.length > QUOTE_LENGTH ? "..." : "");
+    this.issues.push({ type: "malformed", message: `a message header the format does not write, kept as content: ${quote}`, text });
+    this.keepText("content", text);
   }
 
   // ---- text output -----------------------------------------------------------------------------

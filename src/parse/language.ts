@@ -206,23 +206,37 @@ export interface CallSection {
   end: readonly string[];
 }
 
-/** Where a channel message's body goes. */
-export type ChannelRoute = { to: "content" } | { to: "reasoning" } | { to: "call"; name: string } | { to: "drop" };
+/**
+ * Where a channel message's body goes. `call`: the body is that call's arguments (harmony). `calls`:
+ * the message is addressed to that tool and its body is text holding call regions (Glimmer's
+ * `to=f<|message|><atem:function_calls>...`); the header is kept aside like a section's markers, and
+ * is protocol only once a call in the body to that tool succeeds (else it is content, kept exactly).
+ */
+export type ChannelRoute = { to: "content" } | { to: "reasoning" } | { to: "call"; name: string } | { to: "calls"; name: string } | { to: "drop" };
 
 /**
  * A routing rule for a channel header. `find`: the pattern occurs anywhere in the header; `start`:
- * the header (trimmed) starts with it; `whole`: the header (trimmed) is it. A `call` rule takes the
- * name from the `{name}` hole. The first rule that matches decides.
+ * the header (trimmed) starts with it; `whole`: the header (trimmed) is it. A `call` or `calls` rule
+ * takes the name from the `{name}` hole. The first rule that matches decides.
  */
-export type ChannelRule = ({ find: string } | { start: string } | { whole: string }) & { to: "content" | "reasoning" | "call" | "drop" };
+export type ChannelRule = ({ find: string } | { start: string } | { whole: string }) & { to: "content" | "reasoning" | "call" | "calls" | "drop" };
 
 /** Channel formats (harmony, functionary v3.2): messages, each a header then a body. */
 export interface ChannelSpec {
   headerStart: readonly string[];
   headerEnd: readonly string[];
   bodyEnd: readonly string[];
+  /**
+   * The headers the format writes, as patterns each matched against the whole header text (the text
+   * after the header start marker, trimmed): the protocol. A header that matches none of them is not
+   * protocol (`<|channel|>analys`, a Functionary recipient line that is prose): it is not a header,
+   * and its text, markers included, is content (docs/parsing.md, "Text: never lost"). Only a header
+   * that matches is routed by `rules`, so everything a protocol header holds is the format's own words,
+   * a channel name, a recipient or a content type.
+   */
+  headers: readonly string[];
   rules: readonly ChannelRule[];
-  /** Where a header no rule matches goes. */
+  /** Where a protocol header no rule matches goes. */
   otherwise: "content" | "reasoning" | "drop";
   /** What a call's body is. */
   callPayload: Payload;

@@ -85,7 +85,15 @@ export function tablesFor(format: FormatDescription): FormatTables {
       [reasoningStarts, { kind: "reasoningStart" }],
       ...textEntries,
     ]),
-    section: table([...regionStarts(anywhere), [sectionEnds, { kind: "sectionEnd" }], [format.ignore, { kind: "ignore" }]]),
+    // A channel message addressed to a tool (a `calls` route) is read as a section that its body end,
+    // or the next header, ends.
+    section: table([
+      ...regionStarts(anywhere),
+      [sectionEnds, { kind: "sectionEnd" }],
+      [ch?.bodyEnd, { kind: "bodyEnd" }],
+      [ch?.headerStart, { kind: "headerStart" }],
+      [format.ignore, { kind: "ignore" }],
+    ]),
     // A body end inside a header shows the "header" was not one (see the engine's notHeader).
     header: table([[ch?.headerEnd, { kind: "headerEnd" }], [ch?.bodyEnd, { kind: "bodyEnd" }]]),
     channelRegion,

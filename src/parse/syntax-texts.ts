@@ -74,6 +74,7 @@ export function syntaxTexts(format: FormatDescription): string[] {
   if (format.channels) {
     payloadTexts(format.channels.callPayload, out);
     for (const r of format.channels.rules) out.push(...patternLiterals(ruleText(r)));
+    for (const h of format.channels.headers) out.push(...patternLiterals(h));
   }
   return [...new Set(out.filter((t) => t.trim() !== ""))];
 }

@@ -20,15 +20,10 @@ const GROWTH = 3000;
 const SEED = 20261201;
 
 /**
- * Failures still open, by kind and format, with why (the report lists them; the count is printed).
- * Each is a known limit of what the engine can decide from a format's description, not noise.
+ * Failures still open, by kind and format (`"lost harmony"`), each with why: a known limit of what the
+ * engine can decide from a format's description, not noise. None today: add one only with a reason.
  */
-const KNOWN: Record<string, string> = {
-  "lost harmony":
-    "a channel header whose text no routing rule explains (`<|channel|>analys`, `assistant junk`) is dropped as protocol: the rules say where a body goes, not which header text is protocol",
-  "lost functionary-v3.2": "same as harmony: a recipient line that is not a tool name routes to content and its text is dropped",
-  "lost muse-glimmer": "same as harmony: channel header text is protocol",
-};
+const KNOWN: Record<string, string> = {};
 
 interface Report {
   cases: number;
@@ -62,5 +57,7 @@ describe("parse fuzzer", () => {
     expect(report.cases).toBeGreaterThanOrEqual(CASES * 27);
     const unexpected = report.failures.filter((f) => KNOWN[`${f.kind} ${f.format}`] === undefined);
     expect(unexpected.map((f) => `${f.kind} ${f.format}: ${JSON.stringify(f.input).slice(0, 300)}\n${f.detail.slice(0, 600)}`)).toEqual([]);
-  });
+    // The child's own limit (runBounded) decides a hang; vitest's default 60 s is less than a run takes
+    // on a loaded machine.
+  }, 660_000);
 });

@@ -231,13 +231,13 @@ function randomPieces(s: string, r: Rand): string[] {
 /**
  * Words allowed to vanish from the output, besides the format's markers (docs/parsing.md, "Text:
  * never lost"): the syntax a valid call is written in (the JSON keys of the call object, tag and
- * attribute names, the separators inside a call region), and the words of a channel message header
- * (role, channel, recipient, content type), which are protocol.
+ * attribute names, the separators inside a call region). The words of a channel message header
+ * (role, channel, recipient, content type) are not listed here: they come from the format's own
+ * `headers` patterns (syntaxTexts), so a header word the format does not write is checked.
  */
 const SYNTAX_WORDS = new Set([
   "name", "arguments", "parameters", "function", "type", "id", "parameter", "invoke", "arg_key", "arg_value",
-  "call", "json", "string", "true", "false", "tool_call", "functions", "assistant", "analysis", "commentary",
-  "final", "to", "constrain", "all", "code", "python", "tool_calls", "tool", "calls", "sep", "DSML",
+  "call", "json", "string", "true", "false", "tool_call", "functions", "python", "tool_calls", "tool", "calls", "sep", "DSML",
   "tool_call_argument_begin", "tool_name", "tool_call_id", "ARGS", "CALL_ID", "CDATA",
   // Python literal spellings, written in JSON's in the arguments.
   "True", "False", "None",

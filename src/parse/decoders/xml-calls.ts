@@ -194,7 +194,11 @@ function readHead(head: string): { name: string; attrs: Record<string, string> }
   const m = /^([^\s"'<>/|=]+)(?:\s+[A-Za-z_][\w-]*="[^"]*")*\s*$/.exec(head);
   if (m === null) return undefined;
   const attrs: Record<string, string> = {};
-  for (const a of head.slice(m[1]!.length).matchAll(ATTR)) attrs[a[1]!] = unescapeAttr(a[2]!);
+  for (const a of head.slice(m[1]!.length).matchAll(ATTR)) {
+    // An attribute written twice (`type="nut" type="number"`) is no tag: one of the values would vanish.
+    if (Object.hasOwn(attrs, a[1]!)) return undefined;
+    attrs[a[1]!] = unescapeAttr(a[2]!);
+  }
   return { name: m[1]!, attrs };
 }
 

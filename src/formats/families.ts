@@ -46,3 +46,4 @@ export { step3 } from "./step3.js";
 export { dots } from "./dots.js";
 export { ernie45 } from "./ernie45.js";
 export { longcat } from "./longcat.js";
+export { functiongemma } from "./functiongemma.js";

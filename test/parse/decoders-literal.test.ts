@@ -209,3 +209,23 @@ describe("extent: where a JSON value ends, without reading it", () => {
     expect(r.openString).toBeUndefined();
   });
 });
+
+describe("retyping quoted arguments (a dialect whose templates quote every value)", () => {
+  it("holds a quoted value the caller types, and writes the typed JSON at its close, at every cut", () => {
+    const text = "query:<escape>ramen<escape>,limit:<escape>5<escape>,flag:<escape>maybe<escape>}";
+    const read = (pieces: readonly string[]) => {
+      const r = new LiteralReader("functiongemma", "args", {
+        retypeArgument: (name) => (name === "limit" || name === "flag" ? (t) => (/^\d+$/.test(t) ? { json: t, value: Number(t) } : undefined) : undefined),
+      });
+      let json = "";
+      for (const p of pieces) {
+        r.push(p);
+        json += r.take();
+      }
+      return { json, value: r.value, done: r.done };
+    };
+    const whole = read([text]);
+    expect(whole).toEqual({ json: '{"query": "ramen", "limit": 5, "flag": "maybe"}', value: { query: "ramen", limit: 5, flag: "maybe" }, done: true });
+    for (const p of cutPositions(text)) expect(read(cutAt(text, [p])), `cut at ${p}`).toEqual(whole);
+  });
+});

@@ -20,6 +20,8 @@ import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } fro
 import { literalDialect } from "../literal/dialects.js";
 import type { ArgumentList, LiteralDialect, LiteralDialectName } from "../literal/dialects.js";
 import { LiteralReader } from "../literal/reader.js";
+import type { LiteralReaderOptions } from "../literal/reader.js";
+import { propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 export interface CallListSyntax {
@@ -102,6 +104,7 @@ class CallListDecoder extends StepDecoder {
   /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
   private failureAt = -1;
   private readonly dialect: LiteralDialect;
+  private readonly toolSchema: DecoderContext["toolSchema"];
   private readonly argList: ArgumentList;
   private readonly selfClosing: boolean;
 
@@ -112,6 +115,7 @@ class CallListDecoder extends StepDecoder {
     super(ctx.regionText);
     this.selfClosing = ctx.selfClosing === true;
     this.dialect = literalDialect(syntax.dialect);
+    this.toolSchema = (name) => ctx.toolSchema(name);
     if (this.dialect.args === undefined) throw new Error(`dialect ${this.dialect.name} has no call argument lists`);
     this.argList = this.dialect.args;
   }
@@ -246,12 +250,32 @@ class CallListDecoder extends StepDecoder {
       return this.failAt(j, `not a call: ${JSON.stringify(this.name + s[j])}`);
     }
     this.raw.push(s[j]!);
-    this.reader = new LiteralReader(this.dialect, "args");
+    this.reader = new LiteralReader(this.dialect, "args", this.argumentTyping(this.name));
     this.argParts = [];
     this.announced = false;
     this.announce(this.reader);
     this.state = "args";
     return j + 1;
+  }
+
+  /**
+   * For a dialect whose templates quote every value (FunctionGemma): a quoted argument whose schema
+   * allows no string is read as the schema's type (`n:<escape>3<escape>` for an integer `n` is 3).
+   */
+  private argumentTyping(name: string): LiteralReaderOptions {
+    if (this.dialect.quotedValuesTyped !== true) return {};
+    const parameters = this.toolSchema(name);
+    if (parameters === undefined) return {};
+    return {
+      retypeArgument: (key) => {
+        const types = schemaTypes(propertySchema(parameters, key), parameters);
+        if (types.includes("string")) return undefined;
+        return (text) => {
+          const typed = typeRawValue(text, types);
+          return typeof typed.value === "string" ? undefined : typed;
+        };
+      },
+    };
   }
 
   /**

@@ -53,6 +53,11 @@ export interface LiteralDialect {
   readonly dictKeys: "string" | "literal" | "bare";
   /** The dialect's call argument list, when calls are written in it. */
   readonly args?: ArgumentList;
+  /**
+   * A quoted argument value is typed by the tool's schema when the schema allows no string for it
+   * (`n:<escape>3<escape>` is 3 for an integer `n`): the dialect's templates quote every value.
+   */
+  readonly quotedValuesTyped?: boolean;
 }
 
 const JSON_CONSTANTS = { true: true, false: false, null: null } as const;
@@ -97,8 +102,9 @@ export const PYTHON_LITERAL: LiteralDialect = {
  * The Gemma family's argument syntax: bare keys, strings as raw text between two quote tokens. A
  * double-quoted string (Python escapes) is read too: models of the family sometimes write one.
  */
-function gemmaDialect(name: string, quote: string): LiteralDialect {
+function gemmaDialect(name: string, quote: string, quotedValuesTyped = false): LiteralDialect {
   return {
+    ...(quotedValuesTyped ? { quotedValuesTyped } : {}),
     name,
     strings: [
       { quote, escapes: "none" },
@@ -119,8 +125,11 @@ function gemmaDialect(name: string, quote: string): LiteralDialect {
 /** Gemma 4 (macro format_argument): `{city:<|"|>London<|"|>,n:3}`. */
 export const GEMMA4_LITERAL: LiteralDialect = gemmaDialect("gemma", '<|"|>');
 
-/** FunctionGemma (google/functiongemma-270m-it): `{city:<escape>London<escape>,n:3}`. */
-export const FUNCTIONGEMMA_LITERAL: LiteralDialect = gemmaDialect("functiongemma", "<escape>");
+/**
+ * FunctionGemma (google/functiongemma-270m-it): `{city:<escape>London<escape>,n:3}`. vLLM's template
+ * writes every value quoted (`n:<escape>3<escape>`), so quoted values are typed by the schema.
+ */
+export const FUNCTIONGEMMA_LITERAL: LiteralDialect = gemmaDialect("functiongemma", "<escape>", true);
 
 /** The dialects a format may name. */
 export const LITERAL_DIALECTS = {

@@ -27,6 +27,18 @@ import type { LiteralDialect, LiteralDialectName, StringQuote } from "./dialects
 import { JsonStringWriter, readNumber } from "./json-text.js";
 
 export type LiteralTop = "value" | "bracketed" | "args" | "extent";
+
+/** A typed reading of a string's text, or undefined to keep it a string. */
+export type StringRetype = (text: string) => { json: string; value: unknown } | undefined;
+
+export interface LiteralReaderOptions {
+  /**
+   * For `args`: the retyping of a quoted value of argument `name`, when the caller types quoted values
+   * (a dialect with `quotedValuesTyped`, by the tool's schema). Such a value is held until its string
+   * closes instead of streamed.
+   */
+  retypeArgument?: (name: string) => StringRetype | undefined;
+}
 export type ExtentKind = "object" | "array" | "string" | "scalar";
 
 type FrameKind = "root" | "list" | "tuple" | "dict" | "args";
@@ -50,6 +62,8 @@ interface StringToken {
   raw: boolean;
   /** Keys are collected, values are written as they arrive. */
   isKey: boolean;
+  /** A held argument value, typed once complete (see LiteralReaderOptions). */
+  retype: StringRetype | undefined;
   /** The quote has been seen; in a dialect with concatenation the string waits to see whether another literal follows (`'a' 'b'`). */
   closed: boolean;
   parts: string[];
@@ -154,9 +168,12 @@ export class LiteralReader {
   private read = 0;
   private memberStart = 0;
 
-  constructor(dialect: LiteralDialect | LiteralDialectName, top: LiteralTop) {
+  private readonly retypeArgument: LiteralReaderOptions["retypeArgument"];
+
+  constructor(dialect: LiteralDialect | LiteralDialectName, top: LiteralTop, options: LiteralReaderOptions = {}) {
     this.c = compile(literalDialect(dialect));
     this.top = top;
+    this.retypeArgument = options.retypeArgument;
     if (top === "extent") {
       for (const q of this.c.d.strings) {
         if (q.quote.length !== 1 || q.escapes === "none") throw new Error(`an extent reader needs single-character quotes with escapes (dialect ${this.c.d.name})`);
@@ -589,11 +606,12 @@ export class LiteralReader {
       triple = s[i + 1] === quote && s[i + 2] === quote;
     }
     const frame = this.frames[this.frames.length - 1]!;
+    const retype = !isKey && frame.kind === "args" && this.retypeArgument !== undefined ? this.retypeArgument(frame.key) : undefined;
     if (!isKey) {
       this.beginValue(frame);
-      this.out.push('"');
+      if (retype === undefined) this.out.push('"');
     }
-    this.token = { kind: "string", quote: q, triple, raw: raw || q.escapes === "none", isKey, closed: false, parts: [], buf: "", writer: new JsonStringWriter() };
+    this.token = { kind: "string", quote: q, triple, raw: raw || q.escapes === "none", isKey, retype, closed: false, parts: [], buf: "", writer: new JsonStringWriter() };
     return i + (triple ? 3 : quote.length);
   }
 
@@ -601,7 +619,7 @@ export class LiteralReader {
   private flushText(tok: StringToken): void {
     if (tok.buf === "") return;
     tok.parts.push(tok.buf);
-    if (!tok.isKey) {
+    if (!tok.isKey && tok.retype === undefined) {
       const t = tok.writer.write(tok.buf);
       if (t !== "") this.out.push(t);
     }
@@ -753,6 +771,12 @@ export class LiteralReader {
     const frame = this.frames[this.frames.length - 1]!;
     if (tok.isKey) {
       this.writeKey(frame, text);
+      return;
+    }
+    if (tok.retype !== undefined) {
+      const typed = tok.retype(text);
+      this.out.push(typed === undefined ? JSON.stringify(text) : typed.json);
+      this.completeValue(typed === undefined ? text : typed.value);
       return;
     }
     this.out.push(tok.writer.end() + '"');

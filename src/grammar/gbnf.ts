@@ -53,7 +53,7 @@ export function alt(options: readonly string[]): string {
  */
 export type Capture =
   | { kind: "call"; name: string }
-  | { kind: "args"; decode: "json" | "python" | "gemma" }
+  | { kind: "args"; decode: "json" | "python" | "gemma"; quote?: string }
   | { kind: "param"; key: string; decode: "json" | "python" | "raw" | "gemma" }
   | { kind: "raw-string" }
   | { kind: "reasoning" }
@@ -69,6 +69,11 @@ export class GbnfBuilder {
   stringMarkers: readonly string[] = [];
   /** Every marker of the format, for strings written as raw text (Gemma's `<|"|>` strings). */
   textMarkers: readonly string[] = [];
+  /**
+   * The quote token of the Gemma family's raw strings, from the payload's literal dialect (Gemma 4
+   * `<|"|>`, FunctionGemma `<escape>`); set before the first `gemma-*` rule is added.
+   */
+  stringQuote = '<|"|>';
   /** Rule name -> what the rule means (see Capture). */
   readonly captures = new Map<string, Capture>();
 

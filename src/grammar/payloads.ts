@@ -10,6 +10,7 @@
  */
 import type { FormatDescription, Payload } from "../formats/types.js";
 import type { FunctionTool } from "../types.js";
+import { literalDialect } from "../parse/literal/dialects.js";
 import { alt, lit, type GbnfBuilder } from "./gbnf.js";
 import { choosePattern, patternGbnf, patternLiterals, patternPrefix } from "./pattern-gbnf.js";
 import { primitive } from "./primitives.js";
@@ -54,10 +55,13 @@ export function payloadWriter(payload: Payload, ctx: EmitContext): WriterOrReaso
       return headerArgs(payload, ctx);
     case "tagged":
       return tagged(payload, ctx);
-    case "literal-calls":
-      if (payload.dialect === "gemma") return gemmaCalls(payload.namePrefix ?? "", ctx);
+    case "literal-calls": {
+      // The Gemma family (bare keys, strings between quote tokens): the quote comes from the dialect.
+      const dialect = literalDialect(payload.dialect);
+      if (dialect.dictKeys === "bare") return gemmaCalls(payload.namePrefix ?? "", dialect.strings[0]!.quote, ctx);
       // Olmo 3 writes calls one per line; a family that says calls *may* sit in a list writes one bare call per region.
       return pythonCalls(payload.namePrefix ?? "", payload.sequence === true ? "lines" : payload.list === true ? "bare" : "list", ctx);
+    }
     case "python-or-json":
       return pythonCalls("", "list", ctx);
     case "by-first-char":
@@ -243,13 +247,14 @@ function pythonCalls(namePrefix: string, layout: "list" | "bare" | "lines", ctx:
   };
 }
 
-/** Gemma 4: `call:f{k:<|"|>v<|"|>,n:1}`, one call per region. */
-function gemmaCalls(namePrefix: string, ctx: EmitContext): PayloadWriter {
+/** Gemma 4 `call:f{k:<|"|>v<|"|>,n:1}`, FunctionGemma `call:f{k:<escape>v<escape>}`: one call per region. */
+function gemmaCalls(namePrefix: string, quote: string, ctx: EmitContext): PayloadWriter {
   const { builder, schemas } = ctx;
+  builder.stringQuote = quote;
   const call = (t: FunctionTool): string =>
     callRule(builder, t, `${lit(`${namePrefix}${t.function.name}`)} ${schemas.objectRule(t.function.parameters, `${hint(t)}-args`, gemmaDict(builder))}`);
   return {
-    markers: ['<|"|>'],
+    markers: [quote],
     oneCall: true,
     group: (tools) => anyCall(builder, tools, "gemma-call", call),
   };

@@ -5,7 +5,7 @@
  * The JSON rules follow the shape of llama.cpp's json-schema-to-grammar primitives: optional
  * whitespace after every value, at most one newline plus indentation.
  */
-import type { GbnfBuilder } from "./gbnf.js";
+import { lit, type GbnfBuilder } from "./gbnf.js";
 import { MAX_WHITESPACE, textWithout } from "./text-rules.js";
 
 export type ValueSyntax = "json" | "python" | "raw" | "gemma";
@@ -38,8 +38,8 @@ const BODIES: Record<string, string> = {
   "py-value": "py-dict | py-list | py-string | number | py-boolean | py-none",
   "py-dict": '"{" space (py-string ":" space py-value ("," space py-string ":" space py-value)*)? "}" space',
   "py-list": '"[" space (py-value ("," space py-value)*)? "]" space',
-  // Gemma 4: strings are raw text between <|"|> tokens, dict keys bare, no spaces.
-  "gemma-string": '"<|\\"|>" gemma-chars "<|\\"|>"',
+  // The Gemma family: strings are raw text between two quote tokens (builder.stringQuote, written by
+  // primitive()), dict keys bare, no spaces.
   "gemma-key": "[a-zA-Z_] [a-zA-Z0-9_]{0,63}",
   "gemma-value": "gemma-dict | gemma-list | gemma-string | raw-number | raw-boolean | raw-null",
   "gemma-dict": '"{" (gemma-key ":" gemma-value ("," gemma-key ":" gemma-value)*)? "}"',
@@ -82,8 +82,13 @@ const NEEDS: Record<string, string[]> = {
 export function primitive(builder: GbnfBuilder, name: string): string {
   if (!builder.has(name)) {
     if (name === "gemma-chars") {
-      // Raw text: no <|"|> token (it would end the string) and no marker of the format.
-      textWithout(builder, name, ['<|"|>', ...builder.stringMarkers, ...builder.textMarkers]);
+      // Raw text: no quote token (it would end the string) and no marker of the format.
+      textWithout(builder, name, [builder.stringQuote, ...builder.stringMarkers, ...builder.textMarkers]);
+      return name;
+    }
+    if (name === "gemma-string") {
+      builder.add(name, `${lit(builder.stringQuote)} gemma-chars ${lit(builder.stringQuote)}`);
+      primitive(builder, "gemma-chars");
       return name;
     }
     const inside = STRING_BODIES[name];

@@ -8,7 +8,7 @@
  */
 import { dumpJson } from "../jinja/tojson.js";
 import { PyFloat } from "../jinja/py-float.js";
-import { alt, lit, type GbnfBuilder } from "./gbnf.js";
+import { alt, lit, type Capture, type GbnfBuilder } from "./gbnf.js";
 import { anyValueRule, primitive, scalarRule, type ValueSyntax } from "./primitives.js";
 import type { TextGuard } from "./text-rules.js";
 import { schemaTypes, type ValueType } from "../parse/coerce.js";
@@ -77,7 +77,8 @@ export class SchemaRules {
     const object = Array.isArray(root.allOf) ? this.mergeAllOf(root, hint, root) : root;
     const rule = this.builder.add(hint, this.objectBody(object, hint, syntax, root));
     if (syntax.captureMembers === true || syntax.values === "raw") return rule;
-    return this.builder.capture(rule, { kind: "args", decode: syntax.values });
+    const capture: Capture = syntax.values === "gemma" ? { kind: "args", decode: "gemma", quote: this.builder.stringQuote } : { kind: "args", decode: syntax.values };
+    return this.builder.capture(rule, capture);
   }
 
   /** An expression for a value of `schema` written in `syntax`. */
@@ -285,7 +286,7 @@ export class SchemaRules {
       if (typeof value === "string") return this.builder.capture(this.builder.add("raw-const", lit(value)), { kind: "raw-string" });
       return lit(dumpJson(value, PY_JSON));
     }
-    if (syntax === "gemma") return lit(gemmaRepr(value));
+    if (syntax === "gemma") return lit(gemmaRepr(value, this.builder.stringQuote));
     if (syntax === "python") {
       // Python accepts either quote style for strings; other literals have one spelling.
       if (typeof value === "string") return `${alt([lit(pyRepr(value)), lit(dumpJson(value, PY_JSON))])} ${space}`;
@@ -350,11 +351,11 @@ export function gemmaDict(builder: GbnfBuilder): ObjectSyntax {
   };
 }
 
-/** A JSON value in Gemma's syntax: `<|"|>x<|"|>`, `true`, `null`, `[1,2]`, `{k:<|"|>v<|"|>}`. */
-export function gemmaRepr(value: unknown): string {
-  if (typeof value === "string") return `<|"|>${value}<|"|>`;
-  if (Array.isArray(value)) return `[${value.map(gemmaRepr).join(",")}]`;
-  if (isSchema(value)) return `{${Object.entries(value).map(([k, v]) => `${k}:${gemmaRepr(v)}`).join(",")}}`;
+/** A JSON value in Gemma's syntax: `<|"|>x<|"|>`, `true`, `null`, `[1,2]`, `{k:<|"|>v<|"|>}` (`quote`: the string quote token). */
+export function gemmaRepr(value: unknown, quote: string): string {
+  if (typeof value === "string") return `${quote}${value}${quote}`;
+  if (Array.isArray(value)) return `[${value.map((v) => gemmaRepr(v, quote)).join(",")}]`;
+  if (isSchema(value)) return `{${Object.entries(value).map(([k, v]) => `${k}:${gemmaRepr(v, quote)}`).join(",")}}`;
   return dumpJson(value, PY_JSON);
 }
 

@@ -12,7 +12,8 @@
  * Local `$ref`s (`#/$defs/X`, `#/definitions/X`) are resolved against the tool's parameters schema.
  */
 import type { JsonSchema } from "../types.js";
-import { jsonStringBody, readLiteral, readNumber } from "./decoders/pythonic-literal.js";
+import { jsonStringBody, readNumber } from "./literal/json-text.js";
+import { readLiteral } from "./literal/reader.js";
 
 export type ValueType = "null" | "integer" | "number" | "boolean" | "object" | "array" | "string";
 

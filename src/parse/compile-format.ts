@@ -13,6 +13,7 @@ import { jsonArgs } from "./decoders/json-args.js";
 import { jsonCalls } from "./decoders/json-calls.js";
 import { pythonTag } from "./decoders/python-tag.js";
 import { callListDecoder, pythonicOrJsonCalls } from "./decoders/pythonic.js";
+import { literalDialect } from "./literal/dialects.js";
 import { taggedDecoder } from "./decoders/tagged.js";
 import { xmlCallsDecoder } from "./decoders/xml-calls.js";
 import type { XmlCallsSyntax } from "./decoders/xml-calls.js";
@@ -96,9 +97,8 @@ function makePayload(p: Payload): DecoderFactory {
     case "literal-calls":
       return callListDecoder({
         namePrefix: p.namePrefix ?? "",
-        argsOpen: p.dialect === "gemma" ? "{" : "(",
         dialect: p.dialect,
-        list: p.list ?? p.dialect === "python",
+        list: p.list ?? literalDialect(p.dialect).args?.open === "(",
         ...(p.sequence ? { sequence: true } : {}),
       });
     case "python-or-json":

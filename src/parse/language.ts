@@ -13,6 +13,7 @@
  * attribute value. A space matches any run of whitespace, a `"` matches `"` or `'` (closed by the
  * same), `[...]` is optional, `\` escapes the next character.
  */
+import type { CallDialectName } from "./literal/dialects.js";
 
 /**
  * How a template's source gives the family away. The format matches when, for at least one group in
@@ -166,11 +167,13 @@ export type Payload =
       untyped: UntypedValues;
     }
   /**
-   * Calls written as code: Python `[f(a=1), g()]` (`python`), Gemma 4 `call:f{k:<|"|>v<|"|>}` (`gemma`).
+   * Calls written as code: Python `[f(a=1), g()]` (`python`), Gemma 4 `call:f{k:<|"|>v<|"|>}` (`gemma`),
+   * FunctionGemma `call:f{k:<escape>v<escape>}` (`functiongemma`). The dialect (literal/dialects.ts)
+   * says how the argument list and its values are written.
    */
   | {
       kind: "literal-calls";
-      dialect: "python" | "gemma";
+      dialect: CallDialectName;
       /** Written before each call's name (Gemma: `call:`). */
       namePrefix?: string;
       /** Calls may sit in a list `[...]` (Python). */

@@ -6,6 +6,7 @@
  */
 import { TYPE_NAMES } from "./decoders/xml-calls.js";
 import type { ChannelRule, FormatDescription, Payload } from "./language.js";
+import { literalDialect } from "./literal/dialects.js";
 
 /** Literal pieces of a pattern: `<invoke name="{name}">` gives `<invoke name="`, `">`. */
 function patternLiterals(pattern: string): string[] {
@@ -52,6 +53,8 @@ function payloadTexts(p: Payload, out: string[]): void {
       return;
     case "literal-calls":
       if (p.namePrefix !== undefined) out.push(p.namePrefix);
+      // The dialect's string quote tokens (FunctionGemma's `<escape>`) are markup too.
+      for (const q of literalDialect(p.dialect).strings) out.push(q.quote);
       return;
     case "python-or-json":
       payloadTexts(p.json, out);

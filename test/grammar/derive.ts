@@ -33,7 +33,7 @@ export function derive(text: string, tree: Node, captures: ReadonlyMap<string, C
         return;
       case "args":
         if (call === undefined) throw new Error(`arguments outside a call at ${n.start}`);
-        call.arguments = (c.decode === "json" ? JSON.parse(span(n)) : c.decode === "gemma" ? readGemma(span(n)) : readPython(span(n))) as Record<string, unknown>;
+        call.arguments = (c.decode === "json" ? JSON.parse(span(n)) : c.decode === "gemma" ? readGemma(span(n), c.quote) : readPython(span(n))) as Record<string, unknown>;
         return;
       case "param": {
         if (call === undefined) throw new Error(`parameter outside a call at ${n.start}`);
@@ -147,9 +147,9 @@ export function readPython(src: string): unknown {
   return v;
 }
 
-/** Gemma 4's argument syntax: `<|"|>raw text<|"|>` strings, bare keys, numbers, true/false/null. */
-export function readGemma(src: string): unknown {
-  const Q = '<|"|>';
+/** The Gemma family's argument syntax: `<|"|>raw text<|"|>` strings (FunctionGemma: `<escape>`), bare keys, numbers, true/false/null. */
+export function readGemma(src: string, quote = '<|"|>'): unknown {
+  const Q = quote;
   let i = 0;
   const fail = (what: string): never => {
     throw new Error(`gemma literal: ${what} at ${i} in ${JSON.stringify(src)}`);

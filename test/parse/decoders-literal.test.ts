@@ -1,10 +1,12 @@
 /**
- * The streaming literal reader (src/parse/decoders/pythonic-literal.ts): Python literals, JSON and
+ * The streaming literal reader (src/parse/literal/reader.ts): Python literals, JSON and
  * Gemma 4's syntax to JSON text, the same for every split of the input.
  */
 import { describe, expect, it } from "vitest";
-import { LiteralReader, readLiteral, readNumber } from "../../src/parse/decoders/pythonic-literal.js";
-import type { LiteralDialect, LiteralTop } from "../../src/parse/decoders/pythonic-literal.js";
+import { LiteralReader, readLiteral } from "../../src/parse/literal/reader.js";
+import { readNumber } from "../../src/parse/literal/json-text.js";
+import type { LiteralDialectName } from "../../src/parse/literal/dialects.js";
+import type { LiteralTop } from "../../src/parse/literal/reader.js";
 import { cutAt, cutPositions } from "../helpers/rng.js";
 
 interface Read {
@@ -14,7 +16,7 @@ interface Read {
   rest: string;
 }
 
-function read(dialect: LiteralDialect, top: LiteralTop, pieces: readonly string[]): Read {
+function read(dialect: LiteralDialectName, top: LiteralTop, pieces: readonly string[]): Read {
   const r = new LiteralReader(dialect, top);
   let json = "";
   let rest = "";
@@ -34,7 +36,7 @@ function read(dialect: LiteralDialect, top: LiteralTop, pieces: readonly string[
 }
 
 /** Reads whole and at every single cut; all must agree (errors included). */
-function readEverySplit(dialect: LiteralDialect, top: LiteralTop, text: string): Read {
+function readEverySplit(dialect: LiteralDialectName, top: LiteralTop, text: string): Read {
   const whole = read(dialect, top, [text]);
   for (const p of cutPositions(text)) expect(read(dialect, top, cutAt(text, [p])), `cut at ${p}`).toEqual(whole);
   expect(read(dialect, top, Array.from(text)), "code point by code point").toEqual(whole);
@@ -89,20 +91,20 @@ x'`);
 
 describe("keyword arguments", () => {
   it("reads up to the closing parenthesis and hands back the rest", () => {
-    const r = readEverySplit("python", "kwargs", "city='Paris', days=3, tags=['a'])] and more");
+    const r = readEverySplit("python", "args", "city='Paris', days=3, tags=['a'])] and more");
     expect(r.json).toBe('{"city": "Paris", "days": 3, "tags": ["a"]}');
     expect(r.value).toEqual({ city: "Paris", days: 3, tags: ["a"] });
     expect(r.rest).toBe("] and more");
   });
 
   it("reads no arguments and a trailing comma", () => {
-    expect(readEverySplit("python", "kwargs", ")").json).toBe("{}");
-    expect(readEverySplit("python", "kwargs", "a=1,)").value).toEqual({ a: 1 });
+    expect(readEverySplit("python", "args", ")").json).toBe("{}");
+    expect(readEverySplit("python", "args", "a=1,)").value).toEqual({ a: 1 });
   });
 
   it("rejects positional arguments and broken values, reporting where", () => {
-    expect(readEverySplit("python", "kwargs", "'x')").error).toBeDefined();
-    const broken = readEverySplit("python", "kwargs", "a='x 'y', b='z')");
+    expect(readEverySplit("python", "args", "'x')").error).toBeDefined();
+    const broken = readEverySplit("python", "args", "a='x 'y', b='z')");
     expect(broken.error).toBeDefined();
     expect(broken.rest).toBe("y', b='z')");
   });
@@ -130,20 +132,20 @@ describe("JSON", () => {
 
 describe("Gemma 4", () => {
   it("reads bare keys, <|\"|> strings, nested values", () => {
-    const r = readEverySplit("gemma", "gemma-args", 'city:<|"|>São Paulo, "SP"<|"|>,n:3,ok:true,x:None,deep:{list:[<|"|>a<|"|>,1.5]}}<tool_call|>');
+    const r = readEverySplit("gemma", "args", 'city:<|"|>São Paulo, "SP"<|"|>,n:3,ok:true,x:None,deep:{list:[<|"|>a<|"|>,1.5]}}<tool_call|>');
     expect(r.value).toEqual({ city: 'São Paulo, "SP"', n: 3, ok: true, x: null, deep: { list: ["a", 1.5] } });
     expect(r.json).toBe('{"city": "São Paulo, \\"SP\\"", "n": 3, "ok": true, "x": null, "deep": {"list": ["a", 1.5]}}');
     expect(r.rest).toBe("<tool_call|>");
   });
 
   it("keeps text that looks like a token inside a string", () => {
-    expect(readEverySplit("gemma", "gemma-args", 'code:<|"|>a <| b <|" c<|"|>}').value).toEqual({ code: "a <| b <|\" c" });
+    expect(readEverySplit("gemma", "args", 'code:<|"|>a <| b <|" c<|"|>}').value).toEqual({ code: "a <| b <|\" c" });
   });
 });
 
 describe("streaming", () => {
   it("writes a long string's text before the string ends", () => {
-    const r = new LiteralReader("python", "kwargs");
+    const r = new LiteralReader("python", "args");
     r.push("code='first part ");
     expect(r.take()).toBe('{"code": "first part ');
     r.push("second part");
@@ -151,5 +153,79 @@ describe("streaming", () => {
     expect(r.push("')")).toBe("");
     expect(r.take()).toBe('"}');
     expect(r.done).toBe(true);
+  });
+});
+
+describe("dialects as data", () => {
+  it("reads FunctionGemma's <escape> strings with the Gemma rules", () => {
+    const r = readEverySplit("functiongemma", "args", "city:<escape>Paris, \"FR\" {x}<escape>,n:3,ok:false}<end_function_call>");
+    expect(r.value).toEqual({ city: 'Paris, "FR" {x}', n: 3, ok: false });
+    expect(r.json).toBe('{"city": "Paris, \\"FR\\" {x}", "n": 3, "ok": false}');
+    expect(r.rest).toBe("<end_function_call>");
+  });
+
+  it("a key named __proto__ is an own member, as JSON.parse makes it", () => {
+    const r = readEverySplit("python", "value", "{'__proto__': {'a': 1}}");
+    expect(Object.keys(r.value as object)).toEqual(["__proto__"]);
+    expect(JSON.stringify(r.value)).toBe(JSON.stringify(JSON.parse('{"__proto__": {"a": 1}}')));
+  });
+});
+
+describe("extent: where a JSON value ends, without reading it", () => {
+  function extent(pieces: readonly string[]): { end: number; kind: string | undefined; members: number[]; done: boolean } {
+    const r = new LiteralReader("json", "extent");
+    let at = 0;
+    let end = -1;
+    for (const p of pieces) {
+      const e = r.feed(p, 0);
+      if (end < 0 && r.done) end = at + e;
+      at += p.length;
+    }
+    r.finish();
+    if (end < 0 && r.done) end = at;
+    return { end, kind: r.kind, members: [...r.members], done: r.done };
+  }
+
+  it("finds the end of an object past brackets and escaped quotes in strings, the same at every cut", () => {
+    const text = '{"a": "x}\\"]", "b": [1, {"c": null}]} tail';
+    const whole = extent([text]);
+    expect(whole).toEqual({ end: text.indexOf(" tail"), kind: "object", members: [1, 4, 6, 13, 15, 18], done: true });
+    for (const p of cutPositions(text)) expect(extent(cutAt(text, [p])), `cut at ${p}`).toEqual(whole);
+  });
+
+  it("ends a scalar at the first character that cannot be part of it, or at the end of the input", () => {
+    expect(extent(["-1.5e3, x"])).toMatchObject({ end: 6, kind: "scalar" });
+    expect(extent(["tr", "ue"])).toMatchObject({ end: 4, kind: "scalar", done: true });
+  });
+
+  it("knows an open string and its offset", () => {
+    const r = new LiteralReader("json", "extent");
+    r.feed('{"k": "long', 0);
+    expect(r.openString).toBe(6);
+    expect(r.feedInString(" text without a quote")).toBe(true);
+    expect(r.feedInString(' ends" }')).toBe(false);
+    r.feed(' ends"}', 0);
+    expect(r.done).toBe(true);
+    expect(r.openString).toBeUndefined();
+  });
+});
+
+describe("retyping quoted arguments (a dialect whose templates quote every value)", () => {
+  it("holds a quoted value the caller types, and writes the typed JSON at its close, at every cut", () => {
+    const text = "query:<escape>ramen<escape>,limit:<escape>5<escape>,flag:<escape>maybe<escape>}";
+    const read = (pieces: readonly string[]) => {
+      const r = new LiteralReader("functiongemma", "args", {
+        retypeArgument: (name) => (name === "limit" || name === "flag" ? (t) => (/^\d+$/.test(t) ? { json: t, value: Number(t) } : undefined) : undefined),
+      });
+      let json = "";
+      for (const p of pieces) {
+        r.push(p);
+        json += r.take();
+      }
+      return { json, value: r.value, done: r.done };
+    };
+    const whole = read([text]);
+    expect(whole).toEqual({ json: '{"query": "ramen", "limit": 5, "flag": "maybe"}', value: { query: "ramen", limit: 5, flag: "maybe" }, done: true });
+    for (const p of cutPositions(text)) expect(read(cutAt(text, [p])), `cut at ${p}`).toEqual(whole);
   });
 });

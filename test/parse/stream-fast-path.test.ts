@@ -13,7 +13,7 @@ import { getFormat } from "../../src/formats/index.js";
 import { compileFormat } from "../../src/parse/compile-format.js";
 import type { FormatId } from "../../src/formats/index.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "../../src/parse/decoder.js";
-import { JsonStringWriter } from "../../src/parse/decoders/pythonic-literal.js";
+import { JsonStringWriter } from "../../src/parse/literal/json-text.js";
 import { TextRope } from "../../src/parse/rope.js";
 import { randomPieces, seededRandom } from "../helpers/rng.js";
 import { parseOneShot } from "../helpers/run-parse.js";

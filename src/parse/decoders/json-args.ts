@@ -6,7 +6,7 @@
  * (harmony): then the whole body, trimmed, is the arguments text.
  */
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { JsonValueReader } from "../json-reader.js";
+import { startsValue } from "../literal/reader.js";
 import { ArgsValue, clip } from "./json-value.js";
 import { OpenString } from "./open-string.js";
 import { SeenText } from "./seen-text.js";
@@ -60,7 +60,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
             this.fence = "";
             this.fenceAt = this.seen.base + i;
           }
-          else if (JsonValueReader.startsValue(ch)) this.phase = "value";
+          else if (startsValue(ch, "json")) this.phase = "value";
           else if (this.opts.rawText) this.phase = "raw";
           else {
             this.phase = "after";

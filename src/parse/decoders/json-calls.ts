@@ -8,14 +8,14 @@
  */
 import { NO_EVENTS } from "../decoder.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { JsonValueReader } from "../json-reader.js";
+import { LiteralReader, startsValue } from "../literal/reader.js";
 import { ArgsValue, clip } from "./json-value.js";
 import { parseStringLiteral } from "./long-member.js";
 import { OpenString } from "./open-string.js";
 import { SeenText } from "./seen-text.js";
 
 /** Where the string `reader` is inside opened, as a SeenText offset (its value starts at `start`). */
-function offset(reader: JsonValueReader | undefined, start: number): number | undefined {
+function offset(reader: LiteralReader | undefined, start: number): number | undefined {
   const rel = reader?.openString;
   return rel === undefined ? undefined : start + rel;
 }
@@ -58,13 +58,13 @@ type ObjectStep = "keyOrEnd" | "key" | "colon" | "value" | "afterValue";
 class CallObject {
   step: ObjectStep = "keyOrEnd";
   braceSeen = false;
-  keyReader: JsonValueReader | undefined;
+  keyReader: LiteralReader | undefined;
   /** Where the key and the (non-arguments) value being read start, as SeenText offsets. */
   keyStart = 0;
   valueStart = 0;
   keyText = "";
   key = "";
-  valueReader: JsonValueReader | undefined;
+  valueReader: LiteralReader | undefined;
   valueText = "";
   name: string | undefined;
   id: string | undefined;
@@ -340,7 +340,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
           if (ch === '"') {
             obj.step = "key";
             obj.keyStart = base + i;
-            obj.keyReader = new JsonValueReader();
+            obj.keyReader = new LiteralReader("json", "extent");
             obj.keyText = "";
             continue;
           }
@@ -377,7 +377,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
               i++;
               continue;
             }
-            if (!JsonValueReader.startsValue(ch)) {
+            if (!startsValue(ch, "json")) {
               obj.rawEnd = base + i;
               return this.failRegion(text, i, out, this.objectFailure("malformed", `expected a value for key ${JSON.stringify(obj.key)}`));
             }
@@ -390,7 +390,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
               }
               if (obj.opened) obj.args.goLive();
             } else {
-              obj.valueReader = new JsonValueReader();
+              obj.valueReader = new LiteralReader("json", "extent");
               obj.valueStart = base + i;
             }
           }

@@ -5,14 +5,15 @@
  * (Granite 4, some Qwen fine-tunes) is only released when complete, decoded, so the streamed
  * fragments always add up to the final `arguments` text.
  */
-import { JsonValueReader } from "../json-reader.js";
+import { LiteralReader } from "../literal/reader.js";
 import { parseWithLongMember } from "./long-member.js";
 import type { SeenText } from "./seen-text.js";
 
 export type ArgsOutcome = { ok: true; arguments: string; value: unknown } | { ok: false; message: string };
 
 export class ArgsValue {
-  readonly reader = new JsonValueReader();
+  /** Finds where the value ends; JSON.parse reads it once it is complete. */
+  readonly reader = new LiteralReader("json", "extent");
   /** Where the value starts and (so far) ends, as offsets into the decoder's SeenText. */
   start = -1;
   end = -1;

@@ -5,7 +5,7 @@
  * high surrogate are held back so the fragments never depend on where the text was cut.
  */
 import type { DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { parsePythonKwargs } from "./python-kwargs.js";
+import { LiteralReader } from "../literal/reader.js";
 
 const BUILTIN_HEAD = /^\s*([A-Za-z_][A-Za-z0-9_]*)\.call\(/;
 /** Still possibly the start of `name.call(`. */
@@ -46,7 +46,7 @@ class PythonTagDecoder implements PayloadDecoder {
     if (this.mode === "code") return this.endCode();
     const m = BUILTIN_HEAD.exec(this.buf)!;
     const body = this.buf.slice(m[0].length).trimEnd();
-    const args = body.endsWith(")") ? parsePythonKwargs(body.slice(0, -1)) : undefined;
+    const args = body.endsWith(")") ? readKwargs(body) : undefined;
     if (args === undefined) {
       return [{ kind: "fail", type: body.endsWith(")") ? "malformed" : "truncated", message: "cannot read the built-in call's arguments", name: m[1]! }];
     }
@@ -87,6 +87,16 @@ class PythonTagDecoder implements PayloadDecoder {
     out.push({ kind: "done", arguments: `{"code": "${escapeJson(code)}"}`, value });
     return out;
   }
+}
+
+/**
+ * The keyword arguments of `body` (everything after `name.call(`, ending with its `)`), or undefined
+ * when they are not Python literals or text follows the closing parenthesis.
+ */
+function readKwargs(body: string): Record<string, unknown> | undefined {
+  const reader = new LiteralReader("python", "args");
+  const rest = reader.push(body);
+  return reader.done && reader.error === undefined && rest.trim() === "" ? (reader.value as Record<string, unknown>) : undefined;
 }
 
 /** JSON string escaping without the quotes; keeps non-ASCII characters as they are. */

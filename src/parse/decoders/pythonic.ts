@@ -1,8 +1,9 @@
 /**
  * Decoders for calls written as code: Python calls with keyword arguments, `[f(a=1, b="x"), g()]`
  * (Llama 3.2/4 pythonic, LFM2, tagged-pythonic), and Gemma 4's `call:f{city:<|"|>London<|"|>,n:3}`.
- * One call-list machine reads names and separators; the arguments are read by LiteralReader
- * (pythonic-literal.ts), which writes their JSON as it reads, so string arguments stream.
+ * One call-list machine reads names and separators; the arguments are read by the literal reader
+ * (literal/reader.ts) in the syntax's dialect, which writes their JSON as it reads, so string
+ * arguments stream.
  *
  * Values are literals with their own types (`3` is a number, `'3'` a string), so they are not retyped
  * by the schema; ajv checks them against it afterwards.
@@ -16,23 +17,25 @@
  * its arguments look real (a first `name=`, or `()`); elsewhere as soon as its `(` is read.
  */
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { LiteralReader } from "./pythonic-literal.js";
+import { literalDialect } from "../literal/dialects.js";
+import type { ArgumentList, LiteralDialect, LiteralDialectName } from "../literal/dialects.js";
+import { LiteralReader } from "../literal/reader.js";
+import type { LiteralReaderOptions } from "../literal/reader.js";
+import { propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
-import type { LiteralDialect, LiteralTop } from "./pythonic-literal.js";
 
 export interface CallListSyntax {
   /** Written before each call's name (Gemma 4: `call:`). */
   namePrefix: string;
-  /** The character after the name that opens the arguments: `(` (Python) or `{` (Gemma). */
-  argsOpen: string;
-  dialect: LiteralDialect;
+  /** The arguments' dialect; its argument list (`(a=1)`, `{a:1}`) follows the name. */
+  dialect: LiteralDialect | LiteralDialectName;
   /** Calls may sit in a Python list, `[f(), g()]`. */
   list: boolean;
   /** Outside a list, calls may follow one another separated by whitespace (Olmo 3: one per line). */
   sequence?: boolean;
 }
 
-export const PYTHON_CALLS: CallListSyntax = { namePrefix: "", argsOpen: "(", dialect: "python", list: true };
+export const PYTHON_CALLS: CallListSyntax = { namePrefix: "", dialect: "python", list: true };
 
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_.\-]/;
@@ -100,7 +103,9 @@ class CallListDecoder extends StepDecoder {
   private failure = "";
   /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
   private failureAt = -1;
-  private readonly top: LiteralTop;
+  private readonly dialect: LiteralDialect;
+  private readonly toolSchema: DecoderContext["toolSchema"];
+  private readonly argList: ArgumentList;
   private readonly selfClosing: boolean;
 
   constructor(
@@ -109,7 +114,10 @@ class CallListDecoder extends StepDecoder {
   ) {
     super(ctx.regionText);
     this.selfClosing = ctx.selfClosing === true;
-    this.top = syntax.dialect === "gemma" ? "gemma-args" : "kwargs";
+    this.dialect = literalDialect(syntax.dialect);
+    this.toolSchema = (name) => ctx.toolSchema(name);
+    if (this.dialect.args === undefined) throw new Error(`dialect ${this.dialect.name} has no call argument lists`);
+    this.argList = this.dialect.args;
   }
 
   protected finish(s: string, closed: boolean): void {
@@ -238,16 +246,36 @@ class CallListDecoder extends StepDecoder {
     this.raw.push(s.slice(i, j));
     if (this.name.length > MAX_NAME) return this.failAt(j, "tool name too long");
     if (j === s.length) return final ? this.failAt(j, "the call is not complete") : j > i ? j : -1;
-    if (s[j] !== this.syntax.argsOpen || this.name === "" || !NAME_START.test(this.name[0]!)) {
+    if (s[j] !== this.argList.open || this.name === "" || !NAME_START.test(this.name[0]!)) {
       return this.failAt(j, `not a call: ${JSON.stringify(this.name + s[j])}`);
     }
     this.raw.push(s[j]!);
-    this.reader = new LiteralReader(this.syntax.dialect, this.top);
+    this.reader = new LiteralReader(this.dialect, "args", this.argumentTyping(this.name));
     this.argParts = [];
     this.announced = false;
     this.announce(this.reader);
     this.state = "args";
     return j + 1;
+  }
+
+  /**
+   * For a dialect whose templates quote every value (FunctionGemma): a quoted argument whose schema
+   * allows no string is read as the schema's type (`n:<escape>3<escape>` for an integer `n` is 3).
+   */
+  private argumentTyping(name: string): LiteralReaderOptions {
+    if (this.dialect.quotedValuesTyped !== true) return {};
+    const parameters = this.toolSchema(name);
+    if (parameters === undefined) return {};
+    return {
+      retypeArgument: (key) => {
+        const types = schemaTypes(propertySchema(parameters, key), parameters);
+        if (types.includes("string")) return undefined;
+        return (text) => {
+          const typed = typeRawValue(text, types);
+          return typeof typed.value === "string" ? undefined : typed;
+        };
+      },
+    };
   }
 
   /**

@@ -24,7 +24,8 @@ import { TextRope } from "../rope.js";
 import { parseWithLongMember } from "./long-member.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
-import { jsonStringBody, JsonStringWriter, LiteralReader } from "./pythonic-literal.js";
+import { jsonStringBody, JsonStringWriter } from "../literal/json-text.js";
+import { LiteralReader } from "../literal/reader.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 /** What a parameter's open tag says. */

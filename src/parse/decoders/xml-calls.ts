@@ -18,7 +18,7 @@ import type { JsonSchema } from "../../types.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory } from "../decoder.js";
 import { propertySchema, resolveRef, schemaTypes, typeRawValue, UNTYPED_JSON } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
-import { jsonStringBody } from "./pythonic-literal.js";
+import { jsonStringBody } from "../literal/json-text.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 export interface XmlCallsSyntax {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
 import { readJson } from "../src/request/read-json.js";
 import { readSharedJson } from "../src/request/read-shared-json.js";
-import { hasKeyOrder } from "../src/request/key-order.js";
+import { hasKeyOrder } from "../src/jinja/key-order.js";
 import { normalizeRequest } from "../src/request/index.js";
 import { compileTemplate } from "../src/jinja/index.js";
 import { seededRandom } from "./helpers/rng.js";

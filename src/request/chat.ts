@@ -1,7 +1,7 @@
 /** Chat Completions `messages` -> canonical messages (spec rules 2-7). */
 import { invalidRequest } from "../errors.js";
 import { isObject } from "./is-object.js";
-import { copyObject } from "./key-order.js";
+import { copyObject } from "../jinja/key-order.js";
 import type { Message, MessageRules } from "./message-rules.js";
 
 export function chatMessages(messages: unknown, rules: MessageRules): Message[] {

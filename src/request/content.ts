@@ -6,7 +6,7 @@
  */
 import { invalidRequest } from "../errors.js";
 import { isObject } from "./is-object.js";
-import { copyObject } from "./key-order.js";
+import { copyObject } from "../jinja/key-order.js";
 
 const TEXT_PART_TYPES = new Set(["text", "input_text", "output_text"]);
 

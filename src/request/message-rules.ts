@@ -7,7 +7,7 @@
 import { invalidRequest } from "../errors.js";
 import { normalizeContent } from "./content.js";
 import { isObject } from "./is-object.js";
-import { copyObject } from "./key-order.js";
+import { copyObject } from "../jinja/key-order.js";
 import { readJson } from "./read-json.js";
 import { freezeDeep } from "../jinja/index.js";
 import { dumpJson, type JsonOptions } from "../jinja/tojson.js";

@@ -10,7 +10,7 @@
  * for request bodies.
  */
 import { PyFloat } from "../jinja/py-float.js";
-import { inKeyOrder, isIndexKey } from "./key-order.js";
+import { inKeyOrder, isIndexKey } from "../jinja/key-order.js";
 
 class JsonSyntaxError extends SyntaxError {}
 

@@ -7,7 +7,7 @@ import { invalidRequest } from "../errors.js";
 import { checkToolSchema } from "../schema/index.js";
 import type { FunctionTool, ToolChoice } from "../types.js";
 import { isObject } from "./is-object.js";
-import { copyObject, hasKeyOrder } from "./key-order.js";
+import { copyObject, hasKeyOrder } from "../jinja/key-order.js";
 
 /** Validates and converts `tools` to the Chat Completions shape. `field` names the array in errors. */
 export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] | undefined {

@@ -165,3 +165,29 @@ describe("sandbox", () => {
     expect(JSON.stringify(ctx)).toBe(before);
   });
 });
+
+describe("bulk work takes stepped loops past a few thousand matches, with the same results", () => {
+  const render = (t: string, s: string) => compileTemplate(t).render({ s });
+  // Expectations from the plain JS operations (what the native fast path computes for few matches).
+  it("replace: all, with a count, an empty needle (surrogate pairs are one code point)", () => {
+    const s = "ab,".repeat(5000) + "tail";
+    expect(render("{{ s|replace('a', '<$&>') }}", s)).toBe(s.split("a").join("<$&>"));
+    expect(render("{{ s.replace('b,', '', 4500) }}", s)).toBe("a".repeat(4500) + "ab,".repeat(500) + "tail");
+    const t = "x😀".repeat(3000);
+    const expected = [...t].map((ch) => "-" + ch).join("") + "-";
+    expect(compileTemplate("{{ s.replace('', '-') }}").render({ s: t })).toBe(expected);
+    expect(compileTemplate("{{ s.replace('', '-', 5000) }}").render({ s: t })).toBe([...t].slice(0, 5000).map((ch) => "-" + ch).join("") + [...t].slice(5000).join(""));
+  });
+  it("escape: many characters to escape", () => {
+    const s = `<a href="x">'&'</a>`.repeat(2000);
+    const expected = s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&#34;").replaceAll("'", "&#39;");
+    expect(render("{{ s|e }}", s)).toBe(expected);
+    expect(render("{{ (s|e) is escaped }}", s)).toBe("True");
+  });
+  it("a native operation that would outlast the budget is refused before it runs", () => {
+    const e = failure("{{ s.upper()|length }}", { s: "é".repeat(2_000_000) }, { timeMs: 10 });
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toMatch(/would exceed the render time limit/);
+    expect(compileTemplate("{{ s.upper()|length }}").render({ s: "é".repeat(2_000_000) })).toBe("2000000");
+  });
+});

@@ -90,6 +90,8 @@ const LIMITED: ReadonlyArray<readonly [string, string]> = [
   ["escape of 10 M '<', once", "{% set s = '<' * 10000000 %}{{ (s|e)|length }}"],
   ["tojson of 20 M control characters, once", "{% set s = '\\x01' * 20000000 %}{{ (s|tojson)|length }}"],
   ["upper() of 30 M non-ASCII letters in a loop", "{% set s = 'é' * 30000000 %}{% for i in range(100000) %}{% set t = s.upper() %}{% endfor %}"],
+  ["repr of a 10 M-item list", "{% set l = ['ab'] * 10000000 %}{{ (l|string)|length }}"],
+  ["tojson of a 10 M-item list", "{% set l = range(100000)|list %}{{ (l * 100)|tojson|length }}"],
   ["case-insensitive sort of ten 30 M non-ASCII strings", "{% set s = 'É' * 30000000 %}{{ ([s, s, s, s, s, s, s, s, s, s]|sort)|length }}"],
 ];
 

@@ -184,6 +184,21 @@ describe("bulk work takes stepped loops past a few thousand matches, with the sa
     expect(render("{{ s|e }}", s)).toBe(expected);
     expect(render("{{ (s|e) is escaped }}", s)).toBe("True");
   });
+  it("tojson of lists and dicts with thousands of items (json.dumps layout)", () => {
+    const n = 5000;
+    const items = Array.from({ length: n }, (_, i) => i);
+    expect(compileTemplate("{{ l|tojson }}").render({ l: items })).toBe("[" + items.join(", ") + "]");
+    expect(compileTemplate("{{ l|tojson(indent=2) }}").render({ l: [items] })).toBe("[\n  [\n    " + items.join(",\n    ") + "\n  ]\n]");
+    const d = Object.fromEntries(items.map((i) => ["k" + i, i]));
+    expect(compileTemplate("{{ d|tojson }}").render({ d })).toBe("{" + items.map((i) => `"k${i}": ${i}`).join(", ") + "}");
+    // A template-made dict (PyDict), int and str keys alike.
+    const literal = "{{ {" + items.map((i) => (i % 2 ? `${i}: ${i}` : `'k${i}': ${i}`)).join(", ") + "}|tojson }}";
+    expect(compileTemplate(literal).render({})).toBe("{" + items.map((i) => (i % 2 ? `"${i}": ${i}` : `"k${i}": ${i}`)).join(", ") + "}");
+  });
+  it("repr and repeat of long lists", () => {
+    expect(compileTemplate("{{ ([1, 'a'] * 3000)|string|length }}").render({})).toBe(String(("1, 'a', ".repeat(3000).length - 2) + 2));
+    expect(compileTemplate("{{ (('x',) * 3)|string }}{{ [] * 3 }}{{ [1] * -2 }}").render({})).toBe("('x', 'x', 'x')[][]");
+  });
   it("a native operation that would outlast the budget is refused before it runs", () => {
     const e = failure("{{ s.upper()|length }}", { s: "é".repeat(2_000_000) }, { timeMs: 10 });
     expect(e.code).toBe("limit_exceeded");

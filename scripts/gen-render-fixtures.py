@@ -33,7 +33,7 @@ from ref_render import ROOT, expected, load_conversations, load_real_configs, lo
 
 OUT = os.path.join(ROOT, "fixtures", "render")
 # Conversations also rendered with the polyfill's `auto` rewrite (tool calls in history, tool lists).
-AUTO = ["03-tools-schema", "05-parallel-calls", "06-agent-loop", "09-content-null-float-args", "30-tool-history-content-null"]
+AUTO = ["03-tools-schema", "05-parallel-calls", "06-agent-loop", "09-content-null-float-args", "30-tool-history-content-null", "36-integer-like-keys"]
 
 
 def write_json(path, value):

@@ -118,6 +118,16 @@ describe("chatwire render", () => {
     const think = await cli(["render", "--template", model, "--var", "enable_thinking=false"], '{"messages": [{"role": "user", "content": "Hi"}]}');
     expect(think.stdout).toBe("<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n");
   });
+  it("keeps integer-like keys where the file wrote them, as transformers does after json.loads", async () => {
+    // The request as written in the conversation file (the text between "request": and "options").
+    const text = readFileSync(new URL("../fixtures/conversations/36-integer-like-keys.json", import.meta.url), "utf8");
+    const file = join(dir, "integer-like-keys.json");
+    writeFileSync(file, text.slice(text.indexOf("{", text.indexOf('"request"')), text.lastIndexOf(',\n  "options"')));
+    const expected = JSON.parse(readFileSync(new URL("../fixtures/render/real-qwen3.json", import.meta.url), "utf8")).pairs["36-integer-like-keys"].prompt as string;
+    expect(expected).toContain('"properties": {"row": {"type": "string", "description": "Row label"}, "10": ');
+    const qwen3 = fileURLToPath(new URL("../fixtures/real-configs/qwen3", import.meta.url));
+    expect(await cli(["render", "--template", qwen3, "--request", file])).toEqual({ code: 0, stdout: expected, stderr: "" });
+  });
   it("built-in templates by name", async () => {
     const r = await cli(["render", "--template", "chatml-tools"], '{"messages": [{"role": "user", "content": "Hi"}]}');
     expect(r.stdout).toBe("<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n");

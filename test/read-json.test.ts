@@ -7,9 +7,16 @@ import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
 import { readJson } from "../src/request/read-json.js";
 import { readSharedJson } from "../src/request/read-shared-json.js";
+import { hasKeyOrder } from "../src/jinja/key-order.js";
+import { normalizeRequest } from "../src/request/index.js";
+import { compileTemplate } from "../src/jinja/index.js";
 import { seededRandom } from "./helpers/rng.js";
 
-/** A random JSON value, with integral floats as PyFloat, plus the text that writes it. */
+/**
+ * A random JSON value, with integral floats as PyFloat, plus the text that writes it. Objects are
+ * written as Maps: a Map keeps every key where it was first set, as a Python dict does, which is the
+ * order the reader must keep (integer-like keys included, where a JS object would list them first).
+ */
 function randomValue(rand: () => number, depth: number): { value: unknown; text: string } {
   const pick = rand();
   if (depth > 4 || pick < 0.35) {
@@ -40,26 +47,30 @@ function randomValue(rand: () => number, depth: number): { value: unknown; text:
     const items = Array.from({ length: n }, () => randomValue(rand, depth + 1));
     return { value: items.map((i) => i.value), text: `[${items.map((i) => i.text).join(rand() < 0.5 ? "," : ", ")}]` };
   }
-  const value: Record<string, unknown> = {};
+  const value = new Map<string, unknown>();
   const parts: string[] = [];
   for (let i = 0; i < n; i++) {
-    const key = ["a", "b", "__proto__", "x y", "1.0"][Math.floor(rand() * 5)]!;
+    const key = ["a", "b", "__proto__", "x y", "1.0", "2", "10", "0", "01", "4294967295", "4294967294"][Math.floor(rand() * 11)]!;
     const item = randomValue(rand, depth + 1);
-    Object.defineProperty(value, key, { value: item.value, enumerable: true, writable: true, configurable: true });
+    value.set(key, item.value);
     parts.push(`${JSON.stringify(key)}: ${item.text}`);
   }
   return { value, text: `{${parts.join(", ")}}` };
 }
 
-/** Deep equality that tells PyFloat(1) from 1 and keeps own-key order (toEqual ignores both). */
+/**
+ * Deep equality that tells PyFloat(1) from 1 and keeps own-key order (toEqual ignores both). `b` may
+ * write an object as a Map (the expected key order).
+ */
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof PyFloat || b instanceof PyFloat) return a instanceof PyFloat && b instanceof PyFloat && Object.is(a.value, b.value);
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return Object.is(a, b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
-  const kb = Object.keys(b);
+  const kb = b instanceof Map ? [...(b.keys() as Iterable<string>)] : Object.keys(b);
+  const vb = (k: string): unknown => (b instanceof Map ? b.get(k) : (b as Record<string, unknown>)[k]);
   if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
-  return ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(a, k) && same((a as Record<string, unknown>)[k], vb(k)));
 }
 
 describe("readJson", () => {
@@ -68,7 +79,7 @@ describe("readJson", () => {
     for (let i = 0; i < 3000; i++) {
       const { value, text } = randomValue(rand, 0);
       const wrapped = `{"body": ${text}}`; // a root object, as requests are
-      expect(same(readJson(wrapped), { body: value }), wrapped).toBe(true);
+      expect(same(readJson(wrapped), new Map([["body", value]])), wrapped).toBe(true);
     }
   });
 
@@ -149,5 +160,77 @@ describe("readSharedJson", () => {
     const again = readSharedJson('{"m": [{"k": "first"}]}') as { m: object[] };
     expect(again.m[0]).not.toBe(first.m[0]);
     expect(again.m[0]).toEqual(first.m[0]);
+  });
+});
+
+describe("integer-like keys keep the text's order (Python's json.loads)", () => {
+  const text = '{"b": 1, "10": 2, "a": 3, "2": 4}';
+  const keys = ["b", "10", "a", "2"];
+
+  it("in every enumeration the runtime makes, on both readers", () => {
+    for (const read of [readJson, readSharedJson]) {
+      const v = read(`{"x": ${text}, "pad": "long enough for the subtree to be shared across reads"}`) as { x: Record<string, unknown> };
+      expect(Object.keys(v.x)).toEqual(keys);
+      expect(JSON.stringify(v.x)).toBe('{"b":1,"10":2,"a":3,"2":4}');
+      const seen: string[] = [];
+      for (const k in v.x) seen.push(k);
+      expect(seen).toEqual(keys);
+      expect(Object.values(v.x)).toEqual([1, 2, 3, 4]);
+      expect(v.x["10"]).toBe(2);
+      expect(Object.getPrototypeOf(v.x)).toBe(Object.prototype);
+      // What transformers prints for json.loads(text) with these templates:
+      const t = compileTemplate("{{ x|tojson }}|{% for k, v in x|items %}{{ k }}{{ v }} {% endfor %}|{{ x }}|{{ x|dictsort|first }}");
+      expect(t.render(v)).toBe('{"b": 1, "10": 2, "a": 3, "2": 4}|b1 102 a3 24 |{\'b\': 1, \'10\': 2, \'a\': 3, \'2\': 4}|(\'10\', 2)');
+    }
+  });
+
+  it("keeps a repeated key where it first stood, with its last value", () => {
+    const v = readJson('{"a": 1, "2": 2, "a": 3, "2": 4, "1": 5}') as Record<string, unknown>;
+    expect(Object.entries(v)).toEqual([["a", 3], ["2", 4], ["1", 5]]);
+  });
+
+  it("takes only array indices as integer-like (the keys a JS object moves)", () => {
+    const v = readJson('{"z": 0, "4294967295": 1, "01": 2, "-1": 3, "1.5": 4}') as Record<string, unknown>;
+    expect(hasKeyOrder(v)).toBe(false); // a plain object: its own order is already the text's
+    expect(Object.keys(v)).toEqual(["z", "4294967295", "01", "-1", "1.5"]);
+    expect(Object.keys(readJson('{"z": 0, "4294967294": 1}') as object)).toEqual(["z", "4294967294"]);
+  });
+
+  it("leaves objects without such keys plain, including those with a digit-first string value", () => {
+    const v = readJson('{"a": "2", "b": {"c": "10", "d": ["3"]}}') as { b: object };
+    expect(hasKeyOrder(v) || hasKeyOrder(v.b)).toBe(false);
+  });
+
+  it("stays ordered when changed: new keys last, deleted keys gone, frozen shared values intact", () => {
+    const v = readJson(text) as Record<string, unknown>;
+    v["1"] = 5;
+    v.c = 6;
+    delete v.a;
+    expect(Object.keys(v)).toEqual(["b", "10", "2", "1", "c"]);
+    const shared = (readSharedJson(`{"t": [${text}, "shared when long enough....................."]}`) as { t: [Record<string, unknown>] }).t[0];
+    expect(Object.isFrozen(shared)).toBe(true);
+    expect(Object.keys(shared)).toEqual(keys);
+  });
+
+  it("survives request normalisation: messages, calls, arguments text, content parts, flat tools", () => {
+    const body = readJson(`{
+      "messages": [
+        {"role": "user", "9": "x", "content": [{"type": "text", "text": "hi", "3": 1, "extra": 2}]},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "5": 0,
+          "function": {"name": "f", "arguments": "{\\"b\\": 1, \\"1\\": 2}", "7": 1}}]}
+      ],
+      "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"x": {}, "1": {}}}}}]
+    }`);
+    const info = { readsContentParts: true, knowsDeveloperRole: false };
+    const c = normalizeRequest(body, info);
+    expect(Object.keys(c.messages[0]!)).toEqual(["role", "9", "content"]);
+    expect(Object.keys((c.messages[0]!.content as object[])[0]!)).toEqual(["type", "text", "3", "extra"]);
+    const call = (c.messages[1]!.tool_calls as Record<string, Record<string, unknown>>[])[0]!;
+    expect(Object.keys(call)).toEqual(["id", "type", "5", "function"]);
+    expect(Object.keys(call.function!)).toEqual(["name", "arguments", "7"]);
+    expect(Object.keys(call.function!.arguments as object)).toEqual(["b", "1"]);
+    expect(Object.keys(c.tools![0]!.function.parameters!.properties as object)).toEqual(["x", "1"]);
+    const flat = normalizeRequest(readJson('{"input": "hi", "tools": [{"type": "function", "name": "f", "2": 1, "description": "d"}]}'), info);
+    expect(Object.keys(flat.tools![0]!.function)).toEqual(["name", "2", "description"]);
   });
 });

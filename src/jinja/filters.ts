@@ -71,12 +71,13 @@ function attrGetter(attribute: unknown, env: FilterEnv, lower = false, dflt?: un
     let v = item;
     for (const p of parts) v = getItem(v, p);
     if (dflt !== undefined && v instanceof Undefined) v = dflt;
-    return lower && typeof v === "string" ? v.toLowerCase() : v;
+    return lower ? ignoreCase(v) : v;
   };
 }
 
+/** A case-insensitive sort or unique key: str.lower(), charged like it. */
 function ignoreCase(v: unknown): unknown {
-  return typeof v === "string" ? v.toLowerCase() : v;
+  return typeof v === "string" ? STR_METHODS["lower"]!(v, [], null) : v;
 }
 
 /** Python's `<` on two keys. */

@@ -13,13 +13,20 @@ import { isPlainDict, iteratorKind } from "./values.js";
 const LIST = Symbol("list");
 const DICT = Symbol("dict");
 
-/** The record of `value`, or undefined when it holds something that is not plain data. */
+/**
+ * The most entries a record may have: a bigger value (millions of items a template built) is not worth
+ * keeping across renders, and walking it would be uncharged work no clock looks at.
+ */
+const MAX_RECORD = 1 << 17;
+
+/** The record of `value`, or undefined when it holds something that is not plain data (or is too big). */
 export function recordValue(value: unknown): unknown[] | undefined {
   const out: unknown[] = [];
   return record(value, out) ? out : undefined;
 }
 
 function record(value: unknown, out: unknown[]): boolean {
+  if (out.length > MAX_RECORD) return false;
   if (value === null || typeof value !== "object" || value instanceof PyFloat) {
     out.push(value);
     return typeof value !== "function" && typeof value !== "symbol";

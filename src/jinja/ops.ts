@@ -118,9 +118,14 @@ function repeat(seq: string | unknown[], times: unknown): unknown {
     // repeat() makes a deep rope; one flat copy now keeps every later character access cheap.
     return out.length > 4096 ? (" " + out).slice(1) : out;
   }
-  budget().items(seq.length * n);
-  const out: unknown[] = [];
-  for (let i = 0; i < n; i++) for (const x of seq) out.push(x);
+  const b = budget();
+  const total = seq.length * n;
+  b.items(total);
+  // One uninterruptible loop, filling an array allocated once (pushing 10 M items took 1-2 s, this 0.3):
+  // looked at against the clock first.
+  b.native(total, 40);
+  const out: unknown[] = new Array(total);
+  for (let i = 0, k = 0; i < n; i++) for (let j = 0; j < seq.length; j++) out[k++] = seq[j];
   return isTuple(seq) ? tuple(out) : out;
 }
 

@@ -1,6 +1,7 @@
 /** Chat Completions `messages` -> canonical messages (spec rules 2-7). */
 import { invalidRequest } from "../errors.js";
 import { isObject } from "./is-object.js";
+import { copyObject } from "../jinja/key-order.js";
 import type { Message, MessageRules } from "./message-rules.js";
 
 export function chatMessages(messages: unknown, rules: MessageRules): Message[] {
@@ -10,7 +11,7 @@ export function chatMessages(messages: unknown, rules: MessageRules): Message[] 
 
 function chatMessage(message: unknown, field: string, rules: MessageRules): Message {
   if (!isObject(message)) throw invalidRequest(field, "a message must be an object");
-  const copy: Message = { ...message };
+  const copy: Message = copyObject(message);
   copy.role = rules.role(message.role, `${field}.role`);
   if ("content" in copy) copy.content = rules.content(copy.content, `${field}.content`);
   if (copy.tool_calls !== undefined && copy.tool_calls !== null) {

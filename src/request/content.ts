@@ -6,6 +6,7 @@
  */
 import { invalidRequest } from "../errors.js";
 import { isObject } from "./is-object.js";
+import { copyObject } from "../jinja/key-order.js";
 
 const TEXT_PART_TYPES = new Set(["text", "input_text", "output_text"]);
 
@@ -25,9 +26,11 @@ export function normalizeContent(content: unknown, field: string, readsContentPa
   if (!readsContentParts && content.every(isTextPart)) {
     return content.map((part) => (part as { text: string }).text).join("\n");
   }
-  return content.map((part: Record<string, unknown>) =>
-    part.type === "input_text" || part.type === "output_text" ? { ...part, type: "text" } : { ...part },
-  );
+  return content.map((part: Record<string, unknown>) => {
+    const copy = copyObject(part);
+    if (part.type === "input_text" || part.type === "output_text") copy.type = "text";
+    return copy;
+  });
 }
 
 /** The text of a list of `{text}` parts (Responses reasoning summaries), joined with "\n". */

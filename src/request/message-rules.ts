@@ -7,6 +7,7 @@
 import { invalidRequest } from "../errors.js";
 import { normalizeContent } from "./content.js";
 import { isObject } from "./is-object.js";
+import { copyObject } from "../jinja/key-order.js";
 import { readJson } from "./read-json.js";
 import { freezeDeep } from "../jinja/index.js";
 import { dumpJson, type JsonOptions } from "../jinja/tojson.js";
@@ -85,10 +86,10 @@ export class MessageRules {
     if (!Array.isArray(calls)) throw invalidRequest(field, "must be an array of tool calls");
     return calls.map((call, j) => {
       if (!isObject(call)) throw invalidRequest(`${field}[${j}]`, "a tool call must be an object");
-      const copy: Message = { ...call };
+      const copy: Message = copyObject(call);
       const where = `${field}[${j}].function`;
       if (!isObject(call.function)) throw invalidRequest(where, "must be an object with name and arguments");
-      const fn: Message = { ...call.function };
+      const fn: Message = copyObject(call.function);
       if (typeof fn.name !== "string" || fn.name === "") throw invalidRequest(`${where}.name`, "must be a non-empty string");
       if (typeof fn.arguments !== "string" && !isObject(fn.arguments)) {
         throw invalidRequest(`${where}.arguments`, "must be a JSON string (or an object)");
@@ -138,8 +139,10 @@ export class MessageRules {
     return messages.flatMap((m) => {
       if (!several(m)) return [m];
       const [first, ...rest] = m.tool_calls as unknown[];
+      const head = copyObject(m);
+      head.tool_calls = [first];
       return [
-        { ...m, tool_calls: [first] },
+        head,
         ...rest.map((call) => {
           const next: Message = { role: "assistant", content: null, tool_calls: [call] };
           this.assistantContent(next);

@@ -4,11 +4,13 @@
  * transformers does; non-integral numbers are floats in JS already. Everything else matches JSON.parse
  * (same values, same errors for bad input), so it can be used for every JSON file chatwire reads.
  *
- * Known gap, shared with JSON.parse: integers beyond 2^53 lose precision, and integer-like object keys
- * ("1") are enumerated first by JS objects whatever their position in the text. readSharedJson
- * (read-shared-json.ts) is this reader plus reuse of subtrees seen before, for request bodies.
+ * An object with integer-like keys ("1", which a JS object enumerates first) keeps the text's key order,
+ * as Python's dict does (key-order.ts). Known gap, shared with JSON.parse: integers beyond 2^53 lose
+ * precision. readSharedJson (read-shared-json.ts) is this reader plus reuse of subtrees seen before,
+ * for request bodies.
  */
 import { PyFloat } from "../jinja/py-float.js";
+import { inKeyOrder, isIndexKey } from "../jinja/key-order.js";
 
 class JsonSyntaxError extends SyntaxError {}
 
@@ -17,9 +19,10 @@ export function readJson(text: string): unknown {
   // JSON.parse (native, several times faster than any reader in JS) reads every value the way Python
   // does except integral floats (`1.0`, `2e3`), which it turns into ints. The scan finds those literals;
   // they are handed to JSON.parse as marked strings and turned into PyFloat afterwards. Errors are
-  // worded differently by JSON.parse, so failures take the reader, which reports the position.
+  // worded differently by JSON.parse, so failures take the reader, which reports the position. Text
+  // with an integer-like key takes the reader too: JSON.parse's objects would lose that key's position.
   const floats = integralFloats(text);
-  if (floats !== undefined) {
+  if (floats !== undefined && !hasIndexKey) {
     try {
       if (floats.length === 0) return JSON.parse(text) as unknown;
       // A string the sender wrote as "\u0000..." would look like a marker: such text takes the reader.
@@ -39,19 +42,29 @@ export function readJson(text: string): unknown {
 // Python's json gives up near its recursion limit (1000) too; deeper input would exhaust our stack.
 export const MAX_DEPTH = 1000;
 
+/** Set by integralFloats: the text has an object key that is an array index ("0", "12"). */
+let hasIndexKey = false;
+
 /**
  * One pass over the text outside strings: the [start, end) offsets of every number literal that is an
  * integral float (`1.0`, `2e3`: those need PyFloat), or undefined when brackets nest deeper than the
- * reader allows (it reports that error itself). A loop, not a regex: a regex over a 100 MB string
- * literal exhausts the stack.
+ * reader allows (it reports that error itself); sets hasIndexKey. A loop, not a regex: a regex over a
+ * 100 MB string literal exhausts the stack.
  */
 function integralFloats(text: string): number[] | undefined {
   const out: number[] = [];
   let depth = 0;
+  hasIndexKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      i = stringEnd(text, i);
+      const end = stringEnd(text, i);
+      // Only a string that starts with a digit is looked at further: one comparison for all others.
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0x30 && d <= 0x39 && !hasIndexKey && end - i <= 11 && isIndexKey(text.slice(i + 1, end)) && colonFollows(text, end + 1)) {
+        hasIndexKey = true;
+      }
+      i = end;
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_DEPTH) return undefined;
     } else if (c === 0x5d || c === 0x7d) {
@@ -68,6 +81,13 @@ function integralFloats(text: string): number[] | undefined {
     }
   }
   return out;
+}
+
+/** Whether the next character from `at` that is not JSON whitespace is `:` (the string was a key). */
+function colonFollows(text: string, at: number): boolean {
+  let c = text.charCodeAt(at);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
+  return c === 0x3a;
 }
 
 /**
@@ -193,6 +213,9 @@ export class Reader {
   protected object(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     if (this.open("}")) return out;
+    // The keys in text order, kept only once an integer-like key shows up (until then the object's
+    // own order is the text's).
+    let order: string[] | undefined;
     do {
       if (this.text[this.pos] !== '"') this.fail("expected a property name");
       const key = this.string();
@@ -200,10 +223,16 @@ export class Reader {
       if (this.text[this.pos] !== ":") this.fail("expected ':'");
       this.pos++;
       this.skipSpace();
+      if (order !== undefined) {
+        if (!Object.prototype.hasOwnProperty.call(out, key)) order.push(key);
+      } else if (isIndexKey(key)) {
+        order = Object.keys(out);
+        order.push(key);
+      }
       // defineProperty, not assignment: a "__proto__" key must be an own property, as with JSON.parse.
       Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
     } while (!this.next("}"));
-    return out;
+    return order === undefined ? out : inKeyOrder(out, order);
   }
 
   protected array(): unknown[] {

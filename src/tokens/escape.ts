@@ -14,6 +14,7 @@
  * Strings are escaped wherever they are, object keys included (a tool call's argument names are printed
  * by templates too); keys that spell no protected token are unchanged.
  */
+import { hasKeyOrder, inKeyOrder } from "../jinja/key-order.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { TextTrie } from "./trie.js";
 
@@ -67,8 +68,12 @@ function escapeValue(value: unknown, table: EscapeTable): unknown {
   if (value !== null && typeof value === "object" && !(value instanceof PyFloat) && isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     // Keys too: templates print argument and schema keys (tojson); only keys spelling a protected token change.
-    for (const [k, v] of Object.entries(value)) out[escapeText(k, table)] = escapeValue(v, table);
-    return out;
+    // defineProperty: assigning a "__proto__" key would set the copy's prototype instead.
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, escapeText(k, table), { value: escapeValue(v, table), enumerable: true, writable: true, configurable: true });
+    }
+    // An object read with integer-like keys keeps their order (placeholders never make a key integer-like).
+    return hasKeyOrder(value) ? inKeyOrder(out, Object.keys(value).map((k) => escapeText(k, table))) : out;
   }
   return value;
 }

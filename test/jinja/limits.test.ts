@@ -165,3 +165,44 @@ describe("sandbox", () => {
     expect(JSON.stringify(ctx)).toBe(before);
   });
 });
+
+describe("bulk work takes stepped loops past a few thousand matches, with the same results", () => {
+  const render = (t: string, s: string) => compileTemplate(t).render({ s });
+  // Expectations from the plain JS operations (what the native fast path computes for few matches).
+  it("replace: all, with a count, an empty needle (surrogate pairs are one code point)", () => {
+    const s = "ab,".repeat(5000) + "tail";
+    expect(render("{{ s|replace('a', '<$&>') }}", s)).toBe(s.split("a").join("<$&>"));
+    expect(render("{{ s.replace('b,', '', 4500) }}", s)).toBe("a".repeat(4500) + "ab,".repeat(500) + "tail");
+    const t = "x😀".repeat(3000);
+    const expected = [...t].map((ch) => "-" + ch).join("") + "-";
+    expect(compileTemplate("{{ s.replace('', '-') }}").render({ s: t })).toBe(expected);
+    expect(compileTemplate("{{ s.replace('', '-', 5000) }}").render({ s: t })).toBe([...t].slice(0, 5000).map((ch) => "-" + ch).join("") + [...t].slice(5000).join(""));
+  });
+  it("escape: many characters to escape", () => {
+    const s = `<a href="x">'&'</a>`.repeat(2000);
+    const expected = s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&#34;").replaceAll("'", "&#39;");
+    expect(render("{{ s|e }}", s)).toBe(expected);
+    expect(render("{{ (s|e) is escaped }}", s)).toBe("True");
+  });
+  it("tojson of lists and dicts with thousands of items (json.dumps layout)", () => {
+    const n = 5000;
+    const items = Array.from({ length: n }, (_, i) => i);
+    expect(compileTemplate("{{ l|tojson }}").render({ l: items })).toBe("[" + items.join(", ") + "]");
+    expect(compileTemplate("{{ l|tojson(indent=2) }}").render({ l: [items] })).toBe("[\n  [\n    " + items.join(",\n    ") + "\n  ]\n]");
+    const d = Object.fromEntries(items.map((i) => ["k" + i, i]));
+    expect(compileTemplate("{{ d|tojson }}").render({ d })).toBe("{" + items.map((i) => `"k${i}": ${i}`).join(", ") + "}");
+    // A template-made dict (PyDict), int and str keys alike.
+    const literal = "{{ {" + items.map((i) => (i % 2 ? `${i}: ${i}` : `'k${i}': ${i}`)).join(", ") + "}|tojson }}";
+    expect(compileTemplate(literal).render({})).toBe("{" + items.map((i) => (i % 2 ? `"${i}": ${i}` : `"k${i}": ${i}`)).join(", ") + "}");
+  });
+  it("repr and repeat of long lists", () => {
+    expect(compileTemplate("{{ ([1, 'a'] * 3000)|string|length }}").render({})).toBe(String(("1, 'a', ".repeat(3000).length - 2) + 2));
+    expect(compileTemplate("{{ (('x',) * 3)|string }}{{ [] * 3 }}{{ [1] * -2 }}").render({})).toBe("('x', 'x', 'x')[][]");
+  });
+  it("a native operation that would outlast the budget is refused before it runs", () => {
+    const e = failure("{{ s.upper()|length }}", { s: "é".repeat(2_000_000) }, { timeMs: 10 });
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toMatch(/would exceed the render time limit/);
+    expect(compileTemplate("{{ s.upper()|length }}").render({ s: "é".repeat(2_000_000) })).toBe("2000000");
+  });
+});

@@ -127,13 +127,36 @@ describe("readSharedJson", () => {
   });
 
   it("shares the children of a subtree too large to keep whole", () => {
-    const big = "x".repeat(20_000);
+    const big = "x".repeat(300_000);
     const text = `{"messages": [{"role": "tool", "content": "${big}"}, {"role": "user", "content": "a question long enough to be kept"}], "pad": ["${big}"]}`;
     const a = readSharedJson(text) as { messages: object[] };
     const b = readSharedJson(text) as { messages: object[] };
     expect(b.messages).not.toBe(a.messages); // over the size kept whole
     expect(b.messages[1]).toBe(a.messages[1]);
     expect(same(b, readJson(text))).toBe(true);
+  });
+
+  it("finds a subtree whether it was first read inside another or directly below the root", () => {
+    const short = { role: "user", content: "a question long enough to be kept, under 256" };
+    const long = { role: "tool", content: "r".repeat(400) };
+    const inside = readSharedJson(JSON.stringify({ messages: [short, long] })) as { messages: object[] };
+    const below = readSharedJson(JSON.stringify({ a: short, b: long })) as { a: object; b: object };
+    expect(below.a).toBe(inside.messages[0]);
+    expect(below.b).toBe(inside.messages[1]);
+    const again = readSharedJson(JSON.stringify({ messages: [long, short] })) as { messages: object[] };
+    expect(again.messages[0]).toBe(below.b);
+    expect(again.messages[1]).toBe(below.a);
+    // A prefix of a kept subtree is not that subtree: same first characters, the text decides.
+    const grown = readSharedJson(JSON.stringify({ a: { ...long, name: "x" } })) as { a: Record<string, unknown> };
+    expect(grown.a).not.toBe(below.b);
+    expect(grown.a.name).toBe("x");
+  });
+
+  it("refuses a kept subtree where it would nest deeper than the reader allows", () => {
+    const deep = "[".repeat(997) + "]".repeat(997);
+    expect(same(readSharedJson(`{"a": ${deep}}`), readJson(`{"a": ${deep}}`))).toBe(true); // 998 levels: kept
+    expect(same(readSharedJson(`[[[${deep}]]]`), readJson(`[[[${deep}]]]`))).toBe(true); // 1000 levels: the limit
+    expect(() => readSharedJson(`[[[[${deep}]]]]`)).toThrow(/nested too deeply/); // 1001: the kept one is not taken
   });
 
   it("reports bad JSON with readJson's position for the whole text", () => {
@@ -143,10 +166,12 @@ describe("readSharedJson", () => {
   });
 
   it("keeps a bounded amount of text: old subtrees are read afresh once many new ones came", () => {
-    const first = readSharedJson('{"m": [{"k": "first"}]}') as { m: object[] };
+    const text = '{"m": [{"k": "first, and long enough to be worth keeping"}]}';
+    const first = readSharedJson(text) as { m: object[] };
+    expect((readSharedJson(text) as { m: object[] }).m[0]).toBe(first.m[0]); // kept while there is room
     const filler = "y".repeat(16_000);
     for (let i = 0; i < 600; i++) readSharedJson(`{"m": [{"k": "${i}${filler}"}]}`); // about 2 x 9.6 M characters (array and object)
-    const again = readSharedJson('{"m": [{"k": "first"}]}') as { m: object[] };
+    const again = readSharedJson(text) as { m: object[] };
     expect(again.m[0]).not.toBe(first.m[0]);
     expect(again.m[0]).toEqual(first.m[0]);
   });

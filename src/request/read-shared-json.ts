@@ -36,13 +36,23 @@ const BUCKET = 4;
 const PREFIX = 256;
 
 interface Kept {
+  readonly key: number;
   readonly text: string;
   readonly value: unknown;
   /** How deeply the subtree nests (1 for a container of scalars): a hit must not pass MAX_DEPTH either. */
   readonly height: number;
+  /** Out of its bucket already (pushed out by a newer one of the same fingerprint). */
+  gone: boolean;
 }
 
 const kept = new Map<number, Kept[]>();
+/**
+ * Every entry in the order it was kept, oldest at `oldest`: the cache forgets the oldest first. A queue,
+ * not the Map's own order: finding a Map's first entry walks past every deleted one, which made keeping
+ * a subtree cost more than reading it once the cache was full.
+ */
+let order: Kept[] = [];
+let oldest = 0;
 let keptChars = 0;
 let keptEntries = 0;
 
@@ -80,20 +90,32 @@ function lookup(key: number, text: string, start: number, length: number): Kept 
   return undefined;
 }
 
+/** Takes `entry` out of the cache's accounting (it may still sit in the queue, marked gone). */
+function forget(entry: Kept): void {
+  entry.gone = true;
+  keptChars -= entry.text.length;
+  keptEntries--;
+}
+
 function keep(key: number, text: string, value: unknown, height: number): void {
-  while ((keptChars + text.length > MAX_KEPT || keptEntries >= MAX_ENTRIES) && kept.size > 0) {
-    const [oldest, bucket] = kept.entries().next().value as [number, Kept[]];
-    kept.delete(oldest);
-    for (const entry of bucket) keptChars -= entry.text.length;
-    keptEntries -= bucket.length;
+  while ((keptChars + text.length > MAX_KEPT || keptEntries >= MAX_ENTRIES) && oldest < order.length) {
+    const entry = order[oldest++]!;
+    if (entry.gone) continue;
+    forget(entry);
+    const bucket = kept.get(entry.key)!;
+    bucket.splice(bucket.indexOf(entry), 1);
+    if (bucket.length === 0) kept.delete(entry.key);
+  }
+  if (oldest > 1024 && oldest * 2 > order.length) {
+    order = order.slice(oldest);
+    oldest = 0;
   }
   let bucket = kept.get(key);
   if (bucket === undefined) kept.set(key, (bucket = []));
-  if (bucket.length >= BUCKET) {
-    keptChars -= bucket.shift()!.text.length;
-    keptEntries--;
-  }
-  bucket.push({ text, value, height });
+  if (bucket.length >= BUCKET) forget(bucket.shift()!);
+  const entry: Kept = { key, text, value, height, gone: false };
+  bucket.push(entry);
+  order.push(entry);
   keptChars += text.length;
   keptEntries++;
 }

@@ -131,7 +131,14 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 export class Reader {
   pos = 0;
   depth = 0;
+  /** The deepest nesting reached so far (readSharedJson: how deeply a subtree it keeps nests). */
+  protected peak = 0;
   constructor(readonly text: string) {}
+
+  /** Notes nesting `depth` as reached (by a subtree taken as a whole, not read here). */
+  protected reached(depth: number): void {
+    if (depth > this.peak) this.peak = depth;
+  }
 
   fail(message: string): never {
     throw new JsonSyntaxError(`${message} at position ${this.pos}`);
@@ -164,9 +171,10 @@ export class Reader {
   }
 
   /** Steps into `{` or `[`; true when the container is empty (its closing bracket already read). */
-  private open(close: string): boolean {
+  protected open(close: string): boolean {
     // Deep nesting would overflow the JS stack; JSON.parse has no such limit, so we bound it clearly.
     if (++this.depth > MAX_DEPTH) this.fail("JSON nested too deeply");
+    if (this.depth > this.peak) this.peak = this.depth;
     this.pos++;
     this.skipSpace();
     if (this.text[this.pos] !== close) return false;
@@ -213,8 +221,18 @@ export class Reader {
   protected array(): unknown[] {
     const out: unknown[] = [];
     if (this.open("]")) return out;
-    do out.push(this.value());
-    while (!this.next("]"));
+    return this.items(out);
+  }
+
+  /**
+   * The rest of an open array whose first items are `out`, from the next item to the closing bracket.
+   * With `ends`, the offset (from `base`) where each item's text ends is appended to it.
+   */
+  protected items(out: unknown[], ends?: number[], base = 0): unknown[] {
+    do {
+      out.push(this.value());
+      ends?.push(this.pos - base);
+    } while (!this.next("]"));
     return out;
   }
 

@@ -8,7 +8,7 @@
  * The root value is always new and not frozen (a caller may add fields to a body); every container
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
-import { freezeDeep } from "../jinja/index.js";
+import { freezeDeep, freezeDeepFrom } from "../jinja/index.js";
 import { MAX_DEPTH, Reader, readJson, stringEnd } from "./read-json.js";
 
 /**
@@ -32,7 +32,7 @@ const MAX_ENTRIES = 1 << 16;
  * subtrees with one fingerprint (a history that grew keeps its first characters) share a bucket of a
  * few entries (the oldest leaves a full bucket), so a collision costs a comparison, never a wrong value.
  */
-const BUCKET = 4;
+const BUCKET = 16;
 const PREFIX = 256;
 
 interface Kept {
@@ -43,6 +43,8 @@ interface Kept {
   readonly height: number;
   /** Out of its bucket already (pushed out by a newer one of the same fingerprint). */
   gone: boolean;
+  /** An array read item by item: where each item's text ends (from the array's start). */
+  readonly ends: readonly number[] | undefined;
 }
 
 const kept = new Map<number, Kept[]>();
@@ -65,16 +67,20 @@ function fingerprint(text: string, start: number, length: number): number {
 
 /**
  * The length of the container opening at `start` when it closes within PREFIX characters, else -1 (also
- * for text that is not JSON: the lookup then fails, and the reader reports the error).
+ * for text that is not JSON: the lookup then fails, and the reader reports the error). `nested` tells
+ * whether a container was met inside it.
  */
+let nested = false;
 function shortLength(text: string, start: number): number {
   const limit = Math.min(text.length, start + PREFIX);
   let depth = 0;
+  nested = false;
   for (let i = start; i < limit; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) i = stringEnd(text, i);
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1 - start;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > 1) nested = true;
+    } else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1 - start;
   }
   return -1;
 }
@@ -84,10 +90,58 @@ function lookup(key: number, text: string, start: number, length: number): Kept 
   if (bucket === undefined) return undefined;
   for (const entry of bucket) {
     const n = entry.text.length;
-    // A slice is a view, and string equality compares lengths first, then the characters natively.
-    if ((length < 0 || n === length) && start + n <= text.length && text.slice(start, start + n) === entry.text) return entry;
+    // The end first: a sibling (the same history with another last message) has the same first
+    // characters and would otherwise be compared to its end. A slice is a view, and string equality
+    // compares the characters natively.
+    if ((length < 0 || n === length) && start + n <= text.length && sameTail(text, start, entry.text, n)) {
+      if (text.slice(start, start + n) === entry.text) return entry;
+    }
   }
   return undefined;
+}
+
+/** Whether the `m` characters of `text` at `start` end as the first `m` of `old` do (their last TAIL at most). */
+const TAIL = 32;
+function sameTail(text: string, start: number, old: string, m: number): boolean {
+  if (text.charCodeAt(start + m - 1) !== old.charCodeAt(m - 1)) return false;
+  const from = Math.max(0, m - TAIL);
+  return text.slice(start + from, start + m) === old.slice(from, m);
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** How many of a kept array's last items may differ (replaced, dropped) for its first ones to be reused. */
+const CHANGED_TAIL = 3;
+
+/**
+ * A kept array whose first items this text repeats, followed by a comma or the closing bracket: an
+ * agent's history sent again with the new turn appended, or with its last turns replaced (a reply
+ * regenerated). Same first characters, so the same bucket; the most items win. Returns the array and
+ * how many of its items, with the length of their text.
+ */
+function sharedItems(key: number, text: string, start: number): { entry: Kept; count: number; length: number } | undefined {
+  const bucket = kept.get(key);
+  if (bucket === undefined) return undefined;
+  let best: { entry: Kept; count: number; length: number } | undefined;
+  for (let b = bucket.length - 1; b >= 0; b--) {
+    const entry = bucket[b]!;
+    const ends = entry.ends;
+    if (ends === undefined) continue;
+    const old = entry.text;
+    for (let count = ends.length; count > 0 && count >= ends.length - CHANGED_TAIL; count--) {
+      const m = ends[count - 1]!;
+      if (best !== undefined && m <= best.length) break;
+      if (start + m > text.length || !sameTail(text, start, old, m)) continue;
+      let after = start + m;
+      while (after < text.length && isSpace(text.charCodeAt(after))) after++;
+      const next = text.charCodeAt(after);
+      if ((next === 0x2c || next === 0x5d) && text.slice(start, start + m) === old.slice(0, m)) {
+        best = { entry, count, length: m };
+        break;
+      }
+    }
+  }
+  return best;
 }
 
 /** Takes `entry` out of the cache's accounting (it may still sit in the queue, marked gone). */
@@ -97,7 +151,7 @@ function forget(entry: Kept): void {
   keptEntries--;
 }
 
-function keep(key: number, text: string, value: unknown, height: number): void {
+function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined): void {
   while ((keptChars + text.length > MAX_KEPT || keptEntries >= MAX_ENTRIES) && oldest < order.length) {
     const entry = order[oldest++]!;
     if (entry.gone) continue;
@@ -113,7 +167,7 @@ function keep(key: number, text: string, value: unknown, height: number): void {
   let bucket = kept.get(key);
   if (bucket === undefined) kept.set(key, (bucket = []));
   if (bucket.length >= BUCKET) forget(bucket.shift()!);
-  const entry: Kept = { key, text, value, height, gone: false };
+  const entry: Kept = { key, text, value, height, gone: false, ends };
   bucket.push(entry);
   order.push(entry);
   keptChars += text.length;
@@ -130,128 +184,93 @@ export function readSharedJson(text: string): unknown {
     if (reader.pos < text.length) reader.fail("unexpected text after the JSON value");
     return value;
   } catch {
-    // A span's own error would name a position inside the span: readJson reports it for the whole text.
+    // A subtree's own error would name a position inside it: readJson reports it for the whole text.
     return readJson(text);
   }
 }
 
 /**
- * Every `{...}` / `[...]` of one container (its descendants included) in pre-order: where it ends, the
- * first container after it, how deeply it nests.
- */
-interface Spans {
-  end: number[];
-  next: number[];
-  height: number[];
-}
-
-/**
- * One pass outside strings over the container opening at `start`, to its closing bracket; undefined when
- * brackets do not pair up or nest past MAX_DEPTH below `depth` open ones (readJson reports it).
- */
-function containerSpans(text: string, start: number, depth: number): Spans | undefined {
-  const spans: Spans = { end: [], next: [], height: [] };
-  const open: number[] = [];
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i = stringEnd(text, i);
-    } else if (c === 0x7b || c === 0x5b) {
-      if (depth + open.length >= MAX_DEPTH) return undefined;
-      open.push(spans.end.length);
-      spans.end.push(c); // the opening bracket until the closing one is met
-      spans.next.push(-1);
-      spans.height.push(1);
-    } else if (c === 0x7d || c === 0x5d) {
-      const k = open.pop();
-      if (k === undefined || spans.end[k] !== (c === 0x7d ? 0x7b : 0x5b)) return undefined;
-      spans.end[k] = i + 1;
-      spans.next[k] = spans.end.length;
-      const parent = open.at(-1);
-      if (parent !== undefined) spans.height[parent] = Math.max(spans.height[parent]!, spans.height[k]! + 1);
-      else return spans;
-    }
-  }
-  return undefined;
-}
-
-/**
  * The reader, taking every container below the root that was read before from the shared cache by its
- * text. Below the root a container is looked up from its first characters alone; one that was not seen
- * before is scanned once (its spans: where each container inside it ends), so its own children are
- * looked up by their known lengths, and a child without containers is read natively by readJson.
+ * text, found from its first characters alone. Only what was not seen before is read: a container that
+ * closes within PREFIX characters and holds no other is read natively by readJson, any other by this
+ * reader, its own containers looked up one by one (a history that grew by one message shares every
+ * earlier message although the array is new), so no part of the text is scanned twice to find its end.
  */
 class SharingReader extends Reader {
-  /** The spans of the container being read afresh, with the pre-order index of the next one it holds. */
-  private spans: Spans | undefined;
-  private cursor = 0;
-
   override value(): unknown {
     const c = this.text.charCodeAt(this.pos);
     if (c !== 0x7b && c !== 0x5b) return super.value();
     if (this.depth === 0) return super.value();
-    const spans = this.spans;
-    if (spans === undefined) return this.unscanned();
-    const k = this.cursor;
+    const text = this.text;
     const start = this.pos;
-    const end = spans.end[k]!;
-    const length = end - start;
-    if (length < MIN_SHARED) {
-      this.cursor = k + 1;
-      if (spans.next[k] !== k + 1) return super.value();
-      // No container inside: JSON.parse reads it fastest.
-      this.pos = end;
-      return readJson(this.text.slice(start, end));
-    }
-    const key = fingerprint(this.text, start, Math.min(length, PREFIX));
-    const hit = lookup(key, this.text, start, length);
-    if (hit !== undefined && this.depth + hit.height <= MAX_DEPTH) {
-      this.pos = end;
-      this.cursor = spans.next[k]!;
-      return hit.value;
-    }
-    return this.fresh(k, key, start, end, spans.height[k]!);
-  }
-
-  /** A container met outside any scanned one: looked up by its first characters, scanned only when new. */
-  private unscanned(): unknown {
-    const start = this.pos;
-    const short = shortLength(this.text, start);
-    if (short >= 0 && short < MIN_SHARED) return super.value();
-    const key = fingerprint(this.text, start, short >= 0 ? short : Math.min(PREFIX, this.text.length - start));
-    const hit = lookup(key, this.text, start, short);
+    const length = shortLength(text, start);
+    const leaf = length >= 0 && !nested;
+    if (length >= 0 && length < MIN_SHARED) return leaf ? this.leaf(start, length) : super.value();
+    const key = fingerprint(text, start, length >= 0 ? length : Math.min(PREFIX, text.length - start));
+    const hit = lookup(key, text, start, length);
     if (hit !== undefined && this.depth + hit.height <= MAX_DEPTH) {
       this.pos = start + hit.text.length;
+      this.reached(this.depth + hit.height);
       return hit.value;
     }
-    const spans = containerSpans(this.text, start, this.depth);
-    if (spans === undefined) return super.value(); // not JSON: the reader finds the error
-    this.spans = spans;
-    this.cursor = 0;
-    try {
-      return this.fresh(0, key, start, spans.end[0]!, spans.height[0]!);
-    } finally {
-      this.spans = undefined;
+    let value: unknown;
+    let height: number;
+    let ends: number[] | undefined;
+    let reused = 0;
+    const outer = this.peak;
+    this.peak = this.depth;
+    if (leaf) {
+      value = this.leaf(start, length);
+    } else if (c !== 0x5b) {
+      value = super.value();
+    } else {
+      // An array is read here, item by item, noting where each ends: a later array that repeats its
+      // first items (a history with a new turn) takes them from it without reading them again.
+      const shared = length < 0 ? sharedItems(key, text, start) : undefined;
+      if (shared !== undefined && this.depth + shared.entry.height <= MAX_DEPTH) {
+        // A loop, not slice(): slicing a frozen array takes V8's slow path (ten times the cost).
+        const all = shared.entry.value as readonly unknown[];
+        const first: unknown[] = [];
+        for (let i = 0; i < shared.count; i++) first.push(all[i]);
+        reused = shared.count;
+        ends = shared.entry.ends!.slice(0, shared.count);
+        this.depth++; // the array is open
+        this.reached(this.depth - 1 + shared.entry.height);
+        this.pos = start + shared.length;
+        this.skipSpace();
+        if (text.charCodeAt(this.pos) === 0x5d) {
+          this.pos++;
+          this.depth--;
+          value = first;
+        } else {
+          this.pos++; // the comma
+          this.skipSpace();
+          value = this.items(first, ends, start);
+        }
+      } else if (this.open("]")) {
+        value = [];
+      } else {
+        ends = [];
+        value = this.items([], ends, start);
+      }
     }
+    height = this.peak - this.depth;
+    this.reached(outer);
+    // A copy of the text where it is a small part of the request: a view would keep the whole body
+    // alive. A view where it is most of it (a history): copying it cost more than reading it.
+    const end = this.pos;
+    if (end - start <= MAX_SHARED) {
+      const own = 2 * (end - start) >= text.length ? text.slice(start, end) : (" " + text.slice(start, end)).slice(1);
+      keep(key, own, reused > 0 ? freezeDeepFrom(value as unknown[], reused) : freezeDeep(value), height, ends);
+    }
+    return value;
   }
 
-  /** Reads container `k` of the spans (at `start`, up to `end`) afresh and keeps it when its size is worth it. */
-  private fresh(k: number, key: number, start: number, end: number, height: number): unknown {
-    const spans = this.spans!;
-    let value: unknown;
-    if (spans.next[k] === k + 1) {
-      // No container inside: JSON.parse reads it fastest.
-      value = readJson(this.text.slice(start, end));
-      this.pos = end;
-      this.cursor = k + 1;
-    } else {
-      // Read it here, so its children are looked up one by one: a history that grew by one message
-      // shares every earlier message although the array is new.
-      this.cursor = k + 1;
-      value = super.value();
-    }
-    // A copy of the slice, not a view into the request text: a kept view would keep the whole body alive.
-    if (end - start <= MAX_SHARED) keep(key, (" " + this.text.slice(start, end)).slice(1), freezeDeep(value), height);
-    return value;
+  /** A container of scalars `length` characters long: JSON.parse reads it fastest. */
+  private leaf(start: number, length: number): unknown {
+    if (this.depth + 1 > MAX_DEPTH) this.fail("JSON nested too deeply");
+    this.reached(this.depth + 1);
+    this.pos = start + length;
+    return readJson(this.text.slice(start, start + length));
   }
 }

@@ -29,8 +29,9 @@ const MAX_ENTRIES = 1 << 16;
  * confirmed by comparing the whole text, which V8 does at memory speed. The fingerprint needs no more
  * than the subtree's start, so a subtree seen before is found without reading, or even scanning, the
  * rest of it: a repeated 20 KB tool list costs a 256-character hash and one comparison. Distinct
- * subtrees with one fingerprint (a history that grew keeps its first characters) share a bucket of a
- * few entries (the oldest leaves a full bucket), so a collision costs a comparison, never a wrong value.
+ * subtrees with one fingerprint (versions of one history, which keep their first characters) share a
+ * bucket of up to 16 entries (the oldest leaves a full bucket), so a collision costs a comparison (of the
+ * ends first, where versions of a history differ), never a wrong value.
  */
 const BUCKET = 16;
 const PREFIX = 256;
@@ -39,7 +40,11 @@ interface Kept {
   readonly key: number;
   readonly text: string;
   readonly value: unknown;
-  /** How deeply the subtree nests (1 for a container of scalars): a hit must not pass MAX_DEPTH either. */
+  /**
+   * How deeply the subtree nests (1 for a container of scalars): a hit must not pass MAX_DEPTH either.
+   * An array that reused another's first items may count that one's depth: too deep at worst, which
+   * only makes a hit near the limit read afresh (and readJson decides).
+   */
   readonly height: number;
   /** Out of its bucket already (pushed out by a newer one of the same fingerprint). */
   gone: boolean;

@@ -5,7 +5,8 @@
  * 1. The headline: the 21-tool agent request and a 400-message conversation on the Qwen3 template, each
  *    read from its JSON text on every render, as a server receives it (issue 13: >= 10x hf and >= 5x
  *    Python for the agent request, >= 5x Python for 400 messages), beside the same object rendered
- *    again and beside requests that share nothing with earlier ones.
+ *    again, an agent loop's next request (the same tools and history plus a new message) and requests
+ *    that share nothing with earlier ones.
  * 2. Every corpus template with the agent request and with a 400-message conversation, fresh requests.
  * 3. Linearity: chatwire on Qwen3 at 100 ... 1600 messages.
  *
@@ -66,8 +67,9 @@ function runPython(job) {
  * `fresh` is what a server meets, the request read from its JSON text on every call (chatwire
  * `readSharedJson` + `render`; JSON.parse + @huggingface/jinja's render of the conversation normalised
  * once, which favours it: it has no normaliser); `ms` renders the same request object again. With
- * `variants` (a maker of request texts that share nothing), `cold` reads a new one on every call, so no
- * reuse across requests is possible: the floor for traffic that never repeats itself.
+ * `variants` (makers of request texts), `cold` reads one that shares nothing with earlier ones on every
+ * call, so no reuse across requests is possible (the floor for traffic that never repeats itself), and
+ * `loop` one that repeats the tools and history and adds a new message (an agent loop's next turn).
  */
 function timeNode(lib, compiled, tpl, text, budgetMs, variants) {
   const out = {};
@@ -86,7 +88,8 @@ function timeNode(lib, compiled, tpl, text, budgetMs, variants) {
       bytes: Buffer.byteLength(prompt),
     };
     if (variants) {
-      out.chatwire.cold = measure(() => t.render(lib.readSharedJson(variants()), opts), budgetMs);
+      out.chatwire.cold = measure(() => t.render(lib.readSharedJson(variants.cold()), opts), budgetMs);
+      out.chatwire.loop = measure(() => t.render(lib.readSharedJson(variants.loop()), opts), budgetMs);
     }
   } catch (e) {
     out.chatwire = { error: e.message };
@@ -106,6 +109,19 @@ function timeNode(lib, compiled, tpl, text, budgetMs, variants) {
     out.hf = { error: e.message };
   }
   return out;
+}
+
+/**
+ * An agent loop's requests: the same tools and history every time plus one new user message (a new
+ * number in it on every call), so the messages array and the body are new text on every call and only
+ * what was sent before can be reused.
+ */
+function loopVariants(text) {
+  const base = JSON.parse(text);
+  base.messages = [...(base.messages ?? []), { role: "user", content: "And what about the next failing test? (#@)" }];
+  const pattern = JSON.stringify(base, null, 2);
+  let k = 0;
+  return () => pattern.replaceAll("#@", `#${k++}`);
 }
 
 /**
@@ -177,7 +193,8 @@ export async function runRenderBench({ budgetMs = 150 } = {}) {
     for (const [tname, rname] of pairs) {
       if (tname !== tpl.name) continue;
       const headline = tname === QWEN3 && (rname === "agent" || rname === "long400");
-      const r = timeNode(lib, compiled, tpl, requests[rname], budgetMs, headline ? coldVariants(requests[rname]) : undefined);
+      const variants = headline ? { cold: coldVariants(requests[rname]), loop: loopVariants(requests[rname]) } : undefined;
+      const r = timeNode(lib, compiled, tpl, requests[rname], budgetMs, variants);
       const py = python.results?.[`${tname}\t${rname}`];
       r.python = py && py.fresh_ms !== undefined ? { ...py, fresh: py.fresh_ms } : py;
       results.set(`${tname}\t${rname}`, r);
@@ -205,6 +222,11 @@ export async function runRenderBench({ budgetMs = 150 } = {}) {
         ["@huggingface/jinja (JSON.parse + render)", fmt(head.hf.fresh), fmtRatio(hfX), target(hfX, hfTarget), fmt(head.hf.ms), fmtRatio(ratio(head.chatwire, head.hf))],
         ["transformers (json.loads + render)", fmt(head.python?.fresh), fmtRatio(pyX), target(pyX, pyTarget), fmt(head.python?.ms), fmtRatio(ratio(head.chatwire, head.python))],
       ],
+    );
+    console.log(
+      `chatwire in an agent loop (the same tools and history plus one new message on every call): ` +
+        `${fmt(head.chatwire.loop)} ms, ${fmtRatio(head.hf.fresh / head.chatwire.loop)} @huggingface/jinja, ` +
+        `${head.python?.fresh ? fmtRatio(head.python.fresh / head.chatwire.loop) : "-"} transformers (their figures without the new message)`,
     );
     console.log(
       `chatwire on requests that share nothing with any earlier one (every tool description and message new): ` +

@@ -114,6 +114,50 @@ describe("readSharedJson", () => {
     }
   });
 
+  it("reads a grown or changed array (random items, then more, or fewer) as readJson does", () => {
+    const rand = seededRandom(12);
+    for (let i = 0; i < 400; i++) {
+      const items = Array.from({ length: 2 + Math.floor(rand() * 12) }, () => randomValue(rand, 1).text);
+      const more = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => randomValue(rand, 1).text);
+      const sep = [",", ", ", ",\n  ", " ,\t"][Math.floor(rand() * 4)]!;
+      const end = ["", "\n", " \n "][Math.floor(rand() * 3)]!;
+      const first = `{"m": [${items.join(sep)}${end}]}`;
+      const grown = `{"m": [${[...items, ...more].join(sep)}${end}]}`;
+      expect(same(readSharedJson(first), readJson(first)), first).toBe(true);
+      expect(same(readSharedJson(grown), readJson(grown)), grown).toBe(true);
+      for (const changed of [[...items.slice(0, -1), ...more], items.slice(0, -1), [...items.slice(0, -2), ...more]]) {
+        const t = `{"m": [${changed.join(sep)}${end}]}`;
+        expect(same(readSharedJson(t), readJson(t)), t).toBe(true);
+      }
+    }
+  });
+
+  it("shares the items of a history sent again with new turns, even items too small to keep alone", () => {
+    const history = Array.from({ length: 20 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i}` }));
+    const text = (messages: unknown[]) => JSON.stringify({ messages }, null, 2);
+    const first = readSharedJson(text(history)) as { messages: object[] };
+    const next = readSharedJson(text([...history, { role: "user", content: "turn 20" }, { role: "assistant", content: "ok" }])) as { messages: object[] };
+    expect(next.messages).not.toBe(first.messages);
+    expect(next.messages).toHaveLength(22);
+    for (let i = 0; i < 20; i++) expect(next.messages[i]).toBe(first.messages[i]); // each is under the size kept alone
+    expect(next.messages[21]).toEqual({ role: "assistant", content: "ok" });
+    // The last turns replaced (a reply regenerated) or dropped: the first items are still shared.
+    const regenerated = readSharedJson(text([...history.slice(0, 19), { role: "assistant", content: "again" }])) as { messages: object[] };
+    expect(regenerated.messages[18]).toBe(first.messages[18]);
+    expect(regenerated.messages[19]).toEqual({ role: "assistant", content: "again" });
+    const dropped = readSharedJson(text(history.slice(0, 18))) as { messages: object[] };
+    expect(dropped.messages).toHaveLength(18);
+    expect(dropped.messages[17]).toBe(first.messages[17]);
+    // A last item that goes on (12 -> 123) is not the kept one followed by more.
+    const pad = "p".repeat(300);
+    const a = readSharedJson(`{"m": ["${pad}", 12]}`) as { m: unknown[] };
+    const b = readSharedJson(`{"m": ["${pad}", 123]}`) as { m: unknown[] };
+    expect(a.m[1]).toBe(12);
+    expect(b.m[1]).toBe(123);
+    readSharedJson(`{"m": ["${pad}", 1]}`);
+    expect((readSharedJson(`{"m": ["${pad}", 1.5, 2]}`) as { m: unknown[] }).m).toEqual([pad, 1.5, 2]);
+  });
+
   it("returns the same frozen subtrees for text read before, and a fresh root", () => {
     const history = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
     const first = readSharedJson(body(history)) as { tools: object[]; messages: object[] };
@@ -138,13 +182,36 @@ describe("readSharedJson", () => {
   });
 
   it("shares the children of a subtree too large to keep whole", () => {
-    const big = "x".repeat(20_000);
+    const big = "x".repeat(300_000);
     const text = `{"messages": [{"role": "tool", "content": "${big}"}, {"role": "user", "content": "a question long enough to be kept"}], "pad": ["${big}"]}`;
     const a = readSharedJson(text) as { messages: object[] };
     const b = readSharedJson(text) as { messages: object[] };
     expect(b.messages).not.toBe(a.messages); // over the size kept whole
     expect(b.messages[1]).toBe(a.messages[1]);
     expect(same(b, readJson(text))).toBe(true);
+  });
+
+  it("finds a subtree whether it was first read inside another or directly below the root", () => {
+    const short = { role: "user", content: "a question long enough to be kept, under 256" };
+    const long = { role: "tool", content: "r".repeat(400) };
+    const inside = readSharedJson(JSON.stringify({ messages: [short, long] })) as { messages: object[] };
+    const below = readSharedJson(JSON.stringify({ a: short, b: long })) as { a: object; b: object };
+    expect(below.a).toBe(inside.messages[0]);
+    expect(below.b).toBe(inside.messages[1]);
+    const again = readSharedJson(JSON.stringify({ messages: [long, short] })) as { messages: object[] };
+    expect(again.messages[0]).toBe(below.b);
+    expect(again.messages[1]).toBe(below.a);
+    // A prefix of a kept subtree is not that subtree: same first characters, the text decides.
+    const grown = readSharedJson(JSON.stringify({ a: { ...long, name: "x" } })) as { a: Record<string, unknown> };
+    expect(grown.a).not.toBe(below.b);
+    expect(grown.a.name).toBe("x");
+  });
+
+  it("refuses a kept subtree where it would nest deeper than the reader allows", () => {
+    const deep = "[".repeat(997) + "]".repeat(997);
+    expect(same(readSharedJson(`{"a": ${deep}}`), readJson(`{"a": ${deep}}`))).toBe(true); // 998 levels: kept
+    expect(same(readSharedJson(`[[[${deep}]]]`), readJson(`[[[${deep}]]]`))).toBe(true); // 1000 levels: the limit
+    expect(() => readSharedJson(`[[[[${deep}]]]]`)).toThrow(/nested too deeply/); // 1001: the kept one is not taken
   });
 
   it("reports bad JSON with readJson's position for the whole text", () => {
@@ -154,10 +221,12 @@ describe("readSharedJson", () => {
   });
 
   it("keeps a bounded amount of text: old subtrees are read afresh once many new ones came", () => {
-    const first = readSharedJson('{"m": [{"k": "first"}]}') as { m: object[] };
+    const text = '{"m": [{"k": "first, and long enough to be worth keeping"}]}';
+    const first = readSharedJson(text) as { m: object[] };
+    expect((readSharedJson(text) as { m: object[] }).m[0]).toBe(first.m[0]); // kept while there is room
     const filler = "y".repeat(16_000);
     for (let i = 0; i < 600; i++) readSharedJson(`{"m": [{"k": "${i}${filler}"}]}`); // about 2 x 9.6 M characters (array and object)
-    const again = readSharedJson('{"m": [{"k": "first"}]}') as { m: object[] };
+    const again = readSharedJson(text) as { m: object[] };
     expect(again.m[0]).not.toBe(first.m[0]);
     expect(again.m[0]).toEqual(first.m[0]);
   });

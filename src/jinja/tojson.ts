@@ -257,6 +257,15 @@ export function freezeDeep<T>(value: T): T {
   return value;
 }
 
+/** freezeDeep for an array whose first `frozen` items are deeply frozen already (readSharedJson's reused ones). */
+export function freezeDeepFrom<T>(array: T[], frozen: number): T[] {
+  if (DEEP_FROZEN.has(array)) return array;
+  for (let i = frozen; i < array.length; i++) freezeDeep(array[i]);
+  Object.freeze(array);
+  DEEP_FROZEN.add(array);
+  return array;
+}
+
 const KEYS = new WeakMap<JsonOptions, string>();
 /** A string naming the options, cached per options object (the default one is shared by every call). */
 function optionsKey(options: JsonOptions): string {

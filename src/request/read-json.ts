@@ -151,7 +151,14 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 export class Reader {
   pos = 0;
   depth = 0;
+  /** The deepest nesting reached so far (readSharedJson: how deeply a subtree it keeps nests). */
+  protected peak = 0;
   constructor(readonly text: string) {}
+
+  /** Notes nesting `depth` as reached (by a subtree taken as a whole, not read here). */
+  protected reached(depth: number): void {
+    if (depth > this.peak) this.peak = depth;
+  }
 
   fail(message: string): never {
     throw new JsonSyntaxError(`${message} at position ${this.pos}`);
@@ -184,9 +191,10 @@ export class Reader {
   }
 
   /** Steps into `{` or `[`; true when the container is empty (its closing bracket already read). */
-  private open(close: string): boolean {
+  protected open(close: string): boolean {
     // Deep nesting would overflow the JS stack; JSON.parse has no such limit, so we bound it clearly.
     if (++this.depth > MAX_DEPTH) this.fail("JSON nested too deeply");
+    if (this.depth > this.peak) this.peak = this.depth;
     this.pos++;
     this.skipSpace();
     if (this.text[this.pos] !== close) return false;
@@ -229,8 +237,12 @@ export class Reader {
         order = Object.keys(out);
         order.push(key);
       }
-      // defineProperty, not assignment: a "__proto__" key must be an own property, as with JSON.parse.
-      Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+      const value = this.value();
+      // A key Object.prototype has ("__proto__", "toString") is defined, not assigned: it must become an
+      // own data property as with JSON.parse, never call a setter or meet a read-only inherited property.
+      // Any other key is assigned, several times faster.
+      if (key in Object.prototype) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
     } while (!this.next("}"));
     return order === undefined ? out : inKeyOrder(out, order);
   }
@@ -238,8 +250,18 @@ export class Reader {
   protected array(): unknown[] {
     const out: unknown[] = [];
     if (this.open("]")) return out;
-    do out.push(this.value());
-    while (!this.next("]"));
+    return this.items(out);
+  }
+
+  /**
+   * The rest of an open array whose first items are `out`, from the next item to the closing bracket.
+   * With `ends`, the offset (from `base`) where each item's text ends is appended to it.
+   */
+  protected items(out: unknown[], ends?: number[], base = 0): unknown[] {
+    do {
+      out.push(this.value());
+      ends?.push(this.pos - base);
+    } while (!this.next("]"));
     return out;
   }
 

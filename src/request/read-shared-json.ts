@@ -8,15 +8,16 @@
  * The root value is always new and not frozen (a caller may add fields to a body); every container
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
-import { freezeDeep } from "../jinja/index.js";
+import { freezeDeep, freezeDeepFrom } from "../jinja/index.js";
 import { MAX_DEPTH, Reader, readJson, stringEnd } from "./read-json.js";
 
 /**
- * The largest subtree kept, in characters: a bigger one (a long tool result) is read afresh, and its
- * own children are shared. Subtrees shorter than MIN_SHARED are not worth an entry: reading them costs
- * less than looking them up, and their parent is shared anyway.
+ * The largest subtree kept, in characters: a bigger one (a huge tool result) is read afresh, and its
+ * own children are shared. A hit costs one comparison at memory speed, far less than reading the text,
+ * so whole tool lists and histories are worth keeping. Subtrees shorter than MIN_SHARED are not worth
+ * an entry: reading them costs less than looking them up, and their parent is shared anyway.
  */
-const MAX_SHARED = 16384;
+const MAX_SHARED = 1 << 18;
 const MIN_SHARED = 48;
 
 /** Characters of source text the cache may keep in all (the values it keeps are a few times that), and entries. */
@@ -24,156 +25,257 @@ const MAX_KEPT = 8 << 20;
 const MAX_ENTRIES = 1 << 16;
 
 /**
- * Subtrees are looked up by a cheap fingerprint and confirmed by comparing the whole text, which V8 does
- * at memory speed: hashing a fresh 10 KB slice as a Map key cost more than reading it with JSON.parse.
- * The fingerprint reads every character of a short subtree (messages differ in one word) and, of a long
- * one, its length, both ends and characters sampled across it. Distinct subtrees with one fingerprint
- * share a bucket of a few entries (the oldest leaves a full bucket), so a collision costs a comparison,
- * never a wrong value.
+ * Subtrees are looked up by a fingerprint of their first PREFIX characters (all of a shorter one) and
+ * confirmed by comparing the whole text, which V8 does at memory speed. The fingerprint needs no more
+ * than the subtree's start, so a subtree seen before is found without reading, or even scanning, the
+ * rest of it: a repeated 20 KB tool list costs a 256-character hash and one comparison. Distinct
+ * subtrees with one fingerprint (versions of one history, which keep their first characters) share a
+ * bucket of up to 16 entries (the oldest leaves a full bucket), so a collision costs a comparison (of the
+ * ends first, where versions of a history differ), never a wrong value.
  */
-const BUCKET = 4;
-const FULL_HASH = 256;
-const SAMPLES = 64;
+const BUCKET = 16;
+const PREFIX = 256;
 
 interface Kept {
+  readonly key: number;
   readonly text: string;
   readonly value: unknown;
+  /**
+   * How deeply the subtree nests (1 for a container of scalars): a hit must not pass MAX_DEPTH either.
+   * An array that reused another's first items may count that one's depth: too deep at worst, which
+   * only makes a hit near the limit read afresh (and readJson decides).
+   */
+  readonly height: number;
+  /** Out of its bucket already (pushed out by a newer one of the same fingerprint). */
+  gone: boolean;
+  /** An array read item by item: where each item's text ends (from the array's start). */
+  readonly ends: readonly number[] | undefined;
 }
 
 const kept = new Map<number, Kept[]>();
+/**
+ * Every entry in the order it was kept, oldest at `oldest`: the cache forgets the oldest first. A queue,
+ * not the Map's own order: finding a Map's first entry walks past every deleted one, which made keeping
+ * a subtree cost more than reading it once the cache was full.
+ */
+let order: Kept[] = [];
+let oldest = 0;
 let keptChars = 0;
 let keptEntries = 0;
 
+/** The fingerprint of the `length` characters at `start` (the subtree's first PREFIX, or all of it). */
 function fingerprint(text: string, start: number, length: number): number {
   let h = length;
-  if (length <= FULL_HASH) {
-    for (let i = start; i < start + length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    return h;
-  }
-  for (let i = 0; i < 64; i++) h = Math.imul(h ^ text.charCodeAt(start + i) ^ (text.charCodeAt(start + length - 1 - i) << 16), 0x01000193);
-  const step = Math.floor(length / SAMPLES);
-  for (let i = 0, at = start; i < SAMPLES; i++, at += step) h = Math.imul(h ^ text.charCodeAt(at), 0x01000193);
+  for (let i = start, end = start + length; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h;
 }
 
-function lookup(key: number, text: string): Kept | undefined {
+/**
+ * The length of the container opening at `start` when it closes within PREFIX characters, else -1 (also
+ * for text that is not JSON: the lookup then fails, and the reader reports the error). `nested` tells
+ * whether a container was met inside it.
+ */
+let nested = false;
+function shortLength(text: string, start: number): number {
+  const limit = Math.min(text.length, start + PREFIX);
+  let depth = 0;
+  nested = false;
+  for (let i = start; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) i = stringEnd(text, i);
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > 1) nested = true;
+    } else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1 - start;
+  }
+  return -1;
+}
+
+function lookup(key: number, text: string, start: number, length: number): Kept | undefined {
   const bucket = kept.get(key);
-  if (bucket !== undefined) for (const entry of bucket) if (entry.text === text) return entry;
+  if (bucket === undefined) return undefined;
+  for (const entry of bucket) {
+    const n = entry.text.length;
+    // The end first: a sibling (the same history with another last message) has the same first
+    // characters and would otherwise be compared to its end. A slice is a view, and string equality
+    // compares the characters natively.
+    if ((length < 0 || n === length) && start + n <= text.length && sameTail(text, start, entry.text, n)) {
+      if (text.slice(start, start + n) === entry.text) return entry;
+    }
+  }
   return undefined;
 }
 
-function keep(key: number, text: string, value: unknown): void {
-  while ((keptChars + text.length > MAX_KEPT || keptEntries >= MAX_ENTRIES) && kept.size > 0) {
-    const [oldest, bucket] = kept.entries().next().value as [number, Kept[]];
-    kept.delete(oldest);
-    for (const entry of bucket) keptChars -= entry.text.length;
-    keptEntries -= bucket.length;
+/** Whether the `m` characters of `text` at `start` end as the first `m` of `old` do (their last TAIL at most). */
+const TAIL = 32;
+function sameTail(text: string, start: number, old: string, m: number): boolean {
+  if (text.charCodeAt(start + m - 1) !== old.charCodeAt(m - 1)) return false;
+  const from = Math.max(0, m - TAIL);
+  return text.slice(start + from, start + m) === old.slice(from, m);
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** How many of a kept array's last items may differ (replaced, dropped) for its first ones to be reused. */
+const CHANGED_TAIL = 3;
+
+/**
+ * A kept array whose first items this text repeats, followed by a comma or the closing bracket: an
+ * agent's history sent again with the new turn appended, or with its last turns replaced (a reply
+ * regenerated). Same first characters, so the same bucket; the most items win. Returns the array and
+ * how many of its items, with the length of their text.
+ */
+function sharedItems(key: number, text: string, start: number): { entry: Kept; count: number; length: number } | undefined {
+  const bucket = kept.get(key);
+  if (bucket === undefined) return undefined;
+  let best: { entry: Kept; count: number; length: number } | undefined;
+  for (let b = bucket.length - 1; b >= 0; b--) {
+    const entry = bucket[b]!;
+    const ends = entry.ends;
+    if (ends === undefined) continue;
+    const old = entry.text;
+    for (let count = ends.length; count > 0 && count >= ends.length - CHANGED_TAIL; count--) {
+      const m = ends[count - 1]!;
+      if (best !== undefined && m <= best.length) break;
+      if (start + m > text.length || !sameTail(text, start, old, m)) continue;
+      let after = start + m;
+      while (after < text.length && isSpace(text.charCodeAt(after))) after++;
+      const next = text.charCodeAt(after);
+      if ((next === 0x2c || next === 0x5d) && text.slice(start, start + m) === old.slice(0, m)) {
+        best = { entry, count, length: m };
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+/** Takes `entry` out of the cache's accounting (it may still sit in the queue, marked gone). */
+function forget(entry: Kept): void {
+  entry.gone = true;
+  keptChars -= entry.text.length;
+  keptEntries--;
+}
+
+function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined): void {
+  while ((keptChars + text.length > MAX_KEPT || keptEntries >= MAX_ENTRIES) && oldest < order.length) {
+    const entry = order[oldest++]!;
+    if (entry.gone) continue;
+    forget(entry);
+    const bucket = kept.get(entry.key)!;
+    bucket.splice(bucket.indexOf(entry), 1);
+    if (bucket.length === 0) kept.delete(entry.key);
+  }
+  if (oldest > 1024 && oldest * 2 > order.length) {
+    order = order.slice(oldest);
+    oldest = 0;
   }
   let bucket = kept.get(key);
   if (bucket === undefined) kept.set(key, (bucket = []));
-  if (bucket.length >= BUCKET) {
-    keptChars -= bucket.shift()!.text.length;
-    keptEntries--;
-  }
-  bucket.push({ text, value });
+  if (bucket.length >= BUCKET) forget(bucket.shift()!);
+  const entry: Kept = { key, text, value, height, gone: false, ends };
+  bucket.push(entry);
+  order.push(entry);
   keptChars += text.length;
   keptEntries++;
 }
 
 /** Reads JSON like readJson, sharing every subtree (below the root) that was read before with the same text. */
 export function readSharedJson(text: string): unknown {
-  const spans = containerSpans(text);
-  if (spans === undefined || spans.count === 0) return readJson(text);
   try {
-    const reader = new SharingReader(text, spans);
+    const reader = new SharingReader(text);
     reader.skipSpace();
     const value = reader.value();
     reader.skipSpace();
     if (reader.pos < text.length) reader.fail("unexpected text after the JSON value");
     return value;
   } catch {
-    // A span's own error would name a position inside the span: readJson reports it for the whole text.
+    // A subtree's own error would name a position inside it: readJson reports it for the whole text.
     return readJson(text);
   }
 }
 
-/** Every `{...}` / `[...]` of the text in pre-order: where it starts and ends, the first container after it. */
-interface Spans {
-  count: number;
-  start: number[];
-  end: number[];
-  next: number[];
-}
-
-/** One pass outside strings; undefined when brackets do not pair up or nest too deeply (readJson reports it). */
-function containerSpans(text: string): Spans | undefined {
-  const spans: Spans = { count: 0, start: [], end: [], next: [] };
-  const open: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i = stringEnd(text, i);
-    } else if (c === 0x7b || c === 0x5b) {
-      if (open.length >= MAX_DEPTH) return undefined;
-      open.push(spans.count);
-      spans.start.push(i);
-      spans.end.push(-1);
-      spans.next.push(-1);
-      spans.count++;
-    } else if (c === 0x7d || c === 0x5d) {
-      const k = open.pop();
-      if (k === undefined || text.charCodeAt(spans.start[k]!) !== (c === 0x7d ? 0x7b : 0x5b)) return undefined;
-      spans.end[k] = i + 1;
-      spans.next[k] = spans.count;
-    }
-  }
-  return open.length === 0 ? spans : undefined;
-}
-
-/** The reader, taking every small enough container below the root from the shared cache by its text. */
+/**
+ * The reader, taking every container below the root that was read before from the shared cache by its
+ * text, found from its first characters alone. Only what was not seen before is read: a container that
+ * closes within PREFIX characters and holds no other is read natively by readJson, any other by this
+ * reader, its own containers looked up one by one (a history that grew by one message shares every
+ * earlier message although the array is new), so no part of the text is scanned twice to find its end.
+ */
 class SharingReader extends Reader {
-  /** The pre-order index of the next container the reader will meet. */
-  private cursor = 0;
-  constructor(
-    text: string,
-    private readonly spans: Spans,
-  ) {
-    super(text);
-  }
-
   override value(): unknown {
     const c = this.text.charCodeAt(this.pos);
     if (c !== 0x7b && c !== 0x5b) return super.value();
-    const k = this.cursor;
+    if (this.depth === 0) return super.value();
+    const text = this.text;
     const start = this.pos;
-    const end = this.spans.end[k]!;
-    const length = end - start;
-    if (this.depth === 0 || length < MIN_SHARED || length > MAX_SHARED) {
-      this.cursor++;
-      return super.value();
-    }
-    const slice = this.text.slice(start, end);
-    const key = fingerprint(this.text, start, length);
-    const hit = lookup(key, slice);
-    if (hit !== undefined) {
-      this.pos = end;
-      this.cursor = this.spans.next[k]!;
+    const length = shortLength(text, start);
+    const leaf = length >= 0 && !nested;
+    if (length >= 0 && length < MIN_SHARED) return leaf ? this.leaf(start, length) : super.value();
+    const key = fingerprint(text, start, length >= 0 ? length : Math.min(PREFIX, text.length - start));
+    const hit = lookup(key, text, start, length);
+    if (hit !== undefined && this.depth + hit.height <= MAX_DEPTH) {
+      this.pos = start + hit.text.length;
+      this.reached(this.depth + hit.height);
       return hit.value;
     }
     let value: unknown;
-    if (this.spans.next[k] === k + 1) {
-      // No container inside: JSON.parse reads it fastest.
-      value = readJson(slice);
-      this.pos = end;
-      this.cursor = k + 1;
-    } else {
-      // Read it here, so its children are looked up one by one: a history that grew by one message
-      // shares every earlier message although the array is new.
-      this.cursor++;
+    let height: number;
+    let ends: number[] | undefined;
+    let reused = 0;
+    const outer = this.peak;
+    this.peak = this.depth;
+    if (leaf) {
+      value = this.leaf(start, length);
+    } else if (c !== 0x5b) {
       value = super.value();
+    } else {
+      // An array is read here, item by item, noting where each ends: a later array that repeats its
+      // first items (a history with a new turn) takes them from it without reading them again.
+      const shared = length < 0 ? sharedItems(key, text, start) : undefined;
+      if (shared !== undefined && this.depth + shared.entry.height <= MAX_DEPTH) {
+        // A loop, not slice(): slicing a frozen array takes V8's slow path (ten times the cost).
+        const all = shared.entry.value as readonly unknown[];
+        const first: unknown[] = [];
+        for (let i = 0; i < shared.count; i++) first.push(all[i]);
+        reused = shared.count;
+        ends = shared.entry.ends!.slice(0, shared.count);
+        this.depth++; // the array is open
+        this.reached(this.depth - 1 + shared.entry.height);
+        this.pos = start + shared.length;
+        this.skipSpace();
+        if (text.charCodeAt(this.pos) === 0x5d) {
+          this.pos++;
+          this.depth--;
+          value = first;
+        } else {
+          this.pos++; // the comma
+          this.skipSpace();
+          value = this.items(first, ends, start);
+        }
+      } else if (this.open("]")) {
+        value = [];
+      } else {
+        ends = [];
+        value = this.items([], ends, start);
+      }
     }
-    // A copy of the slice, not a view into the request text: a kept view would keep the whole body alive.
-    keep(key, (" " + slice).slice(1), freezeDeep(value));
+    height = this.peak - this.depth;
+    this.reached(outer);
+    // A copy of the text where it is a small part of the request: a view would keep the whole body
+    // alive. A view where it is most of it (a history): copying it cost more than reading it.
+    const end = this.pos;
+    if (end - start <= MAX_SHARED) {
+      const own = 2 * (end - start) >= text.length ? text.slice(start, end) : (" " + text.slice(start, end)).slice(1);
+      keep(key, own, reused > 0 ? freezeDeepFrom(value as unknown[], reused) : freezeDeep(value), height, ends);
+    }
     return value;
+  }
+
+  /** A container of scalars `length` characters long: JSON.parse reads it fastest. */
+  private leaf(start: number, length: number): unknown {
+    if (this.depth + 1 > MAX_DEPTH) this.fail("JSON nested too deeply");
+    this.reached(this.depth + 1);
+    this.pos = start + length;
+    return readJson(this.text.slice(start, start + length));
   }
 }

@@ -119,6 +119,24 @@ export class JsonArgsDecoder implements PayloadDecoder {
     return out;
   }
 
+  /** The common push of a long string argument, all of it inside the string: see PayloadDecoder.pushPlain. */
+  pushPlain(text: string): string | undefined {
+    if (this.phase !== "value" || !this.args.feedInString(text, this.seen.total)) return undefined;
+    this.seen.begin(text);
+    return this.args.release();
+  }
+
+  /** pushPlain for text that also holds no raw newline, so markers in it are the string's (see opaque). */
+  pushOpaque(text: string): string | undefined {
+    if (this.phase !== "value") return undefined;
+    const rel = this.args.reader.openString;
+    if (rel === undefined || text.indexOf("\n") >= 0 || !this.string.open(this.args.start + rel)) return undefined;
+    if (!this.args.feedInString(text, this.seen.total)) return undefined;
+    this.seen.begin(text);
+    this.string.clean();
+    return this.args.release();
+  }
+
   /** Inside a JSON string of the arguments: see PayloadDecoder.opaque. */
   opaque(): boolean {
     const rel = this.phase === "value" ? this.args.reader.openString : undefined;

@@ -163,6 +163,24 @@ export class JsonCallsDecoder implements PayloadDecoder {
     return obj!.opened ? obj!.args!.release() : "";
   }
 
+  /**
+   * A push that stays inside an open string of the arguments (no closing quote, no raw newline, which
+   * would break the string): what pushPlain does with it, and the engine need not look for markers in
+   * it (they are the string's, see opaque).
+   */
+  pushOpaque(text: string): string | undefined {
+    const obj = this.obj;
+    if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs) return undefined;
+    const args = obj!.args!;
+    const rel = args.reader.openString;
+    if (rel === undefined || text.indexOf("\n") >= 0 || !this.string.open(args.start + rel)) return undefined;
+    if (!args.feedInString(text, this.seen.total)) return undefined;
+    this.seen.begin(text);
+    this.string.clean();
+    obj!.rawEnd = this.seen.total;
+    return obj!.opened ? args.release() : "";
+  }
+
   /** Inside a JSON string of a call object (a key, the name, the arguments): see PayloadDecoder.opaque. */
   opaque(): boolean {
     const obj = this.obj;

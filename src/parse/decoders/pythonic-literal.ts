@@ -103,16 +103,30 @@ function endsHigh(s: string): boolean {
 /** Up to this length, escapeShort's loop beats the regex test of the general path. */
 const SHORT_TEXT = 32;
 
+/** JSON.stringify's escapes of the control characters (`\n`, `\u001f`, ...), by character code. */
+const CONTROL_ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, c) => JSON.stringify(String.fromCharCode(c)).slice(1, -1));
+
 /**
  * jsonStringBody for a short string (a streaming push): `s` itself when nothing in it needs escaping,
- * found by a plain loop (cheaper than a regex test on a few characters); else JSON.stringify's escapes.
+ * else the same escapes JSON.stringify writes, made by a plain loop (a push of code has a quote or a
+ * newline in most pushes, and JSON.stringify of a few characters costs several times the loop). A
+ * surrogate (paired or not) takes JSON.stringify's path, which knows the pairs.
  */
 function escapeShort(s: string): string {
+  let out = "";
+  let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return jsonStringBody(s);
+    let e: string;
+    if (c < 0x20) e = CONTROL_ESCAPES[c]!;
+    else if (c === 0x22) e = '\\"';
+    else if (c === 0x5c) e = "\\\\";
+    else if (c >= 0xd800 && c <= 0xdfff) return jsonStringBody(s);
+    else continue;
+    out += from === i ? e : s.slice(from, i) + e;
+    from = i + 1;
   }
-  return s;
+  return out === "" ? s : from === s.length ? out : out + s.slice(from);
 }
 
 /**
@@ -232,6 +246,37 @@ export class LiteralReader {
     if (this.error !== undefined) return s.slice(Math.max(i, held));
     this.pending = s.slice(i);
     return "";
+  }
+
+  /**
+   * The streaming fast path: `text` is the next part of a string value being read (no closing quote in
+   * it, no escape but the one-character ones, none cut off at its end, nothing kept from the last push).
+   * Then it has exactly the effect push would have, and the JSON text it writes is returned (what take
+   * would give); otherwise nothing is read and the answer is undefined.
+   */
+  pushPlainString(text: string): string | undefined {
+    const tok = this.token;
+    if (tok === null || tok.kind !== "string" || tok.closed || tok.isKey || tok.raw || tok.quote === GEMMA_QUOTE) return undefined;
+    if (this.pending !== "" || this.out.length > 0 || tok.buf !== "" || this.done || this.error !== undefined) return undefined;
+    const q = tok.quote.charCodeAt(0);
+    const escapes = this.dialect === "json" ? JSON_ESCAPES : SIMPLE_ESCAPES;
+    let decoded = "";
+    let from = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === q) return undefined;
+      if (c !== 0x5c) continue;
+      const e = i + 1 < text.length ? escapes[text[i + 1]!] : undefined;
+      if (e === undefined) return undefined;
+      decoded += text.slice(from, i) + e;
+      from = i + 2;
+      i++;
+    }
+    if (from > 0) decoded += text.slice(from);
+    else decoded = text;
+    if (decoded === "") return "";
+    tok.parts.push(decoded);
+    return tok.writer.write(decoded);
   }
 
   /** The input ended: completes a top-level value (`top: "value"`); anything else unfinished is an error. */

@@ -128,6 +128,21 @@ class CallListDecoder extends StepDecoder {
     // Otherwise every call is complete; a missing `]` before the end is no loss.
   }
 
+  /**
+   * The common push of a long string argument: what push would do with it (see
+   * LiteralReader.pushPlainString), without the step machine.
+   */
+  pushPlain(text: string): string | undefined {
+    const reader = this.reader;
+    if (this.state !== "args" || reader === null || !this.announced || this.kept() !== "") return undefined;
+    const json = reader.pushPlainString(text);
+    if (json === undefined) return undefined;
+    this.seen.begin(text);
+    this.raw.push(text);
+    this.argParts.push(json);
+    return json;
+  }
+
   protected isClosed(): boolean {
     return this.state === "closed";
   }

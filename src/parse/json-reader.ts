@@ -7,6 +7,7 @@
 const STRING_STOP = /["\\]/g;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
 /** Below this many characters a plain loop beats a regex search (streaming pushes are a few characters). */
 const SHORT = 32;
 
@@ -120,10 +121,10 @@ export class JsonValueReader {
   }
 
   /**
-   * Inside a string, reads all of `text` if it stays inside the string (it holds no unescaped quote),
-   * exactly as feed would; otherwise reads nothing and returns false.
+   * Inside a string, reads all of `text` if it stays inside the string (it holds no unescaped quote;
+   * with `line`, no raw newline either), exactly as feed would; otherwise reads nothing and returns false.
    */
-  feedInString(text: string): boolean {
+  feedInString(text: string, line = false): boolean {
     if (!this.inString || this.done) return false;
     let escape = this.escape;
     if (text.length <= SHORT) {
@@ -133,13 +134,14 @@ export class JsonValueReader {
         else {
           const c = text.charCodeAt(k);
           if (c === BACKSLASH) escape = true;
-          else if (c === QUOTE) return false;
+          else if (c === QUOTE || (line && c === NEWLINE)) return false;
         }
       }
       this.escape = escape;
       this.read += text.length;
       return true;
     }
+    if (line && text.includes("\n")) return false;
     let i = 0;
     while (i < text.length) {
       if (escape) {

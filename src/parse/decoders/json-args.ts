@@ -130,8 +130,8 @@ export class JsonArgsDecoder implements PayloadDecoder {
   pushOpaque(text: string): string | undefined {
     if (this.phase !== "value") return undefined;
     const rel = this.args.reader.openString;
-    if (rel === undefined || text.indexOf("\n") >= 0 || !this.string.open(this.args.start + rel)) return undefined;
-    if (!this.args.feedInString(text, this.seen.total)) return undefined;
+    if (rel === undefined || !this.string.open(this.args.start + rel)) return undefined;
+    if (!this.args.feedInString(text, this.seen.total, true)) return undefined;
     this.seen.begin(text);
     this.string.clean();
     return this.args.release();

@@ -173,8 +173,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs) return undefined;
     const args = obj!.args!;
     const rel = args.reader.openString;
-    if (rel === undefined || text.indexOf("\n") >= 0 || !this.string.open(args.start + rel)) return undefined;
-    if (!args.feedInString(text, this.seen.total)) return undefined;
+    if (rel === undefined || !this.string.open(args.start + rel)) return undefined;
+    if (!args.feedInString(text, this.seen.total, true)) return undefined;
     this.seen.begin(text);
     this.string.clean();
     obj!.rawEnd = this.seen.total;

@@ -250,30 +250,38 @@ export class LiteralReader {
 
   /**
    * The streaming fast path: `text` is the next part of a string value being read (no closing quote in
-   * it, no escape but the one-character ones, none cut off at its end, nothing kept from the last push).
-   * Then it has exactly the effect push would have, and the JSON text it writes is returned (what take
-   * would give); otherwise nothing is read and the answer is undefined.
+   * it, no escape but the one-character ones; a backslash that ends it, or that the last push ended
+   * with, is kept for the next push as push keeps it). Then it has exactly the effect push would have,
+   * and the JSON text it writes is returned (what take would give); otherwise nothing is read and the
+   * answer is undefined.
    */
   pushPlainString(text: string): string | undefined {
     const tok = this.token;
     if (tok === null || tok.kind !== "string" || tok.closed || tok.isKey || tok.raw || tok.quote === GEMMA_QUOTE) return undefined;
-    if (this.pending !== "" || this.out.length > 0 || tok.buf !== "" || this.done || this.error !== undefined) return undefined;
+    if ((this.pending !== "" && this.pending !== "\\") || this.out.length > 0 || tok.buf !== "" || this.done || this.error !== undefined) return undefined;
+    const s = this.pending === "" ? text : this.pending + text;
     const q = tok.quote.charCodeAt(0);
     const escapes = this.dialect === "json" ? JSON_ESCAPES : SIMPLE_ESCAPES;
     let decoded = "";
     let from = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
+    let end = s.length;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
       if (c === q) return undefined;
       if (c !== 0x5c) continue;
-      const e = i + 1 < text.length ? escapes[text[i + 1]!] : undefined;
+      if (i + 1 === s.length) {
+        end = i;
+        break;
+      }
+      const e = escapes[s[i + 1]!];
       if (e === undefined) return undefined;
-      decoded += text.slice(from, i) + e;
+      decoded += s.slice(from, i) + e;
       from = i + 2;
       i++;
     }
-    if (from > 0) decoded += text.slice(from);
-    else decoded = text;
+    if (from > 0) decoded += s.slice(from, end);
+    else decoded = end === s.length ? s : s.slice(0, end);
+    this.pending = end === s.length ? "" : "\\";
     if (decoded === "") return "";
     tok.parts.push(decoded);
     return tok.writer.write(decoded);

@@ -79,6 +79,11 @@ class FirstItemDispatch implements PayloadDecoder {
     return this.inner.push(all);
   }
 
+  /** Once chosen, the inner decoder gets every call unchanged (`lead` is empty from then on). */
+  forwardsTo(): PayloadDecoder | undefined {
+    return this.inner;
+  }
+
   end(closed: boolean): DecoderEvent[] {
     if (!this.inner) this.inner = pythonicCalls(this.ctx);
     const out = this.lead === "" ? [] : this.inner.push(this.lead);

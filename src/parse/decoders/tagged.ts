@@ -198,10 +198,11 @@ class TaggedDecoder extends StepDecoder {
 
   /**
    * The common push of a long streamed string value, with any text kept from the last push before it:
-   * no `<` that can end the value. Then the text goes straight out as JSON string content, except a
-   * trailing newline (it may be the one stripped before the close tag), which is kept for the next push.
-   * This is exactly what one valueText step (and run's bookkeeping of it) does with such text, without
-   * the step loop.
+   * no `<` that ends the value. Then the text goes straight out as JSON string content, except a
+   * trailing newline (it may be the one stripped before the close tag), which is kept for the next push,
+   * and a `<` that may still become the value's end (`</p` at the end of the push), which is kept with
+   * what follows it (and a newline before it). This is exactly what valueText (and run's bookkeeping of
+   * it) does with such text, without the step loop.
    */
   pushPlain(text: string): string | undefined {
     const v = this.value;
@@ -209,11 +210,16 @@ class TaggedDecoder extends StepDecoder {
     const kept = this.kept();
     const s = kept === "" ? text : kept + text;
     // A `<` is fine when it is plain text here (`x < 10`), as valueText would judge it.
+    let wait = -1;
     for (let p = s.indexOf("<"); p >= 0; p = s.indexOf("<", p + 1)) {
-      if (this.endAt(s, 0, p, false) !== "text") return undefined;
+      const verdict = this.endAt(s, 0, p, false);
+      if (verdict === "text") continue;
+      if (verdict !== "wait") return undefined;
+      wait = p;
+      break;
     }
     this.seen.begin(text);
-    const cut = s.length - newlineBefore(s, s.length, 0, true);
+    const cut = wait < 0 ? s.length - newlineBefore(s, s.length, 0, true) : wait - newlineBefore(s, wait, 0, true);
     this.keep(cut === s.length ? "" : s.slice(cut));
     if (cut === 0) return "";
     const base = this.seen.total - s.length;

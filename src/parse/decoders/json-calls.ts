@@ -101,6 +101,11 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private readonly string: OpenString;
   /** The events of the push in progress (handed out, and replaced, when there are any). */
   private out: DecoderEvent[] = [];
+  /**
+   * The last push went through pushOpaque, and nothing else has been pushed since: the text still ends
+   * inside the same unbroken arguments string, so pushOpaque's checks of that need not be made again.
+   */
+  private inOpaqueRun = false;
 
   constructor(
     private readonly opts: JsonCallsOptions,
@@ -115,6 +120,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
   }
 
   push(text: string): DecoderEvent[] {
+    this.inOpaqueRun = false;
     const out = this.out;
     this.seen.begin(text);
     let i = 0;
@@ -155,6 +161,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
    * objectChars) does with it, without the per-character dispatch and the event.
    */
   pushPlain(text: string): string | undefined {
+    this.inOpaqueRun = false;
     const obj = this.obj;
     // `seen.total` is where this text starts (its base once begun).
     if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs || !obj!.args!.feedInString(text, this.seen.total)) return undefined;
@@ -170,10 +177,13 @@ export class JsonCallsDecoder implements PayloadDecoder {
    */
   pushOpaque(text: string): string | undefined {
     const obj = this.obj;
-    if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs) return undefined;
+    if (!this.inOpaqueRun) {
+      if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs) return undefined;
+      const rel = obj!.args!.reader.openString;
+      if (rel === undefined || !this.string.open(obj!.args!.start + rel)) return undefined;
+      this.inOpaqueRun = true;
+    }
     const args = obj!.args!;
-    const rel = args.reader.openString;
-    if (rel === undefined || !this.string.open(args.start + rel)) return undefined;
     if (!args.feedInString(text, this.seen.total, true)) return undefined;
     this.seen.begin(text);
     this.string.clean();

@@ -130,12 +130,12 @@ export class JsonValueReader {
     if (text.length <= SHORT) {
       // A streaming push: one pass over its few characters, no search calls.
       for (let k = 0; k < text.length; k++) {
+        const c = text.charCodeAt(k);
         if (escape) escape = false;
-        else {
-          const c = text.charCodeAt(k);
-          if (c === BACKSLASH) escape = true;
-          else if (c === QUOTE || (line && c === NEWLINE)) return false;
-        }
+        else if (c === BACKSLASH) escape = true;
+        else if (c === QUOTE) return false;
+        // A raw newline breaks the string even after a backslash (see open-string.ts).
+        if (line && c === NEWLINE) return false;
       }
       this.escape = escape;
       this.read += text.length;

@@ -131,13 +131,16 @@ describe("hermes: a region end marker inside an open JSON string", () => {
     expectPiecesEqualOneShot(spec("hermes"), Array.from(text), one, "one code point a push");
   });
 
-  it("ends the region once a raw newline broke the string, streamed as one-shot", () => {
-    const text = `<tool_call>\n{"name": "write_file", "arguments": {"path": "a", "content": "x\n</tool_call> after`;
-    const one = parseOneShot(spec("hermes"), text);
-    expect(one.message.tool_calls ?? []).toEqual([]);
-    expect(one.message.content).toContain(" after");
-    for (const cut of cutPositions(text)) expectPiecesEqualOneShot(spec("hermes"), cutAt(text, [cut]), one, `cut at ${cut}`);
-  });
+  for (const broken of ["x\n", "x\\\n", "x\\\\\n"]) {
+    it(`ends the region once a raw newline broke the string (${JSON.stringify(broken)}), streamed as one-shot`, () => {
+      const text = `<tool_call>\n{"name": "write_file", "arguments": {"path": "a", "content": "${broken}</tool_call> after`;
+      const one = parseOneShot(spec("hermes"), text);
+      expect(one.message.tool_calls ?? []).toEqual([]);
+      expect(one.message.content).toContain(" after");
+      for (const cut of cutPositions(text)) expectPiecesEqualOneShot(spec("hermes"), cutAt(text, [cut]), one, `cut at ${cut}`);
+      for (const seed of [1, 2]) expectPiecesEqualOneShot(spec("hermes"), tokenPieces(text, seed), one, `seed ${seed}`);
+    });
+  }
 });
 
 describe("pythonic: escapes in a streamed string", () => {

@@ -1,7 +1,7 @@
 /**
- * The streaming fast paths (a push in the middle of a long argument value: engine.ts `pushOpaque` /
- * `pushPlain`, the decoders' versions, the short-string JSON escape) must have exactly the effect of the
- * general path. Each case is checked against an expectation built independently (the argument text the
+ * Long argument values streamed through the fast paths (engine.ts `pushOpaque` / `pushPlain`, the
+ * decoders' versions, the short-string JSON escape; stream-fast-path.test.ts compares them with push at
+ * the decoder level) must have exactly the effect of the general path, in every format that has them. Each case is checked against an expectation built independently (the argument text the
  * test wrote, JSON.stringify for escapes, JSON's last-key-wins rule) and streamed in token-sized and
  * one-character pushes, which must fold to the one-shot result.
  */

@@ -52,6 +52,13 @@ export interface PayloadDecoder {
    */
   pushPlain?(text: string): string | undefined;
   /**
+   * Optional, like pushPlain, for text that stays inside a literal of the payload in which region end
+   * markers do not count (an open JSON string: see `opaque`). The engine offers a push here before it
+   * looks for markers in it, so such text costs no marker scan and nothing of it is held back (a `<`
+   * at the end of a push of code cannot start the region's end there).
+   */
+  pushOpaque?(text: string): string | undefined;
+  /**
    * Optional: the text pushed so far ends inside a literal of the payload (an open JSON string), so a
    * region end marker found now is part of that literal (`"a": "</tool_call>"`), not the region's end.
    * The engine asks when it finds an end marker and then pushes the marker as region text.
@@ -59,6 +66,12 @@ export interface PayloadDecoder {
   opaque?(): boolean;
   /** `closed`: the region's end marker was seen (false: the stream ended inside the region). */
   end(closed: boolean): DecoderEvent[];
+  /**
+   * Optional: this decoder has handed the region to another one and from now on only forwards every
+   * call to it unchanged (a choice on the payload's first character, once made). The engine then calls
+   * that one directly, so a streaming push does not pay the extra call on each of its few characters.
+   */
+  forwardsTo?(): PayloadDecoder | undefined;
 }
 
 /** What a decoder may know about the request: the declared tools' schemas, for typing raw values. */

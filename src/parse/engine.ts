@@ -144,7 +144,15 @@ export class ParseEngine {
       // at the end of a push of code), the text before that tail is, and the tail is held back.
       const r = st.r;
       const text = this.held === "" ? delta : this.held + delta;
-      const hit = r.table.set.scan(text, 0);
+      const opaque = r.decoder.pushOpaque?.(text);
+      if (opaque !== undefined) {
+        this.held = "";
+        this.tookRegionText(r, text, opaque);
+        return this.sink.take();
+      }
+      // Most pushes of a long value hold no character that starts a marker: one native search says so.
+      const set = r.table.set;
+      const hit = set.first !== undefined && text.indexOf(set.first) < 0 ? NO_MARKER : set.scan(text, 0);
       if (hit.kind === "none") {
         this.held = "";
         if (this.plainRegionText(r, text)) return this.sink.take();
@@ -170,9 +178,14 @@ export class ParseEngine {
   private plainRegionText(r: Region, s: string): boolean {
     const plain = r.decoder.pushPlain?.(s);
     if (plain === undefined) return false;
-    r.raw.append(s);
-    if (plain !== "" && r.current?.index !== undefined) this.sink.args(r.current.index, plain);
+    this.tookRegionText(r, s, plain);
     return true;
+  }
+
+  /** Region text `s` that a decoder's fast path took, making the arguments fragment `args`. */
+  private tookRegionText(r: Region, s: string, args: string): void {
+    r.raw.append(s);
+    if (args !== "" && r.current?.index !== undefined) this.sink.args(r.current.index, args);
   }
 
   end(): Delta[] {
@@ -452,7 +465,7 @@ export class ParseEngine {
   private regionText(r: Region, s: string, record: boolean): string | undefined {
     if (s.length <= FIRST_FEED) {
       if (record) r.raw.append(s);
-      return this.handle(r, r.decoder.push(s));
+      return this.handle(r, this.decoderPush(r, s));
     }
     let at = 0;
     let size = FIRST_FEED;
@@ -462,12 +475,20 @@ export class ParseEngine {
       if (to < s.length && isHighSurrogate(s.charCodeAt(to - 1))) to++;
       const piece = s.slice(at, to);
       if (record) r.raw.append(piece);
-      const rest = this.handle(r, r.decoder.push(piece));
+      const rest = this.handle(r, this.decoderPush(r, piece));
       at = to;
       if (rest !== undefined) return at < s.length ? rest + s.slice(at) : rest;
       size *= 2;
     }
     return undefined;
+  }
+
+  /** Pushes region text to the decoder, then talks to the one it forwards to, if it now does. */
+  private decoderPush(r: Region, s: string): DecoderEvent[] {
+    const events = r.decoder.push(s);
+    const inner = r.decoder.forwardsTo?.();
+    if (inner !== undefined) r.decoder = inner;
+    return events;
   }
 
   private handle(r: Region, events: DecoderEvent[]): string | undefined {

@@ -37,7 +37,7 @@ export class MarkerSet {
   private readonly byFirst = new Map<string, string[]>();
   private readonly firstChars: RegExp | undefined;
   /** The markers' first character when they all share one (`<` for most formats): found with indexOf. */
-  private readonly onlyFirst: string | undefined;
+  readonly first: string | undefined;
 
   constructor(markers: Iterable<string>) {
     // Longest first, so the first complete match at a position is the longest.
@@ -50,7 +50,7 @@ export class MarkerSet {
     }
     const chars = [...this.byFirst.keys()];
     this.firstChars = chars.length > 0 ? new RegExp(`[${chars.map(escapeClass).join("")}]`, "g") : undefined;
-    this.onlyFirst = chars.length === 1 ? chars[0] : undefined;
+    this.first = chars.length === 1 ? chars[0] : undefined;
   }
 
   get empty(): boolean {
@@ -63,7 +63,7 @@ export class MarkerSet {
   scan(text: string, from: number, final = false): ScanResult {
     const re = this.firstChars;
     if (re === undefined) return NO_MARKER;
-    const only = this.onlyFirst;
+    const only = this.first;
     // indexOf is much cheaper than a regex exec on the short texts of a streaming push.
     let i = only !== undefined ? text.indexOf(only, from) : this.nextFirst(re, text, from);
     for (; i >= 0; i = only !== undefined ? text.indexOf(only, i + 1) : this.nextFirst(re, text, i + 1)) {

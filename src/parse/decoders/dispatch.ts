@@ -35,6 +35,10 @@ class DispatchDecoder implements PayloadDecoder {
     return this.inner?.opaque?.() ?? false;
   }
 
+  forwardsTo(): PayloadDecoder | undefined {
+    return this.inner;
+  }
+
   end(closed: boolean): DecoderEvent[] {
     if (this.inner) return this.inner.end(closed);
     const out: DecoderEvent[] = [{ kind: "fail", type: closed ? "malformed" : "truncated", message: "empty call region", raw: this.lead }];

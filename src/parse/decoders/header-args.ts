@@ -72,6 +72,15 @@ class HeaderArgsDecoder implements PayloadDecoder {
     return this.inner?.opaque() ?? false;
   }
 
+  // The fast paths make no events, so there are no offsets to shift.
+  pushPlain(text: string): string | undefined {
+    return this.inner?.pushPlain(text);
+  }
+
+  pushOpaque(text: string): string | undefined {
+    return this.inner?.pushOpaque(text);
+  }
+
   end(closed: boolean): DecoderEvent[] {
     if (this.inner) return this.shift(this.inner.end(closed));
     if (this.failed) return [];

@@ -35,6 +35,8 @@ export class JsonArgsDecoder implements PayloadDecoder {
 
   private readonly seen: SeenText;
   private readonly string: OpenString;
+  /** As in JsonCallsDecoder: the last push went through pushOpaque, and nothing else since. */
+  private inOpaqueRun = false;
 
   constructor(
     private readonly opts: JsonArgsOptions,
@@ -47,6 +49,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
   }
 
   push(text: string): DecoderEvent[] {
+    this.inOpaqueRun = false;
     const out: DecoderEvent[] = [];
     this.seen.begin(text);
     let i = 0;
@@ -117,6 +120,28 @@ export class JsonArgsDecoder implements PayloadDecoder {
       }
     }
     return out;
+  }
+
+  /** The common push of a long string argument, all of it inside the string: see PayloadDecoder.pushPlain. */
+  pushPlain(text: string): string | undefined {
+    this.inOpaqueRun = false;
+    if (this.phase !== "value" || !this.args.feedInString(text, this.seen.total)) return undefined;
+    this.seen.begin(text);
+    return this.args.release();
+  }
+
+  /** pushPlain for text that also holds no raw newline, so markers in it are the string's (see opaque). */
+  pushOpaque(text: string): string | undefined {
+    if (!this.inOpaqueRun) {
+      if (this.phase !== "value") return undefined;
+      const rel = this.args.reader.openString;
+      if (rel === undefined || !this.string.open(this.args.start + rel)) return undefined;
+      this.inOpaqueRun = true;
+    }
+    if (!this.args.feedInString(text, this.seen.total, true)) return undefined;
+    this.seen.begin(text);
+    this.string.clean();
+    return this.args.release();
   }
 
   /** Inside a JSON string of the arguments: see PayloadDecoder.opaque. */

@@ -101,6 +101,11 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private readonly string: OpenString;
   /** The events of the push in progress (handed out, and replaced, when there are any). */
   private out: DecoderEvent[] = [];
+  /**
+   * The last push went through pushOpaque, and nothing else has been pushed since: the text still ends
+   * inside the same unbroken arguments string, so pushOpaque's checks of that need not be made again.
+   */
+  private inOpaqueRun = false;
 
   constructor(
     private readonly opts: JsonCallsOptions,
@@ -115,6 +120,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
   }
 
   push(text: string): DecoderEvent[] {
+    this.inOpaqueRun = false;
     const out = this.out;
     this.seen.begin(text);
     let i = 0;
@@ -155,12 +161,34 @@ export class JsonCallsDecoder implements PayloadDecoder {
    * objectChars) does with it, without the per-character dispatch and the event.
    */
   pushPlain(text: string): string | undefined {
+    this.inOpaqueRun = false;
     const obj = this.obj;
     // `seen.total` is where this text starts (its base once begun).
     if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs || !obj!.args!.feedInString(text, this.seen.total)) return undefined;
     this.seen.begin(text);
     obj!.rawEnd = this.seen.total;
     return obj!.opened ? obj!.args!.release() : "";
+  }
+
+  /**
+   * A push that stays inside an open string of the arguments (no closing quote, no raw newline, which
+   * would break the string): what pushPlain does with it, and the engine need not look for markers in
+   * it (they are the string's, see opaque).
+   */
+  pushOpaque(text: string): string | undefined {
+    const obj = this.obj;
+    if (!this.inOpaqueRun) {
+      if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs) return undefined;
+      const rel = obj!.args!.reader.openString;
+      if (rel === undefined || !this.string.open(obj!.args!.start + rel)) return undefined;
+      this.inOpaqueRun = true;
+    }
+    const args = obj!.args!;
+    if (!args.feedInString(text, this.seen.total, true)) return undefined;
+    this.seen.begin(text);
+    this.string.clean();
+    obj!.rawEnd = this.seen.total;
+    return obj!.opened ? args.release() : "";
   }
 
   /** Inside a JSON string of a call object (a key, the name, the arguments): see PayloadDecoder.opaque. */

@@ -40,10 +40,11 @@ export class ArgsValue {
 
   /**
    * The streaming fast path: reads all of `text` (at offset `base`) if it stays inside a string of the
-   * value, with the same effect as feed; otherwise reads nothing and returns false.
+   * value (`line`: and holds no raw newline), with the same effect as feed; otherwise reads nothing and
+   * returns false.
    */
-  feedInString(text: string, base: number): boolean {
-    if (text === "" || !this.reader.feedInString(text)) return false;
+  feedInString(text: string, base: number, line = false): boolean {
+    if (text === "" || !this.reader.feedInString(text, line)) return false;
     this.end = base + text.length;
     if (this.reader.kind !== "string") this.pending = this.pending === "" ? text : this.pending + text;
     return true;

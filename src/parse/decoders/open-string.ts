@@ -28,4 +28,12 @@ export class OpenString {
     }
     return !this.broken;
   }
+
+  /**
+   * Right after `open` said the string is open: the text pushed since holds no newline either, so it
+   * need not be looked at again.
+   */
+  clean(): void {
+    this.checkedTo = this.seen.total;
+  }
 }

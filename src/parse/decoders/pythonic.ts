@@ -82,6 +82,11 @@ class FirstItemDispatch implements PayloadDecoder {
     return this.inner.push(all);
   }
 
+  /** Once chosen, the inner decoder gets every call unchanged (`lead` is empty from then on). */
+  forwardsTo(): PayloadDecoder | undefined {
+    return this.inner;
+  }
+
   end(closed: boolean): DecoderEvent[] {
     if (!this.inner) this.inner = pythonicCalls(this.ctx);
     const out = this.lead === "" ? [] : this.inner.push(this.lead);
@@ -134,6 +139,21 @@ class CallListDecoder extends StepDecoder {
       this.emitFailure(closed ? "malformed" : "truncated", "no tool call in the region");
     }
     // Otherwise every call is complete; a missing `]` before the end is no loss.
+  }
+
+  /**
+   * The common push of a long string argument: what push would do with it (see
+   * LiteralReader.pushPlainString), without the step machine.
+   */
+  pushPlain(text: string): string | undefined {
+    const reader = this.reader;
+    if (this.state !== "args" || reader === null || !this.announced || this.kept() !== "") return undefined;
+    const json = reader.pushPlainString(text);
+    if (json === undefined) return undefined;
+    this.seen.begin(text);
+    this.raw.push(text);
+    this.argParts.push(json);
+    return json;
   }
 
   protected isClosed(): boolean {

@@ -21,7 +21,6 @@
 import type { JsonSchema } from "../../types.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { TextRope } from "../rope.js";
-import { parseWithLongMember } from "./long-member.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { jsonStringBody, JsonStringWriter } from "../literal/json-text.js";
@@ -98,10 +97,16 @@ type State = "between" | "name" | "call" | "key" | "valueOpen" | "value" | "body
 interface OpenCall {
   name: string;
   parameters: JsonSchema | undefined;
-  /** The arguments JSON written so far. */
+  /**
+   * The arguments JSON written so far, except the bodies of streamed string values: those are the
+   * model's text itself, sliced from the region once the call ends (`streamed`), so a long value is
+   * not copied a second time per push nor decoded again.
+   */
   args: TextRope;
-  /** Where each key, and each streamed string value, starts and ends in `args` (pairs of offsets). */
-  members: number[];
+  streamed: StreamedValue[];
+  /** Keys read so far: a repeated key (the last one wins in JSON) makes the value be parsed whole. */
+  keys: Set<string>;
+  repeated: boolean;
   /** Parameters read so far. */
   n: number;
   /** The arguments came as one JSON object (`jsonBody`), already written whole. */
@@ -110,6 +115,14 @@ interface OpenCall {
   announced: boolean;
   /** The name's separator tag (`nameSep`) was read. */
   sepSeen?: boolean;
+}
+
+/** A streamed string value: its body goes at `at` in the call's `args`; its text is `seen` from `from` to `to`. */
+interface StreamedValue {
+  key: string;
+  at: number;
+  from: number;
+  to: number;
 }
 
 interface OpenValue {
@@ -121,6 +134,13 @@ interface OpenValue {
   parts: string[];
   /** The value's first characters until it is known whether they start with the newline to strip. */
   lead: string | null;
+  /** Where `lead` starts in `seen`. */
+  leadAt: number;
+  /** Where the value's text (after the stripped newline) starts and ends so far in `seen`; from < 0: none yet. */
+  from: number;
+  to: number;
+  /** A streamed value: where its body goes in the call's `args`. */
+  bodyAt: number;
   /** The value's start without leading whitespace, up to TYPE_PROBE characters (for the union decision). */
   probe: string;
   /** The last character given to the value was a newline (true at its start: a value starts a line). */
@@ -179,10 +199,11 @@ class TaggedDecoder extends StepDecoder {
 
   /**
    * The common push of a long streamed string value, with any text kept from the last push before it:
-   * no `<` that can end the value. Then the text goes straight out as JSON string content, except a
-   * trailing newline (it may be the one stripped before the close tag), which is kept for the next push.
-   * This is exactly what one valueText step (and run's bookkeeping of it) does with such text, without
-   * the step loop.
+   * no `<` that ends the value. Then the text goes straight out as JSON string content, except a
+   * trailing newline (it may be the one stripped before the close tag), which is kept for the next push,
+   * and a `<` that may still become the value's end (`</p` at the end of the push), which is kept with
+   * what follows it (and a newline before it). This is exactly what valueText (and run's bookkeeping of
+   * it) does with such text, without the step loop.
    */
   pushPlain(text: string): string | undefined {
     const v = this.value;
@@ -190,19 +211,25 @@ class TaggedDecoder extends StepDecoder {
     const kept = this.kept();
     const s = kept === "" ? text : kept + text;
     // A `<` is fine when it is plain text here (`x < 10`), as valueText would judge it.
+    let wait = -1;
     for (let p = s.indexOf("<"); p >= 0; p = s.indexOf("<", p + 1)) {
-      if (this.endAt(s, 0, p, false) !== "text") return undefined;
+      const verdict = this.endAt(s, 0, p, false);
+      if (verdict === "text") continue;
+      if (verdict !== "wait") return undefined;
+      wait = p;
+      break;
     }
     this.seen.begin(text);
-    const cut = s.length - newlineBefore(s, s.length, 0, true);
+    const cut = wait < 0 ? s.length - newlineBefore(s, s.length, 0, true) : wait - newlineBefore(s, wait, 0, true);
     this.keep(cut === s.length ? "" : s.slice(cut));
     if (cut === 0) return "";
-    if (this.rawFrom >= 0) this.rawTo = this.seen.total - (s.length - cut);
+    const base = this.seen.total - s.length;
+    if (this.rawFrom >= 0) this.rawTo = base + cut;
     const body = cut === s.length ? s : s.slice(0, cut);
     v.atLineStart = body.charCodeAt(cut - 1) === NEWLINE;
-    const json = v.writer.write(body);
-    this.call!.args.append(json);
-    return json;
+    if (v.from < 0) v.from = base;
+    v.to = base + cut;
+    return v.writer.write(body);
   }
 
   /** A method, so that TypeScript does not narrow the state across the calls that change it. */
@@ -435,7 +462,7 @@ class TaggedDecoder extends StepDecoder {
    * tag confirms it, so that prose fails the region before any call is named and stays plain text.
    */
   private openCall(name: string): void {
-    this.call = { name, parameters: this.ctx.toolSchema(name), args: new TextRope(), members: [], n: 0, body: false, announced: false };
+    this.call = { name, parameters: this.ctx.toolSchema(name), args: new TextRope(), streamed: [], keys: new Set(), repeated: false, n: 0, body: false, announced: false };
     this.state = "call";
     if (!this.ctx.selfClosing) this.announce(this.call);
   }
@@ -453,13 +480,24 @@ class TaggedDecoder extends StepDecoder {
     // The value is the arguments text parsed: one source of truth. A long streamed string is decoded
     // from its pieces, and the whole text is joined only if someone reads `arguments` (the engine does
     // not: its client got the text as fragments), so no large copy is made per call.
+    const seen = this.seen;
     const args = call.args;
-    const parsed = call.body ? undefined : parseWithLongMember(args, 0, args.length, call.members);
-    const value = parsed !== undefined ? parsed.value : (JSON.parse(args.toString()) as unknown);
+    const streamed = call.streamed;
+    let whole: string | undefined;
+    const text = (): string => (whole ??= withBodies(args.toString(), streamed, seen));
+    let value: unknown;
+    if (streamed.length === 0) value = JSON.parse(args.toString());
+    else if (call.repeated || call.keys.has("__proto__")) value = JSON.parse(text());
+    else {
+      // The JSON without the streamed bodies parses to `""` for each of them; their text is the model's.
+      const obj = JSON.parse(args.toString()) as Record<string, unknown>;
+      for (const m of streamed) obj[m.key] = m.from < 0 ? "" : seen.slice(m.from, m.to);
+      value = obj;
+    }
     this.closing = {
       kind: "done",
       get arguments(): string {
-        return args.toString();
+        return text();
       },
       value,
     };
@@ -480,6 +518,12 @@ class TaggedDecoder extends StepDecoder {
   private emitArgs(text: string): void {
     if (text === "") return;
     this.call!.args.append(text);
+    this.emitFragment(text);
+  }
+
+  /** An arguments fragment for the client only: the body of a streamed value (see OpenCall.args). */
+  private emitFragment(text: string): void {
+    if (text === "") return;
     const last = this.events[this.events.length - 1];
     if (last?.kind === "args") last.text += text;
     else this.emit({ kind: "args", text });
@@ -492,13 +536,14 @@ class TaggedDecoder extends StepDecoder {
     const stream = types.length === 1 && types[0] === "string" && !this.syntax.cdata;
     // `{` is written with the first key, so that a JSON body can still replace the parameters.
     const keyJson = JSON.stringify(key);
-    const keyAt = call.args.length + (call.n > 0 ? 2 : 1);
-    call.members.push(keyAt, keyAt + keyJson.length);
+    if (call.keys.has(key)) call.repeated = true;
+    call.keys.add(key);
     this.emitArgs((call.n > 0 ? ", " : "{") + keyJson + ": " + (stream ? '"' : ""));
-    // A streamed string's opening quote is the last character written; its end is recorded at close.
-    if (stream) call.members.push(call.args.length - 1);
     call.n++;
-    this.value = { key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", probe: "", atLineStart: true, writer: new JsonStringWriter() };
+    this.value = {
+      key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", leadAt: -1, from: -1, to: -1,
+      bodyAt: call.args.length, probe: "", atLineStart: true, writer: new JsonStringWriter(),
+    };
     this.state = "value";
   }
 
@@ -518,18 +563,18 @@ class TaggedDecoder extends StepDecoder {
     }
     if (p < 0) {
       const keep = final ? 0 : newlineBefore(s, s.length, i, true);
-      this.addValueText(s.slice(i, s.length - keep));
+      this.addValueText(s.slice(i, s.length - keep), this.origin + i);
       return s.length - keep > i ? s.length - keep : final ? s.length : -1;
     }
     const nl = newlineBefore(s, p, i, verdict === "wait");
     if (verdict === "wait") {
       if (p - nl > i) {
-        this.addValueText(s.slice(i, p - nl));
+        this.addValueText(s.slice(i, p - nl), this.origin + i);
         return p - nl;
       }
       return -1;
     }
-    this.addValueText(s.slice(i, p - nl));
+    this.addValueText(s.slice(i, p - nl), this.origin + i);
     this.closeValue();
     return verdict === "implicit" ? p : p + this.syntax.paramClose.length;
   }
@@ -570,23 +615,30 @@ class TaggedDecoder extends StepDecoder {
     return "no";
   }
 
-  private addValueText(text: string): void {
+  /** Text of the value, `at` its offset in `seen` (a value's text is one stretch of the region's). */
+  private addValueText(text: string, at: number): void {
     const v = this.value!;
     let t = text;
     if (v.lead !== null) {
       // Strip one leading newline; a lone "\r" waits for the next character.
+      const leadAt = at - v.lead.length;
       const lead = v.lead + t;
       if (lead === "" || lead === "\r") {
         v.lead = lead;
+        v.leadAt = leadAt;
         return;
       }
       v.lead = null;
-      t = lead.startsWith("\r\n") ? lead.slice(2) : lead.startsWith("\n") ? lead.slice(1) : lead;
+      const strip = lead.startsWith("\r\n") ? 2 : lead.startsWith("\n") ? 1 : 0;
+      t = strip === 0 ? lead : lead.slice(strip);
+      at = leadAt + strip;
     }
     if (t === "") return;
+    if (v.from < 0) v.from = at;
+    v.to = at + t.length;
     v.atLineStart = t.charCodeAt(t.length - 1) === NEWLINE;
     if (v.mode === "stream") {
-      this.emitArgs(v.writer.write(t));
+      this.emitFragment(v.writer.write(t));
       return;
     }
     v.parts.push(t);
@@ -595,22 +647,27 @@ class TaggedDecoder extends StepDecoder {
     if (v.probe !== "" && !couldBeNonString(v.probe, v.types)) {
       // It can only be a string now: write what came so far and stream the rest.
       v.mode = "stream";
-      this.call!.members.push(this.call!.args.length);
-      this.emitArgs('"' + v.writer.write(v.parts.join("")));
+      this.emitArgs('"');
+      v.bodyAt = this.call!.args.length;
+      this.emitFragment(v.writer.write(v.parts.join("")));
     }
   }
 
   private closeValue(): void {
     const v = this.value!;
     if (v.lead !== null && v.lead !== "") {
+      // A value that is only a "\r": it is the value's text.
       const lead = v.lead;
       v.lead = null;
-      if (v.mode === "stream") this.emitArgs(v.writer.write(lead));
+      if (v.from < 0) v.from = v.leadAt;
+      v.to = v.leadAt + lead.length;
+      if (v.mode === "stream") this.emitFragment(v.writer.write(lead));
       else v.parts.push(lead);
     }
     if (v.mode === "stream") {
-      this.emitArgs(v.writer.end() + '"');
-      this.call!.members.push(this.call!.args.length);
+      this.emitFragment(v.writer.end());
+      this.call!.streamed.push({ key: v.key, at: v.bodyAt, from: v.from, to: v.to });
+      this.emitArgs('"');
     } else {
       const text = v.parts.join("");
       const wrapped = this.syntax.cdata === true ? unwrapCdata(text) : undefined;
@@ -619,6 +676,17 @@ class TaggedDecoder extends StepDecoder {
     this.value = null;
     this.state = "call";
   }
+}
+
+/** The arguments JSON with the bodies of the streamed values put in (what the client got as fragments). */
+function withBodies(skeleton: string, streamed: readonly StreamedValue[], seen: { slice(from: number, to: number): string }): string {
+  let out = "";
+  let prev = 0;
+  for (const m of streamed) {
+    out += skeleton.slice(prev, m.at) + (m.from < 0 ? "" : jsonStringBody(seen.slice(m.from, m.to)));
+    prev = m.at;
+  }
+  return out + skeleton.slice(prev);
 }
 
 /** The text of a `<![CDATA[...]]>` section that is the whole value (whitespace around it allowed). */
@@ -675,8 +743,10 @@ function newlineBefore(s: string, p: number, floor: number, partial: boolean): n
 /** Whether `token` is at `s[p]`: in full, cut off by the end of `s` (unless final), or not. */
 function tokenAt(s: string, p: number, token: string, final: boolean): "full" | "partial" | "no" {
   if (s.startsWith(token, p)) return "full";
-  if (!final && s.length - p < token.length && token.startsWith(s.slice(p))) return "partial";
-  return "no";
+  if (final || s.length - p >= token.length) return "no";
+  // Compared in place: a slice per `<` of a push of code would be an allocation per check.
+  for (let k = p; k < s.length; k++) if (s.charCodeAt(k) !== token.charCodeAt(k - p)) return "no";
+  return "partial";
 }
 
 /** The length of the longest tail of `s[from..]` that is a proper prefix of one of `tokens`. */

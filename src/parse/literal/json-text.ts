@@ -24,16 +24,30 @@ function endsHigh(s: string): boolean {
 /** Up to this length, escapeShort's loop beats the regex test of the general path. */
 const SHORT_TEXT = 32;
 
+/** JSON.stringify's escapes of the control characters (`\n`, `\u001f`, ...), by character code. */
+const CONTROL_ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, c) => JSON.stringify(String.fromCharCode(c)).slice(1, -1));
+
 /**
  * jsonStringBody for a short string (a streaming push): `s` itself when nothing in it needs escaping,
- * found by a plain loop (cheaper than a regex test on a few characters); else JSON.stringify's escapes.
+ * else the same escapes JSON.stringify writes, made by a plain loop (a push of code has a quote or a
+ * newline in most pushes, and JSON.stringify of a few characters costs several times the loop). A
+ * surrogate (paired or not) takes JSON.stringify's path, which knows the pairs.
  */
 function escapeShort(s: string): string {
+  let out = "";
+  let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return jsonStringBody(s);
+    let e: string;
+    if (c < 0x20) e = CONTROL_ESCAPES[c]!;
+    else if (c === 0x22) e = '\\"';
+    else if (c === 0x5c) e = "\\\\";
+    else if (c >= 0xd800 && c <= 0xdfff) return jsonStringBody(s);
+    else continue;
+    out += from === i ? e : s.slice(from, i) + e;
+    from = i + 1;
   }
-  return s;
+  return out === "" ? s : from === s.length ? out : out + s.slice(from);
 }
 
 /**

@@ -127,6 +127,7 @@ const JSON_ESCAPES: Record<string, string> = {
   "\\": "\\", '"': '"', "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t",
 };
 const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
 /** Below this many characters a plain loop beats a regex search (streaming pushes are a few characters). */
 const SHORT = 32;
 
@@ -241,6 +242,46 @@ export class LiteralReader {
   }
 
   /**
+   * The streaming fast path (pythonic.ts pushPlain): `text` is the next part of a string value being
+   * read, with no quote in it and only one-character escapes (a backslash that ends it, or that the last
+   * push ended with, is held for the next push exactly as push holds it). Then it has exactly the effect
+   * push would have, and the JSON text it writes is returned (what take would give); otherwise nothing
+   * is read and the answer is undefined.
+   */
+  pushPlainString(text: string): string | undefined {
+    const tok = this.token;
+    if (tok === null || tok.kind !== "string" || tok.closed || tok.isKey || tok.raw || tok.retype !== undefined) return undefined;
+    if (tok.quote.quote.length !== 1 || tok.buf !== "" || this.out.length > 0 || this.done || this.error !== undefined) return undefined;
+    if (this.pending !== "" && this.pending !== "\\") return undefined;
+    const s = this.pending === "" ? text : this.pending + text;
+    const q = tok.quote.quote.charCodeAt(0);
+    const escapes = tok.quote.escapes === "json" ? JSON_ESCAPES : SIMPLE_ESCAPES;
+    let decoded = "";
+    let from = 0;
+    let end = s.length;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === q) return undefined;
+      if (c !== BACKSLASH) continue;
+      if (i + 1 === s.length) {
+        end = i;
+        break;
+      }
+      const e = escapes[s[i + 1]!];
+      if (e === undefined) return undefined;
+      decoded += s.slice(from, i) + e;
+      from = i + 2;
+      i++;
+    }
+    if (from > 0) decoded += s.slice(from, end);
+    else decoded = end === s.length ? s : s.slice(0, end);
+    this.pending = end === s.length ? "" : "\\";
+    if (decoded === "") return "";
+    tok.parts.push(decoded);
+    return tok.writer.write(decoded);
+  }
+
+  /**
    * The input ended. A top-level `value` (and an `extent` scalar) completes there; anything else
    * still open is an error (`extent`: is left not done). Returns whether the reading is complete.
    */
@@ -265,27 +306,29 @@ export class LiteralReader {
   }
 
   /**
-   * Inside a string, reads all of `text` if it stays inside the string (it holds no unescaped quote),
-   * exactly as feed would; otherwise reads nothing and returns false. The streaming fast path.
+   * Inside a string, reads all of `text` if it stays inside the string (it holds no unescaped quote;
+   * with `line`, no raw newline either), exactly as feed would; otherwise reads nothing and returns
+   * false. The streaming fast path.
    */
-  feedInString(text: string): boolean {
+  feedInString(text: string, line = false): boolean {
     if (!this.inString || this.done) return false;
     let escape = this.escaped;
     const quote = this.quoteChar;
     if (text.length <= SHORT) {
       // A streaming push: one pass over its few characters, no search calls.
       for (let k = 0; k < text.length; k++) {
+        const c = text.charCodeAt(k);
         if (escape) escape = false;
-        else {
-          const c = text.charCodeAt(k);
-          if (c === BACKSLASH) escape = true;
-          else if (c === quote) return false;
-        }
+        else if (c === BACKSLASH) escape = true;
+        else if (c === quote) return false;
+        // A raw newline breaks the string even after a backslash (see open-string.ts).
+        if (line && c === NEWLINE) return false;
       }
       this.escaped = escape;
       this.read += text.length;
       return true;
     }
+    if (line && text.includes("\n")) return false;
     let i = 0;
     while (i < text.length) {
       if (escape) {

@@ -143,3 +143,20 @@ describe("polyfill modes", () => {
     expect(t.render(request, { polyfill: "never" })).toBe(t.render({ messages: [ASK] }));
   });
 });
+
+describe("polyfill copies keep a message's key order", () => {
+  it("integer-like keys stay where the request text wrote them, as Python's {**m, 'content': ...} keeps them", async () => {
+    const { readJson } = await import("../src/request/read-json.js");
+    const t = templateFromConfig({ chat_template: "{% for m in messages %}{% for k, v in m|items %}{{ k }};{% endfor %}|{% endfor %}" });
+    const body = readJson(
+      '{"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}],"messages":[' +
+        '{"role":"system","9":"s","content":"sys"},{"role":"user","5":"x","content":"hi"},' +
+        '{"role":"assistant","3":"a","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},' +
+        '{"role":"tool","tool_call_id":"c1","content":"ok"}]}',
+    );
+    // This template names no system role, so the system text (with the tool list) joins the first user
+    // message (its copy keeps role, "5", content); the assistant's calls become content (tool_calls
+    // dropped, "3" stays second); the tool result is a new user message.
+    expect(t.render(body as never, { polyfill: "always" })).toBe("role;5;content;|role;3;content;|role;content;|");
+  });
+});

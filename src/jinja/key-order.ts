@@ -58,3 +58,19 @@ export function copyObject(obj: Record<string, unknown>): Record<string, unknown
   const copy = { ...obj };
   return ORDERED.has(obj) ? inKeyOrder(copy, Object.keys(obj)) : copy;
 }
+
+/**
+ * `{ ...obj, ...fields }` as Python's `{**obj, **fields}` orders it: obj's keys where they were (a key
+ * given again keeps its place), new keys last; `drop` leaves keys out (a dict comprehension's filter).
+ */
+export function withFields(obj: Record<string, unknown>, fields: Record<string, unknown>, drop: readonly string[] = []): Record<string, unknown> {
+  if (!ORDERED.has(obj)) {
+    const copy = { ...obj, ...fields };
+    for (const k of drop) delete copy[k];
+    return copy;
+  }
+  const copy = copyObject(obj);
+  for (const k of drop) delete copy[k];
+  for (const k of Object.keys(fields)) copy[k] = fields[k];
+  return copy;
+}

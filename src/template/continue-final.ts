@@ -3,6 +3,7 @@
  * message's text before rendering, and the prompt is cut where the tag lands, so that the model continues
  * the message instead of starting a new turn. Error messages are transformers' own.
  */
+import { withFields } from "../jinja/key-order.js";
 import { ChatwireError } from "../errors.js";
 
 const TAG = "CONTINUE_FINAL_MESSAGE_TAG ";
@@ -38,7 +39,7 @@ export function markFinalMessage(messages: Record<string, unknown>[], field: str
       const part = final[i] as Record<string, unknown>;
       if (typeof part === "object" && part !== null && "text" in part) {
         const text = String(part.text);
-        final[i] = { ...part, text: text + TAG };
+        final[i] = withFields(part, { text: text + TAG });
         return text;
       }
     }

@@ -14,6 +14,7 @@
  */
 import type { Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
+import { withFields } from "../jinja/key-order.js";
 import type { TemplateCaps } from "./caps.js";
 import { callJson, toolInstructions, toolListText, toolResultText } from "./polyfill-prompt.js";
 
@@ -107,15 +108,14 @@ export function polyfillMessages(conversation: Conversation, plan: PolyfillPlan,
     const role = message.role;
     if (role === "system" && system === undefined && out.length === 0 && plan.definitions) {
       system = joinText(textOf(message.content), instructions);
-      if (supportsSystem) out.push({ ...message, content: system });
+      if (supportsSystem) out.push(withFields(message, { content: system }));
     } else if (plan.calls && role === "assistant" && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
-      const { tool_calls: calls, ...rest } = message;
-      out.push({ ...rest, content: joinText(textOf(message.content), callsBlock(calls as unknown[])) });
+      out.push(withFields(message, { content: joinText(textOf(message.content), callsBlock(message.tool_calls as unknown[])) }, ["tool_calls"]));
     } else if (plan.results && (role === "tool" || role === "function")) {
       const text = toolResultText(message.name, message.tool_call_id, textOf(message.content));
       pushUser(out, { role: "user", content: text }, fromTool, true);
     } else if (role === "user" || (role === "system" && !supportsSystem && plan.definitions)) {
-      pushUser(out, { ...message, role: "user" }, fromTool, false);
+      pushUser(out, withFields(message, { role: "user" }), fromTool, false);
     } else {
       out.push(message);
     }
@@ -128,7 +128,7 @@ export function polyfillMessages(conversation: Conversation, plan: PolyfillPlan,
   if (!supportsSystem) {
     const first = out.findIndex((m) => m.role === "user");
     if (first === -1) out.unshift({ role: "user", content: system });
-    else out[first] = { ...out[first], content: joinText(system, textOf(out[first]!.content)) };
+    else out[first] = withFields(out[first]!, { content: joinText(system, textOf(out[first]!.content)) });
   }
   return out;
 }
@@ -136,7 +136,7 @@ export function polyfillMessages(conversation: Conversation, plan: PolyfillPlan,
 function pushUser(out: Message[], message: Message, fromTool: WeakSet<Message>, isToolResult: boolean): void {
   const last = out[out.length - 1];
   if (last !== undefined && last.role === "user" && (isToolResult || fromTool.has(last))) {
-    const merged = { ...last, content: joinText(textOf(last.content), textOf(message.content)) };
+    const merged = withFields(last, { content: joinText(textOf(last.content), textOf(message.content)) });
     out[out.length - 1] = merged;
     fromTool.add(merged);
     return;

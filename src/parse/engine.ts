@@ -70,7 +70,11 @@ interface Region {
   region: CallRegion;
   /** The markers that mean something inside this region (looked up once, not per push). */
   table: MarkerTable;
-  /** The region's end markers when all of them start with `<` (see pushPlainUnscanned), else undefined. */
+  /**
+   * The region's end markers when all of them start with `<` and the decoder takes text unscanned
+   * (see pushPlainUnscanned), else undefined: known per region (and per decoder it forwards to), so a
+   * JSON decoder's push does not look the method up in vain.
+   */
   ltEnds: readonly string[] | undefined;
   decoder: PayloadDecoder;
   channel: Channel;
@@ -149,7 +153,7 @@ export class ParseEngine {
       if (r.ltEnds !== undefined) {
         // Inside a tagged value: the decoder's one search for `<` also rules out the end markers.
         const d = r.decoder;
-        const args = d.pushPlainUnscanned?.(text, r.ltEnds);
+        const args = d.pushPlainUnscanned!(text, r.ltEnds);
         if (args !== undefined) {
           const hold = d.unscannedHold!;
           if (hold === 0) {
@@ -468,8 +472,8 @@ export class ParseEngine {
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
     const table = this.tables.region(region);
-    const ltEnds = table.set.first === "<" ? table.set.markers : undefined;
-    const r: Region = { region, table, ltEnds, decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const decoder = region.decoder(ctx);
+    const r: Region = { region, table, ltEnds: unscannedEnds(table, decoder), decoder, channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;
   }
 
@@ -507,7 +511,10 @@ export class ParseEngine {
   private decoderPush(r: Region, s: string): DecoderEvent[] {
     const events = r.decoder.push(s);
     const inner = r.decoder.forwardsTo?.();
-    if (inner !== undefined) r.decoder = inner;
+    if (inner !== undefined) {
+      r.decoder = inner;
+      r.ltEnds = unscannedEnds(r.table, inner);
+    }
     return events;
   }
 
@@ -822,4 +829,9 @@ export class ParseEngine {
       this.state = { kind: "text", channel: "reasoning" };
     }
   }
+}
+
+/** What Region.ltEnds is for this table and decoder. */
+function unscannedEnds(table: MarkerTable, decoder: PayloadDecoder): readonly string[] | undefined {
+  return table.set.first === "<" && decoder.pushPlainUnscanned !== undefined ? table.set.markers : undefined;
 }

@@ -59,6 +59,19 @@ export interface PayloadDecoder {
    */
   pushOpaque?(text: string): string | undefined;
   /**
+   * Optional, like pushPlain, but offered before the engine has looked for the region's end markers,
+   * when they all start with `<` (the character a tagged value is searched for anyway): the decoder
+   * takes the text only when, besides what pushPlain asks, no `<` in it starts one of `ends` in full or
+   * in part (so the engine's own search would have found nothing to act on). One pass over a push
+   * then does both searches; otherwise it returns undefined, having done nothing. When the only `<`
+   * that may start an end marker begins a tail of `text` that is a proper prefix of one (`</` at the
+   * end of a push), the decoder takes the text before it (as pushPlain would) and sets `unscannedHold`
+   * to the length of that tail, which the engine holds back as its own scan would have; else it sets 0.
+   */
+  pushPlainUnscanned?(text: string, ends: readonly string[]): string | undefined;
+  /** See pushPlainUnscanned: read by the engine right after that call returned a string. */
+  unscannedHold?: number;
+  /**
    * Optional: the text pushed so far ends inside a literal of the payload (an open JSON string), so a
    * region end marker found now is part of that literal (`"a": "</tool_call>"`), not the region's end.
    * The engine asks when it finds an end marker and then pushes the marker as region text.

@@ -70,6 +70,12 @@ interface Region {
   region: CallRegion;
   /** The markers that mean something inside this region (looked up once, not per push). */
   table: MarkerTable;
+  /**
+   * The region's end markers when all of them start with `<` and the decoder takes text unscanned
+   * (see pushPlainUnscanned), else undefined: known per region (and per decoder it forwards to), so a
+   * JSON decoder's push does not look the method up in vain.
+   */
+  ltEnds: readonly string[] | undefined;
   decoder: PayloadDecoder;
   channel: Channel;
   section: Section | undefined;
@@ -144,6 +150,22 @@ export class ParseEngine {
       // at the end of a push of code), the text before that tail is, and the tail is held back.
       const r = st.r;
       const text = this.held === "" ? delta : this.held + delta;
+      if (r.ltEnds !== undefined) {
+        // Inside a tagged value: the decoder's one search for `<` also rules out the end markers.
+        const d = r.decoder;
+        const args = d.pushPlainUnscanned!(text, r.ltEnds);
+        if (args !== undefined) {
+          const hold = d.unscannedHold!;
+          if (hold === 0) {
+            this.held = "";
+            this.tookRegionText(r, text, args);
+          } else {
+            this.held = text.slice(text.length - hold);
+            if (hold < text.length) this.tookRegionText(r, text.slice(0, text.length - hold), args);
+          }
+          return this.sink.take();
+        }
+      }
       const opaque = r.decoder.pushOpaque?.(text);
       if (opaque !== undefined) {
         this.held = "";
@@ -449,7 +471,9 @@ export class ParseEngine {
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
-    const r: Region = { region, table: this.tables.region(region), decoder: region.decoder(ctx), channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const table = this.tables.region(region);
+    const decoder = region.decoder(ctx);
+    const r: Region = { region, table, ltEnds: unscannedEnds(table, decoder), decoder, channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
     return r;
   }
 
@@ -487,7 +511,10 @@ export class ParseEngine {
   private decoderPush(r: Region, s: string): DecoderEvent[] {
     const events = r.decoder.push(s);
     const inner = r.decoder.forwardsTo?.();
-    if (inner !== undefined) r.decoder = inner;
+    if (inner !== undefined) {
+      r.decoder = inner;
+      r.ltEnds = unscannedEnds(r.table, inner);
+    }
     return events;
   }
 
@@ -802,4 +829,9 @@ export class ParseEngine {
       this.state = { kind: "text", channel: "reasoning" };
     }
   }
+}
+
+/** What Region.ltEnds is for this table and decoder. */
+function unscannedEnds(table: MarkerTable, decoder: PayloadDecoder): readonly string[] | undefined {
+  return table.set.first === "<" && decoder.pushPlainUnscanned !== undefined ? table.set.markers : undefined;
 }

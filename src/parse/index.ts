@@ -32,11 +32,29 @@ function resolve(format: FormatId | FormatDescription): CompiledFormat {
  * Throws ChatwireError for an unknown format id or a malformed request; never for model output.
  */
 export function createStreamParser(format: FormatId | FormatDescription, request?: unknown, options: ParseOptions = {}): StreamParser {
-  const engine = new ParseEngine(resolve(format), new CallPolicy(request), options);
-  return {
-    push: (delta: string): Delta[] => engine.push(delta),
-    end: (): Delta[] => engine.end(),
-  };
+  return new EngineStreamParser(new ParseEngine(resolve(format), new CallPolicy(request), options));
+}
+
+/**
+ * The parser handed out: methods on a class, not arrow functions made per parser. A caller's loop of
+ * `parser.push(d)` is optimised for the function it calls; a fresh closure per parser is a different
+ * function each time, and V8 then throws the optimised loop away for every new stream ("wrong call
+ * target"), which cost a streamed call more than the parsing itself. The engine stays private.
+ */
+class EngineStreamParser implements StreamParser {
+  readonly #engine: ParseEngine;
+
+  constructor(engine: ParseEngine) {
+    this.#engine = engine;
+  }
+
+  push(delta: string): Delta[] {
+    return this.#engine.push(delta);
+  }
+
+  end(): Delta[] {
+    return this.#engine.end();
+  }
 }
 
 /** Parses a whole completion into an assistant message, its finish reason, and the issues found. */

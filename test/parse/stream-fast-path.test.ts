@@ -68,6 +68,10 @@ const CASES: Array<{ format: FormatId; text: string }> = [
   { format: "glm-4.5", text: `<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n<arg_key>content</arg_key>\n<arg_value>${code(30)}</arg_value>\n</tool_call>` },
   { format: "llama3-json", text: `{"name": "write_file", "parameters": ${JSON.stringify({ path: "a.txt", content: code(30) })}}` },
   { format: "mistral", text: `[TOOL_CALLS][${JSON.stringify({ name: "write_file", arguments: { path: "a.txt", content: code(30) } })}]` },
+  // An end marker right after text that makes the value wait (`</parameter>  ` may be its close): the
+  // fast path that also rules out end markers must see the `</tool_call>` (or its start) after it.
+  { format: "qwen3-coder", text: tagged(`${code(10)}\n</parameter>  </tool_call> and more\n${code(5)}`) },
+  { format: "qwen3-coder", text: tagged(`${code(10)}</parameter>\n</tool_call>\n</parameter></tool_call><</${code(5)}`) },
   // Cut off inside the value: the fast path must leave the call truncated, as push would.
   { format: "hermes", text: hermes(code(20)).slice(0, 400) },
   { format: "qwen3-coder", text: tagged(code(20)).slice(0, 400) },

@@ -22,6 +22,7 @@ import type { ArgumentList, LiteralDialect, LiteralDialectName } from "../litera
 import { LiteralReader } from "../literal/reader.js";
 import type { LiteralReaderOptions } from "../literal/reader.js";
 import { propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
+import { TextRope } from "../rope.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 export interface CallListSyntax {
@@ -102,9 +103,13 @@ class CallListDecoder extends StepDecoder {
   private reader: LiteralReader | null = null;
   /** The current call's `call` event was sent. */
   private announced = false;
-  private argParts: string[] = [];
+  /**
+   * The current call's arguments JSON so far. Ropes, not arrays of pieces: a streamed call adds a piece
+   * per push, and an array would keep every small piece alive (copied by each young-generation GC).
+   */
+  private argParts = new TextRope();
   /** The current call's text from its name on; after a failure, also the rest of the region. */
-  private raw: string[] = [];
+  private raw = new TextRope();
   private failure = "";
   /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
   private failureAt = -1;
@@ -132,7 +137,7 @@ class CallListDecoder extends StepDecoder {
     const i = closed || (between && /\S/.test(s)) ? this.run(s, true) : 0;
     if (this.isClosed()) return;
     if (this.state === "failed" || this.reader !== null || this.state === "name" || this.state === "prefix") {
-      this.raw.push(s.slice(i));
+      this.raw.append(s.slice(i));
       if (this.state === "failed") this.emitFailure("malformed", this.failure);
       else this.emitFailure(closed ? "malformed" : "truncated", closed ? "the call is not complete" : "the output ended inside a tool call");
     } else if (this.calls === 0) {
@@ -151,8 +156,8 @@ class CallListDecoder extends StepDecoder {
     const json = reader.pushPlainString(text);
     if (json === undefined) return undefined;
     this.seen.begin(text);
-    this.raw.push(text);
-    this.argParts.push(json);
+    this.raw.append(text);
+    this.argParts.append(json);
     return json;
   }
 
@@ -170,7 +175,7 @@ class CallListDecoder extends StepDecoder {
       const wasFailed = this.state === "failed";
       const j = this.step(s, i, final);
       if (j < 0) break;
-      if (wasFailed) this.raw.push(s.slice(i, j));
+      if (wasFailed) this.raw.append(s.slice(i, j));
       else if (this.state === "failed" && this.selfClosing) {
         // No end marker to wait for: report now and hand the rest back to the engine.
         this.emitFailure("malformed", this.failure);
@@ -225,11 +230,11 @@ class CallListDecoder extends StepDecoder {
     const ev: DecoderEvent = { kind: "fail", type, message };
     if (this.failureAt >= 0 && message === this.failure) ev.at = this.failureAt;
     if (this.reader !== null && this.announced) ev.name = this.name;
-    const raw = this.raw.join("");
+    const raw = this.raw.toString();
     if (raw !== "") ev.raw = raw;
     this.emit(ev);
     this.reader = null;
-    this.raw = [];
+    this.raw = new TextRope();
   }
 
   private item(s: string, i: number): number {
@@ -241,7 +246,7 @@ class CallListDecoder extends StepDecoder {
       this.state = "end";
       return i + 1;
     }
-    this.raw = [];
+    this.raw = new TextRope();
     this.name = "";
     this.state = this.syntax.namePrefix === "" ? "name" : "prefix";
     return i;
@@ -251,7 +256,7 @@ class CallListDecoder extends StepDecoder {
     const p = this.syntax.namePrefix;
     const have = s.slice(i, i + p.length);
     if (have === p) {
-      this.raw.push(p);
+      this.raw.append(p);
       this.state = "name";
       return i + p.length;
     }
@@ -263,15 +268,15 @@ class CallListDecoder extends StepDecoder {
     let j = i;
     while (j < s.length && NAME_CHAR.test(s[j]!)) j++;
     this.name += s.slice(i, j);
-    this.raw.push(s.slice(i, j));
+    this.raw.append(s.slice(i, j));
     if (this.name.length > MAX_NAME) return this.failAt(j, "tool name too long");
     if (j === s.length) return final ? this.failAt(j, "the call is not complete") : j > i ? j : -1;
     if (s[j] !== this.argList.open || this.name === "" || !NAME_START.test(this.name[0]!)) {
       return this.failAt(j, `not a call: ${JSON.stringify(this.name + s[j])}`);
     }
-    this.raw.push(s[j]!);
+    this.raw.append(s[j]!);
     this.reader = new LiteralReader(this.dialect, "args", this.argumentTyping(this.name));
-    this.argParts = [];
+    this.argParts = new TextRope();
     this.announced = false;
     this.announce(this.reader);
     this.state = "args";
@@ -307,7 +312,7 @@ class CallListDecoder extends StepDecoder {
     if (this.announced || (this.selfClosing && !reader.named && !reader.done)) return;
     this.announced = true;
     this.emit({ kind: "call", name: this.name });
-    const text = this.argParts.join("");
+    const text = this.argParts.toString();
     if (text !== "") this.emit({ kind: "args", text });
   }
 
@@ -315,21 +320,21 @@ class CallListDecoder extends StepDecoder {
     const reader = this.reader!;
     const rest = reader.push(s.slice(i));
     const j = s.length - rest.length;
-    this.raw.push(s.slice(i, j));
+    this.raw.append(s.slice(i, j));
     const text = reader.take();
     if (this.announced) {
       if (text !== "") this.emit({ kind: "args", text });
-      this.argParts.push(text);
+      this.argParts.append(text);
     } else {
-      this.argParts.push(text);
+      this.argParts.append(text);
       this.announce(reader);
     }
     if (reader.error !== undefined) return this.failAt(j, reader.error);
     if (!reader.done) return j;
-    this.emit({ kind: "done", arguments: this.argParts.join(""), value: reader.value, raw: this.raw.join("") });
+    this.emit({ kind: "done", arguments: this.argParts.toString(), value: reader.value, raw: this.raw.toString() });
     this.calls++;
     this.reader = null;
-    this.raw = [];
+    this.raw = new TextRope();
     this.state = "after";
     return !this.syntax.list && this.selfClosing ? this.closeRegion(s, j) : j;
   }

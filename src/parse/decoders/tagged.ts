@@ -206,30 +206,74 @@ class TaggedDecoder extends StepDecoder {
    * it) does with such text, without the step loop.
    */
   pushPlain(text: string): string | undefined {
+    return this.pushValueText(text, NO_ENDS);
+  }
+
+  unscannedHold = 0;
+
+  /** pushPlain, minding the region's `ends` too (see PayloadDecoder.pushPlainUnscanned). */
+  pushPlainUnscanned(text: string, ends: readonly string[]): string | undefined {
+    this.unscannedHold = 0;
+    return this.pushValueText(text, ends);
+  }
+
+  private pushValueText(text: string, ends: readonly string[]): string | undefined {
     const v = this.value;
     if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || text === "") return undefined;
     const kept = this.kept();
     const s = kept === "" ? text : kept + text;
+    // Most pushes of a value hold no `<` at all: then only a trailing newline (maybe the one stripped
+    // before the close tag) is kept back, and one pass over the rest escapes it and rules out `<`.
+    const n = s.length;
+    const lastCode = s.charCodeAt(n - 1);
+    const tail = lastCode === NEWLINE ? (n >= 2 && s.charCodeAt(n - 2) === CR ? 2 : 1) : lastCode === CR ? 1 : 0;
+    const escaped = v.writer.writeScanning(s, n - tail, LT);
+    const first = escaped === undefined ? s.indexOf("<") : v.writer.stopAt;
+    if (first < 0 && escaped !== undefined) return this.tookValueText(v, text, s, n - tail, escaped);
     // A `<` is fine when it is plain text here (`x < 10`), as valueText would judge it.
     let wait = -1;
-    for (let p = s.indexOf("<"); p >= 0; p = s.indexOf("<", p + 1)) {
+    for (let p = first; p >= 0; p = s.indexOf("<", p + 1)) {
+      for (let k = 0; k < ends.length; k++) {
+        const at = tokenAt(s, p, ends[k]!, false);
+        if (at === "no") continue;
+        // A tail that may still become an end marker: the engine holds it, as its scan would; the
+        // text before it is taken as pushPlain takes it (nothing, when the tail is all of the push).
+        const q = p - kept.length;
+        if (at === "full" || q < 0) return undefined;
+        if (q === 0) {
+          this.unscannedHold = text.length;
+          return "";
+        }
+        const took = this.pushValueText(text.slice(0, q), NO_ENDS);
+        if (took !== undefined) this.unscannedHold = text.length - q;
+        return took;
+      }
+      // After a `<` that makes the value wait, later ones are only checked for end markers (above).
+      if (wait >= 0) continue;
       const verdict = this.endAt(s, 0, p, false);
       if (verdict === "text") continue;
       if (verdict !== "wait") return undefined;
       wait = p;
-      break;
+      if (ends.length === 0) break;
     }
+    const cut = wait < 0 ? n - tail : wait - newlineBefore(s, wait, 0, true);
+    return this.tookValueText(v, text, s, cut, cut === n - tail ? escaped : undefined);
+  }
+
+  /**
+   * The bookkeeping of a push taken by pushValueText: `s` (kept text + `text`) is value text up to
+   * `cut`, the rest is kept; `escaped` is that text as JSON string content, when already made.
+   */
+  private tookValueText(v: OpenValue, text: string, s: string, cut: number, escaped: string | undefined): string {
     this.seen.begin(text);
-    const cut = wait < 0 ? s.length - newlineBefore(s, s.length, 0, true) : wait - newlineBefore(s, wait, 0, true);
     this.keep(cut === s.length ? "" : s.slice(cut));
     if (cut === 0) return "";
     const base = this.seen.total - s.length;
     if (this.rawFrom >= 0) this.rawTo = base + cut;
-    const body = cut === s.length ? s : s.slice(0, cut);
-    v.atLineStart = body.charCodeAt(cut - 1) === NEWLINE;
+    v.atLineStart = s.charCodeAt(cut - 1) === NEWLINE;
     if (v.from < 0) v.from = base;
     v.to = base + cut;
-    return v.writer.write(body);
+    return escaped ?? v.writer.write(cut === s.length ? s : s.slice(0, cut));
   }
 
   /** A method, so that TypeScript does not narrow the state across the calls that change it. */
@@ -732,6 +776,8 @@ function readTag(s: string, i: number, final: boolean): string | null | undefine
   }
   return !final && s.length - i < MAX_TAG ? undefined : null;
 }
+
+const NO_ENDS: readonly string[] = [];
 
 /** The length of a newline (`\n`, `\r\n`, or when `partial` a `\r` that may precede `\n`) ending at `s[p]`. */
 function newlineBefore(s: string, p: number, floor: number, partial: boolean): number {

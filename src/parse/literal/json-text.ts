@@ -74,6 +74,38 @@ export class JsonStringWriter {
     return t === "" ? "" : jsonStringBody(t);
   }
 
+  /** Set by writeScanning: where the first `stop` character is in the text it escaped, or -1. */
+  stopAt = -1;
+
+  /**
+   * For a streaming fast path: what write(s.slice(0, to)) returns, made in the same pass that finds
+   * the first character `stop` in `s.slice(0, to)` (a tagged value's `<`), whose index it leaves in
+   * `stopAt`. Undefined, with nothing changed, when the text holds a surrogate or is long, or a high
+   * half is held (then write() is the way).
+   */
+  writeScanning(s: string, to: number, stop: number): string | undefined {
+    if (this.high !== "" || to > SHORT_TEXT) return undefined;
+    let out = "";
+    let from = 0;
+    let stopAt = -1;
+    for (let i = 0; i < to; i++) {
+      const c = s.charCodeAt(i);
+      let e: string;
+      if (c < 0x20) e = CONTROL_ESCAPES[c]!;
+      else if (c === 0x22) e = '\\"';
+      else if (c === 0x5c) e = "\\\\";
+      else if (c === stop) {
+        if (stopAt < 0) stopAt = i;
+        continue;
+      } else if (c >= 0xd800 && c <= 0xdfff) return undefined;
+      else continue;
+      out += from === i ? e : s.slice(from, i) + e;
+      from = i + 1;
+    }
+    this.stopAt = stopAt;
+    return from === 0 ? (to === s.length ? s : s.slice(0, to)) : from === to ? out : out + s.slice(from, to);
+  }
+
   /** Whatever is held (a lone high surrogate stays escaped, as JSON.stringify writes it). */
   end(): string {
     const h = this.high;

@@ -25,6 +25,7 @@
 import { literalDialect } from "./dialects.js";
 import type { LiteralDialect, LiteralDialectName, StringQuote } from "./dialects.js";
 import { JsonStringWriter, readNumber } from "./json-text.js";
+import { TextRope } from "../rope.js";
 
 export type LiteralTop = "value" | "bracketed" | "args" | "extent";
 
@@ -66,7 +67,8 @@ interface StringToken {
   retype: StringRetype | undefined;
   /** The quote has been seen; in a dialect with concatenation the string waits to see whether another literal follows (`'a' 'b'`). */
   closed: boolean;
-  parts: string[];
+  /** The decoded text so far (a rope: a streamed string adds a piece per push). */
+  parts: TextRope;
   /** Decoded text not yet moved to `parts` (escapes decode a few characters at a time). */
   buf: string;
   writer: JsonStringWriter;
@@ -277,7 +279,7 @@ export class LiteralReader {
     else decoded = end === s.length ? s : s.slice(0, end);
     this.pending = end === s.length ? "" : "\\";
     if (decoded === "") return "";
-    tok.parts.push(decoded);
+    tok.parts.append(decoded);
     return tok.writer.write(decoded);
   }
 
@@ -654,14 +656,14 @@ export class LiteralReader {
       this.beginValue(frame);
       if (retype === undefined) this.out.push('"');
     }
-    this.token = { kind: "string", quote: q, triple, raw: raw || q.escapes === "none", isKey, retype, closed: false, parts: [], buf: "", writer: new JsonStringWriter() };
+    this.token = { kind: "string", quote: q, triple, raw: raw || q.escapes === "none", isKey, retype, closed: false, parts: new TextRope(), buf: "", writer: new JsonStringWriter() };
     return i + (triple ? 3 : quote.length);
   }
 
   /** Moves a string token's decoded text out: into its parts, and for a value into the JSON written. */
   private flushText(tok: StringToken): void {
     if (tok.buf === "") return;
-    tok.parts.push(tok.buf);
+    tok.parts.append(tok.buf);
     if (!tok.isKey && tok.retype === undefined) {
       const t = tok.writer.write(tok.buf);
       if (t !== "") this.out.push(t);
@@ -810,7 +812,7 @@ export class LiteralReader {
   private closeString(tok: StringToken): void {
     this.flushText(tok);
     this.token = null;
-    const text = tok.parts.join("");
+    const text = tok.parts.toString();
     const frame = this.frames[this.frames.length - 1]!;
     if (tok.isKey) {
       this.writeKey(frame, text);

@@ -144,6 +144,7 @@ export interface Delta {
   errors?: ParseIssue[];
 }
 
+/** A streaming parse. `push` and `end` are methods: call them on the parser (or bind them to it). */
 export interface StreamParser {
   push(delta: string): Delta[];
   end(): Delta[];

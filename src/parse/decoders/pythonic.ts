@@ -95,8 +95,7 @@ class FirstItemDispatch implements PayloadDecoder {
   }
 }
 
-class CallListDecoder extends StepDecoder {
-  private state: State = "start";
+class CallListDecoder extends StepDecoder<State> {
   private bracketed = false;
   private calls = 0;
   private name = "";
@@ -122,7 +121,7 @@ class CallListDecoder extends StepDecoder {
     private readonly syntax: CallListSyntax,
     ctx: DecoderContext,
   ) {
-    super(ctx.regionText);
+    super(ctx.regionText, "start");
     this.selfClosing = ctx.selfClosing === true;
     this.dialect = literalDialect(syntax.dialect);
     this.toolSchema = (name) => ctx.toolSchema(name);
@@ -159,14 +158,6 @@ class CallListDecoder extends StepDecoder {
     this.raw.append(text);
     this.argParts.append(json);
     return json;
-  }
-
-  protected isClosed(): boolean {
-    return this.state === "closed";
-  }
-
-  protected close(): void {
-    this.state = "closed";
   }
 
   protected run(s: string, final: boolean): number {

@@ -13,7 +13,9 @@ import { NO_EVENTS } from "../decoder.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "../decoder.js";
 import { SeenText } from "./seen-text.js";
 
-export abstract class StepDecoder implements PayloadDecoder {
+export abstract class StepDecoder<State extends string> implements PayloadDecoder {
+  /** Where the step machine is; "closed" once the region ended (or `close` was called). */
+  protected state: State | "closed";
   /** Events queued for the push in progress; NO_EVENTS (shared) until the first one. */
   protected events: DecoderEvent[] = NO_EVENTS;
   protected readonly seen: SeenText;
@@ -21,16 +23,24 @@ export abstract class StepDecoder implements PayloadDecoder {
   protected origin = 0;
   private pending = "";
 
-  constructor(regionText?: DecoderContext["regionText"]) {
+  constructor(regionText: DecoderContext["regionText"] | undefined, initial: State) {
     this.seen = new SeenText(regionText);
+    this.state = initial;
   }
 
   /** Reads `s` from its start; returns where it stopped (the rest is kept for the next push). */
   protected abstract run(s: string, final: boolean): number;
   /** The region ended: `rest` is the text still kept; `closed` as in PayloadDecoder.end. */
   protected abstract finish(rest: string, closed: boolean): void;
-  protected abstract isClosed(): boolean;
-  protected abstract close(): void;
+
+  /** A method, so that TypeScript does not narrow the state across the calls that change it. */
+  protected isClosed(): boolean {
+    return this.state === "closed";
+  }
+
+  protected close(): void {
+    this.state = "closed";
+  }
 
   push(text: string): DecoderEvent[] {
     if (this.isClosed()) return NO_EVENTS;

@@ -157,8 +157,7 @@ export function taggedDecoder(syntax: TaggedSyntax): DecoderFactory {
   return (ctx: DecoderContext): PayloadDecoder => new TaggedDecoder(syntax, ctx);
 }
 
-class TaggedDecoder extends StepDecoder {
-  private state: State = "between";
+class TaggedDecoder extends StepDecoder<State> {
   private call: OpenCall | null = null;
   private value: OpenValue | null = null;
   private body: LiteralReader | null = null;
@@ -183,7 +182,7 @@ class TaggedDecoder extends StepDecoder {
     private readonly syntax: TaggedSyntax,
     private readonly ctx: DecoderContext,
   ) {
-    super(ctx.regionText);
+    super(ctx.regionText, "between");
   }
 
   protected finish(s: string, closed: boolean): void {
@@ -274,15 +273,6 @@ class TaggedDecoder extends StepDecoder {
     if (v.from < 0) v.from = base;
     v.to = base + cut;
     return escaped ?? v.writer.write(cut === s.length ? s : s.slice(0, cut));
-  }
-
-  /** A method, so that TypeScript does not narrow the state across the calls that change it. */
-  protected isClosed(): boolean {
-    return this.state === "closed";
-  }
-
-  protected close(): void {
-    this.state = "closed";
   }
 
   /** The region's end marker was seen: whatever is open must be complete now. */

@@ -48,8 +48,7 @@ export function xmlCallsDecoder(syntax: XmlCallsSyntax): DecoderFactory {
   return (ctx: DecoderContext) => new XmlCallsDecoder(syntax, ctx);
 }
 
-class XmlCallsDecoder extends StepDecoder {
-  private state: State = "between";
+class XmlCallsDecoder extends StepDecoder<State> {
   private calls = 0;
   private name = "";
   /** Where the current call's (or the failed rest's) text starts in `seen`; -1: none kept. */
@@ -66,16 +65,8 @@ class XmlCallsDecoder extends StepDecoder {
     private readonly syntax: XmlCallsSyntax,
     private readonly ctx: DecoderContext,
   ) {
-    super(ctx.regionText);
+    super(ctx.regionText, "between");
     this.closeTag = syntax.close[0] + syntax.callElement + syntax.close[1];
-  }
-
-  protected isClosed(): boolean {
-    return this.state === "closed";
-  }
-
-  protected close(): void {
-    this.state = "closed";
   }
 
   protected run(s: string, final: boolean): number {

@@ -22,7 +22,7 @@ export function readJson(text: string): unknown {
   // worded differently by JSON.parse, so failures take the reader, which reports the position. Text
   // with an integer-like key takes the reader too: JSON.parse's objects would lose that key's position.
   const floats = integralFloats(text);
-  if (floats !== undefined && !hasIndexKey) {
+  if (floats !== undefined) {
     try {
       if (floats.length === 0) return JSON.parse(text) as unknown;
       // A string the sender wrote as "\u0000..." would look like a marker: such text takes the reader.
@@ -42,28 +42,23 @@ export function readJson(text: string): unknown {
 // Python's json gives up near its recursion limit (1000) too; deeper input would exhaust our stack.
 export const MAX_DEPTH = 1000;
 
-/** Set by integralFloats: the text has an object key that is an array index ("0", "12"). */
-let hasIndexKey = false;
-
 /**
  * One pass over the text outside strings: the [start, end) offsets of every number literal that is an
  * integral float (`1.0`, `2e3`: those need PyFloat), or undefined when brackets nest deeper than the
- * reader allows (it reports that error itself); sets hasIndexKey. A loop, not a regex: a regex over a
- * 100 MB string literal exhausts the stack.
+ * reader allows (it reports that error itself) or when an object key is an array index ("0", "12":
+ * only the reader keeps its position). A loop, not a regex: a regex over a 100 MB string literal
+ * exhausts the stack.
  */
 function integralFloats(text: string): number[] | undefined {
   const out: number[] = [];
   let depth = 0;
-  hasIndexKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const end = stringEnd(text, i);
       // Only a string that starts with a digit is looked at further: one comparison for all others.
       const d = text.charCodeAt(i + 1);
-      if (d >= 0x30 && d <= 0x39 && !hasIndexKey && end - i <= 11 && isIndexKey(text.slice(i + 1, end)) && colonFollows(text, end + 1)) {
-        hasIndexKey = true;
-      }
+      if (d >= 0x30 && d <= 0x39 && end - i <= 11 && isIndexKey(text.slice(i + 1, end)) && colonFollows(text, end + 1)) return undefined;
       i = end;
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_DEPTH) return undefined;
@@ -194,7 +189,7 @@ export class Reader {
   protected open(close: string): boolean {
     // Deep nesting would overflow the JS stack; JSON.parse has no such limit, so we bound it clearly.
     if (++this.depth > MAX_DEPTH) this.fail("JSON nested too deeply");
-    if (this.depth > this.peak) this.peak = this.depth;
+    this.reached(this.depth);
     this.pos++;
     this.skipSpace();
     if (this.text[this.pos] !== close) return false;

@@ -7,7 +7,7 @@
 import { invalidRequest } from "../errors.js";
 import { normalizeContent } from "./content.js";
 import { isObject } from "./is-object.js";
-import { copyObject } from "../jinja/key-order.js";
+import { copyObject, withFields } from "../jinja/key-order.js";
 import { readJson } from "./read-json.js";
 import { freezeDeep } from "../jinja/index.js";
 import { dumpJson, type JsonOptions } from "../jinja/tojson.js";
@@ -139,10 +139,8 @@ export class MessageRules {
     return messages.flatMap((m) => {
       if (!several(m)) return [m];
       const [first, ...rest] = m.tool_calls as unknown[];
-      const head = copyObject(m);
-      head.tool_calls = [first];
       return [
-        head,
+        withFields(m, { tool_calls: [first] }),
         ...rest.map((call) => {
           const next: Message = { role: "assistant", content: null, tool_calls: [call] };
           this.assistantContent(next);

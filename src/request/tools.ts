@@ -7,7 +7,7 @@ import { invalidRequest } from "../errors.js";
 import { checkToolSchema } from "../schema/index.js";
 import type { FunctionTool, ToolChoice } from "../types.js";
 import { isObject } from "./is-object.js";
-import { copyObject, hasKeyOrder } from "../jinja/key-order.js";
+import { withFields } from "../jinja/key-order.js";
 
 /** Validates and converts `tools` to the Chat Completions shape. `field` names the array in errors. */
 export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] | undefined {
@@ -41,18 +41,8 @@ function normalizeTool(tool: unknown, field: string): FunctionTool {
   // render, parse and serve alike instead of a validator that accepts every argument.
   if (def.parameters !== undefined) checkToolSchema(def.parameters, `${where}.parameters`);
   if (nested) return tool as unknown as FunctionTool;
-  return { type: "function", function: withoutType(def) as FunctionTool["function"] };
-}
-
-/** The flat definition without its `type`, keys in the caller's order. */
-function withoutType(def: Record<string, unknown>): Record<string, unknown> {
-  if (hasKeyOrder(def)) {
-    const copy = copyObject(def);
-    delete copy.type;
-    return copy;
-  }
-  const { type: _type, ...rest } = def;
-  return rest;
+  // The flat definition without its `type`, keys in the caller's order.
+  return { type: "function", function: withFields(def, {}, ["type"]) as FunctionTool["function"] };
 }
 
 /** The tool names a `tool_choice` allows: all (auto), none, at least one of all (required), or one. */

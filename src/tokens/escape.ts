@@ -69,11 +69,14 @@ function escapeValue(value: unknown, table: EscapeTable): unknown {
     const out: Record<string, unknown> = {};
     // Keys too: templates print argument and schema keys (tojson); only keys spelling a protected token change.
     // defineProperty: assigning a "__proto__" key would set the copy's prototype instead.
+    const keys: string[] = [];
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, escapeText(k, table), { value: escapeValue(v, table), enumerable: true, writable: true, configurable: true });
+      const key = escapeText(k, table);
+      keys.push(key);
+      Object.defineProperty(out, key, { value: escapeValue(v, table), enumerable: true, writable: true, configurable: true });
     }
     // An object read with integer-like keys keeps their order (placeholders never make a key integer-like).
-    return hasKeyOrder(value) ? inKeyOrder(out, Object.keys(value).map((k) => escapeText(k, table))) : out;
+    return hasKeyOrder(value) ? inKeyOrder(out, keys) : out;
   }
   return value;
 }

@@ -111,4 +111,9 @@ export const NO_EVENTS: DecoderEvent[] = Object.freeze([]) as unknown as Decoder
 /** How many characters of region text a failure message quotes (see the `fail` event's `at`). */
 export const QUOTE_LENGTH = 40;
 
+/** How a message quotes `text`: its first QUOTE_LENGTH characters as a JSON string, "..." if there is more. */
+export function quoteStart(text: string): string {
+  return JSON.stringify(text.slice(0, QUOTE_LENGTH)) + (text.length > QUOTE_LENGTH ? "..." : "");
+}
+
 export type DecoderFactory = (ctx: DecoderContext) => PayloadDecoder;

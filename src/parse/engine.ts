@@ -19,7 +19,7 @@
  */
 import type { CompiledFormat as FormatDescription, CompiledRegion as CallRegion } from "./compile-format.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
-import { QUOTE_LENGTH } from "./decoder.js";
+import { QUOTE_LENGTH, quoteStart } from "./decoder.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";
 import { idsFor, validId } from "./ids.js";
@@ -608,8 +608,8 @@ export class ParseEngine {
     const end = r.bodyEnd >= 0 ? r.bodyEnd : r.raw.length;
     for (const { issue, at } of r.quotes) {
       const from = r.payloadAt + at;
-      const quoted = r.raw.slice(from, Math.min(end, from + QUOTE_LENGTH));
-      issue.message += ` ${JSON.stringify(quoted)}${end > from + QUOTE_LENGTH ? "..." : ""}`;
+      // One character past the quote's length tells whether there is more.
+      issue.message += ` ${quoteStart(r.raw.slice(from, Math.min(end, from + QUOTE_LENGTH + 1)))}`;
     }
     r.quotes = [];
   }
@@ -724,8 +724,7 @@ export class ParseEngine {
   private notProtocol(st: Extract<State, { kind: "header" }>, written: string): void {
     const text = st.opener + written;
     this.state = { kind: "text", channel: "content" };
-    const quote = JSON.stringify(text.slice(0, QUOTE_LENGTH)) + (text.length > QUOTE_LENGTH ? "..." : "");
-    this.issues.push({ type: "malformed", message: `a message header the format does not write, kept as content: ${quote}`, text });
+    this.issues.push({ type: "malformed", message: `a message header the format does not write, kept as content: ${quoteStart(text)}`, text });
     this.keepText("content", text);
   }
 

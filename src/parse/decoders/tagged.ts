@@ -226,12 +226,24 @@ class TaggedDecoder extends StepDecoder<State> {
     const n = s.length;
     const lastCode = s.charCodeAt(n - 1);
     const tail = lastCode === NEWLINE ? (n >= 2 && s.charCodeAt(n - 2) === CR ? 2 : 1) : lastCode === CR ? 1 : 0;
-    const escaped = v.writer.writeScanning(s, n - tail, LT);
+    const escaped = v.writer.writeScanning(s, n - tail);
     const first = escaped === undefined ? s.indexOf("<") : v.writer.stopAt;
     if (first < 0 && escaped !== undefined) return this.tookValueText(v, text, s, n - tail, escaped);
-    // A `<` is fine when it is plain text here (`x < 10`), as valueText would judge it.
+    return this.valueTextWithLt(v, text, ends, kept, s, tail, escaped, first);
+  }
+
+  /**
+   * pushValueText's rest, for a push that holds a `<` (or that writeScanning could not escape): each
+   * `<` is judged as valueText would (`x < 10` is text). Kept apart so that the common push above
+   * stays small enough for V8 to inline into the engine's push.
+   */
+  private valueTextWithLt(v: OpenValue, text: string, ends: readonly string[], kept: string, s: string, tail: number, escaped: string | undefined, first: number): string | undefined {
+    const n = s.length;
+    const follow = this.followersOf(ends);
     let wait = -1;
     for (let p = first; p >= 0; p = s.indexOf("<", p + 1)) {
+      // Every tag this can be starts `<` + one of `follow` (`</`, `<p`): any other `<` is text.
+      if (follow !== undefined && p + 1 < n && follow.indexOf(s[p + 1]!) < 0) continue;
       for (let k = 0; k < ends.length; k++) {
         const at = tokenAt(s, p, ends[k]!, false);
         if (at === "no") continue;
@@ -257,6 +269,23 @@ class TaggedDecoder extends StepDecoder<State> {
     }
     const cut = wait < 0 ? n - tail : wait - newlineBefore(s, wait, 0, true);
     return this.tookValueText(v, text, s, cut, cut === n - tail ? escaped : undefined);
+  }
+
+  /** The `ends` whose followers `follow` holds, and those followers (see followersOf). */
+  private followEnds: readonly string[] | null = null;
+  private follow: string | undefined = "";
+
+  /**
+   * The characters that can follow the `<` of a tag that ends a value or the region: the second
+   * character of the value's close tag, of its implicit ends, and of `ends`; undefined (any character)
+   * when one of them is a lone `<`.
+   */
+  private followersOf(ends: readonly string[]): string | undefined {
+    if (ends === this.followEnds) return this.follow;
+    const tags = [this.syntax.paramClose, ...(this.syntax.implicitEnds ?? []).map((e) => e.tag), ...ends];
+    this.follow = tags.some((t) => t.length < 2) ? undefined : [...new Set(tags.map((t) => t.charAt(1)))].join("");
+    this.followEnds = ends;
+    return this.follow;
   }
 
   /**

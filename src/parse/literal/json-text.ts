@@ -27,6 +27,17 @@ const SHORT_TEXT = 32;
 /** JSON.stringify's escapes of the control characters (`\n`, `\u001f`, ...), by character code. */
 const CONTROL_ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, c) => JSON.stringify(String.fromCharCode(c)).slice(1, -1));
 
+const ORDINARY = 0;
+const ESCAPED = 1;
+const LT_CLASS = 2;
+const SURROGATE = 3;
+/** writeScanning's class of each ASCII character: ordinary, escaped by JSON, or `<`. */
+const SCAN_CLASS = new Uint8Array(0x80);
+for (let c = 0; c < 0x20; c++) SCAN_CLASS[c] = ESCAPED;
+SCAN_CLASS[0x22] = ESCAPED;
+SCAN_CLASS[0x5c] = ESCAPED;
+SCAN_CLASS[0x3c] = LT_CLASS;
+
 /**
  * jsonStringBody for a short string (a streaming push): `s` itself when nothing in it needs escaping,
  * else the same escapes JSON.stringify writes, made by a plain loop (a push of code has a quote or a
@@ -74,31 +85,31 @@ export class JsonStringWriter {
     return t === "" ? "" : jsonStringBody(t);
   }
 
-  /** Set by writeScanning: where the first `stop` character is in the text it escaped, or -1. */
+  /** Set by writeScanning: where the first `<` is in the text it escaped, or -1. */
   stopAt = -1;
 
   /**
    * For a streaming fast path: what write(s.slice(0, to)) returns, made in the same pass that finds
-   * the first character `stop` in `s.slice(0, to)` (a tagged value's `<`), whose index it leaves in
+   * the first `<` in `s.slice(0, to)` (where a tagged value may end), whose index it leaves in
    * `stopAt`. Undefined, with nothing changed, when the text holds a surrogate or is long, or a high
-   * half is held (then write() is the way).
+   * half is held (then write() is the way). One table lookup per character: most characters of code
+   * are ordinary, and a chain of comparisons per character cost more than the rest of the push.
    */
-  writeScanning(s: string, to: number, stop: number): string | undefined {
+  writeScanning(s: string, to: number): string | undefined {
     if (this.high !== "" || to > SHORT_TEXT) return undefined;
     let out = "";
     let from = 0;
     let stopAt = -1;
     for (let i = 0; i < to; i++) {
       const c = s.charCodeAt(i);
-      let e: string;
-      if (c < 0x20) e = CONTROL_ESCAPES[c]!;
-      else if (c === 0x22) e = '\\"';
-      else if (c === 0x5c) e = "\\\\";
-      else if (c === stop) {
+      const k = c < 0x80 ? SCAN_CLASS[c]! : c >= 0xd800 && c <= 0xdfff ? SURROGATE : ORDINARY;
+      if (k === ORDINARY) continue;
+      if (k === LT_CLASS) {
         if (stopAt < 0) stopAt = i;
         continue;
-      } else if (c >= 0xd800 && c <= 0xdfff) return undefined;
-      else continue;
+      }
+      if (k === SURROGATE) return undefined;
+      const e = c === 0x22 ? '\\"' : c === 0x5c ? "\\\\" : CONTROL_ESCAPES[c]!;
       out += from === i ? e : s.slice(from, i) + e;
       from = i + 1;
     }

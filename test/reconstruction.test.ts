@@ -166,10 +166,8 @@ const NOT_COVERED: Record<string, string> = {
   granite: "its only template (Granite 3.3) drops tool calls (see LIMITS); Granite 4 templates are hermes",
   "command-r-plus": "its template needs parameter descriptions these tools lack (see LIMITS); its fixture cases are its own renderings",
   internlm2: "its only template (vLLM's internlm2_tool example) prints arguments as a Python dict (see LIMITS)",
-  dots: "no template: the peers' dots parsers are for dots3-note, whose chat template is in neither the source index nor the stored pages; its fixture cases are the peers' vectors",
-  "ernie-4.5": "no template: ERNIE-4.5-21B-A3B-Thinking's chat_template.jinja is in neither the source index nor the stored pages (only fragments quoted by other projects' tests); its fixture cases are the peers' vectors",
-  longcat: "no template: LongCat-Flash-Chat's template (its tokenizer_config.json) is not in the source index, and the stored pages only describe its prompt shape; its fixture cases are the peers' vectors",
-  step3: "no template: stepfun-ai/step3's chat_template.json is not in the source index and the stored pages hold only its first ~2,000 of 2,847 characters (a partial template is not the model's); its fixture cases are the peers' vectors",
+  dots: "no template that renders its calls: the peers' dots parsers are for dots3-note (dots-studio/dots3-note-prev), whose chat template is in neither the source index, the stored pages nor the s1mar/chat-template-drift dataset of HF template histories; the dots.ocr templates found there have no tool syntax; its fixture cases are the peers' vectors",
+  "ernie-4.5": "no template with tools: ERNIE-4.5-21B-A3B-Thinking's chat template is in neither the source index, the stored pages nor the s1mar/chat-template-drift dataset (only fragments quoted by other projects' tests); the ERNIE-4.5-PT template found there has no tool syntax (and no <think>), so it is no sample of this format; its fixture cases are the peers' vectors",
 };
 
 /** Which formats had at least one template give back its calls (both conversations, or the one it allows). */

@@ -24,9 +24,10 @@ export const step3 = defineFormat({
   sections: [{ start: ["<｜tool_calls_begin｜>"], end: ["<｜tool_calls_end｜>"] }],
   regions: [
     {
+      // The first start is the one a grammar writes: the form the template's instructions show.
       start: [
-        "<｜tool_call_begin｜>function<｜tool_sep｜>",
         "<｜tool_call_begin｜>\nfunction<｜tool_sep｜>",
+        "<｜tool_call_begin｜>function<｜tool_sep｜>",
         "<｜tool_call_begin｜>",
         "<｜tool_call_begin>｜>\nfunction<｜tool_sep｜>",
         "<｜tool_call_begin>｜>function<｜tool_sep｜>",

@@ -30,7 +30,7 @@ import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js
 import type { CallPolicy } from "./policy.js";
 import { TextRope } from "./rope.js";
 import { TextChannel } from "./text-channel.js";
-import { validateArguments } from "./validate.js";
+import { holdsNonFiniteNumber, validateArguments } from "./validate.js";
 
 type Channel = "content" | "reasoning";
 
@@ -572,6 +572,10 @@ export class ParseEngine {
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       this.regionIssue(r, { type: "invalid_arguments", message: "the arguments are not a JSON object", name: call.name, text: raw ?? "", index: call.index! }, raw);
+      return;
+    }
+    if (holdsNonFiniteNumber(value)) {
+      this.regionIssue(r, { type: "invalid_arguments", message: "the arguments hold a number too large for JSON (it reads as Infinity)", name: call.name, text: raw ?? "", index: call.index! }, raw);
       return;
     }
     const check = validateArguments(this.policy.schema(call.name), value);

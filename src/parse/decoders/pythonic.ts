@@ -19,7 +19,7 @@
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { literalDialect } from "../literal/dialects.js";
 import type { ArgumentList, LiteralDialect, LiteralDialectName } from "../literal/dialects.js";
-import { LiteralReader } from "../literal/reader.js";
+import { LiteralReader, readLiteral } from "../literal/reader.js";
 import type { LiteralReaderOptions } from "../literal/reader.js";
 import { propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import { TextRope } from "../rope.js";
@@ -112,6 +112,10 @@ class CallListDecoder extends StepDecoder<State> {
   private failure = "";
   /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
   private failureAt = -1;
+  /** The failure ends at the end of its line (see failAt). */
+  private lineFailure = false;
+  /** Lines of a sequence that failed on their own (each reported already). */
+  private failedLines = 0;
   private readonly dialect: LiteralDialect;
   private readonly toolSchema: DecoderContext["toolSchema"];
   private readonly argList: ArgumentList;
@@ -139,7 +143,7 @@ class CallListDecoder extends StepDecoder<State> {
       this.raw.append(s.slice(i));
       if (this.state === "failed") this.emitFailure("malformed", this.failure);
       else this.emitFailure(closed ? "malformed" : "truncated", closed ? "the call is not complete" : "the output ended inside a tool call");
-    } else if (this.calls === 0) {
+    } else if (this.calls === 0 && this.failedLines === 0) {
       this.emitFailure(closed ? "malformed" : "truncated", "no tool call in the region");
     }
     // Otherwise every call is complete; a missing `]` before the end is no loss.
@@ -166,7 +170,8 @@ class CallListDecoder extends StepDecoder<State> {
       const wasFailed = this.state === "failed";
       const j = this.step(s, i, final);
       if (j < 0) break;
-      if (wasFailed) this.raw.append(s.slice(i, j));
+      // (A failed line of a sequence that ended in this step already took its text: see skipLine.)
+      if (wasFailed && this.state === "failed") this.raw.append(s.slice(i, j));
       else if (this.state === "failed" && this.selfClosing) {
         // No end marker to wait for: report now and hand the rest back to the engine.
         this.emitFailure("malformed", this.failure);
@@ -204,8 +209,8 @@ class CallListDecoder extends StepDecoder<State> {
         return j > i ? j : this.failAt(i, "unexpected text after the calls:", true);
       }
       default:
-        // failed: the rest of the region is the failure's text.
-        return s.length;
+        // failed: the rest of the region is the failure's text, or in a sequence the rest of its line.
+        return this.lineFailure ? this.skipLine(s, i) : s.length;
     }
   }
 
@@ -214,7 +219,23 @@ class CallListDecoder extends StepDecoder<State> {
     this.failure = message;
     this.failureAt = quote ? this.origin + i : -1;
     this.state = "failed";
+    // One call per line (Olmo 3) between end markers: a line that is no call fails alone, and the calls
+    // on the lines after it are still read (a bad sibling does not take the good ones with it).
+    this.lineFailure = this.syntax.sequence === true && !this.bracketed && !this.selfClosing;
     return i;
+  }
+
+  /** A failed line of a sequence: its text up to its newline is the failure's, then calls may follow. */
+  private skipLine(s: string, i: number): number {
+    const nl = s.indexOf("\n", i);
+    if (nl < 0) return s.length;
+    this.raw.append(s.slice(i, nl + 1));
+    this.emitFailure("malformed", this.failure);
+    this.failureAt = -1;
+    this.lineFailure = false;
+    this.failedLines++;
+    this.state = "after";
+    return nl + 1;
   }
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
@@ -281,10 +302,16 @@ class CallListDecoder extends StepDecoder<State> {
   private argumentTyping(name: string): LiteralReaderOptions {
     if (this.dialect.quotedValuesTyped !== true) return {};
     const parameters = this.toolSchema(name);
-    if (parameters === undefined) return {};
     return {
       retypeArgument: (key) => {
-        const types = schemaTypes(propertySchema(parameters, key), parameters);
+        // A key no schema declares is read as JSON when its text is JSON (`count:<escape>42<escape>` is
+        // 42), as vLLM's FunctionGemma parser reads every value; anything else stays the model's string.
+        const property = parameters === undefined ? undefined : propertySchema(parameters, key);
+        if (property === undefined) return (text) => {
+          const lit = readLiteral(text.trim(), ["json"]);
+          return lit === undefined || typeof lit.value === "string" ? undefined : lit;
+        };
+        const types = schemaTypes(property, parameters);
         if (types.includes("string")) return undefined;
         return (text) => {
           const typed = typeRawValue(text, types);

@@ -1,0 +1,67 @@
+/**
+ * Calls the peers' parser suites (fixtures/peer-cases) return and chatwire did not, minimised, each
+ * checked one-shot and at every split (the tester). Expectations are the peer vector's calls; the text
+ * that did not become a call is kept, with an error, as everywhere in chatwire.
+ */
+import { describe, it } from "vitest";
+import { tester } from "../helpers/tester.js";
+
+describe("peer vector regressions", () => {
+  it("olmo3: a line that is no call fails alone; the calls on later lines are still read", () => {
+    // vLLM test_olmo3_tool_parser.py::test_bad_sibling_call_does_not_drop_good_calls (a bytes literal)
+    tester("olmo3")
+      .test("<function_calls>bad(x=b'z')\nget_weather(city='SF')</function_calls>")
+      .errors([{ type: "malformed", name: "bad" }])
+      .expect({ content: "bad(x=b'z')\n", tool_calls: [{ name: "get_weather", arguments: { city: "SF" } }] });
+    tester("olmo3")
+      .test("<function_calls>f(a=1)\nnot a call\ng()</function_calls>")
+      .errors([{ type: "malformed" }])
+      .expect({ content: "not a call\n", tool_calls: [{ name: "f", arguments: { a: 1 } }, { name: "g", arguments: {} }] });
+  });
+
+  it("olmo3: a region whose only line fails is kept whole, with one error", () => {
+    tester("olmo3")
+      .test("<function_calls>bad(x=b'z')\n</function_calls>")
+      .errors([{ type: "malformed", name: "bad" }])
+      .expect({ content: "<function_calls>bad(x=b'z')\n</function_calls>", tool_calls: [] });
+  });
+
+  it("minimax-m1: a line that is not JSON fails alone; the calls on later lines are still read", () => {
+    // vLLM test_minimax_tool_parser.py::test_extract_tool_calls_invalid_json
+    tester("minimax-m1")
+      .test('<tool_calls>\n{"name": "a", "arguments": {"x": 1}}\n{invalid json here}\n{"name": "b", "arguments": {}}\n</tool_calls>')
+      .errors([{ type: "malformed" }])
+      .expect({ content: "{invalid json here}\n", tool_calls: [{ name: "a", arguments: { x: 1 } }, { name: "b", arguments: {} }] });
+  });
+
+  it("a number too large for JSON (1e999 reads as Infinity) makes the call invalid, its text kept", () => {
+    // vLLM test_olmo3_tool_parser.py::test_non_finite_argument_rejected
+    tester("olmo3")
+      .test("<function_calls>calc(x=1e999)\ng()</function_calls>")
+      .errors([{ type: "invalid_arguments", name: "calc" }])
+      .expect({ content: "calc(x=1e999)", tool_calls: [{ name: "g", arguments: {} }] });
+    tester("hermes")
+      .test('<tool_call>\n{"name": "calc", "arguments": {"x": [-1e999]}}\n</tool_call>')
+      .errors([{ type: "invalid_arguments", name: "calc" }])
+      .expect({ content: '<tool_call>\n{"name": "calc", "arguments": {"x": [-1e999]}}\n</tool_call>', tool_calls: [] });
+  });
+
+  it("functiongemma: without a schema a quoted value that is JSON is read as JSON; with one the schema decides", () => {
+    // vLLM test_functiongemma_tool_parser.py (TestParseArguments, request=None)
+    tester("functiongemma")
+      .test("<start_function_call>call:f{count:<escape>42<escape>,on:<escape>true<escape>,zip:<escape>03106<escape>}<end_function_call>")
+      .expect({ content: null, tool_calls: [{ name: "f", arguments: { count: 42, on: true, zip: "03106" } }] });
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { count: { type: "string" } } } } }];
+    tester("functiongemma")
+      .tools(tools)
+      .test("<start_function_call>call:f{count:<escape>42<escape>,n:<escape>7<escape>}<end_function_call>")
+      .expect({ content: null, tool_calls: [{ name: "f", arguments: { count: "42", n: 7 } }] });
+  });
+
+  it("functiongemma: arguments may follow one another without a comma", () => {
+    // vLLM test_functiongemma_tool_parser.py::TestExtractToolCallsStreaming
+    tester("functiongemma")
+      .test("<start_function_call>call:search{query:<escape>python<escape>limit:<escape>10<escape>sort:<escape>relevance<escape>}<end_function_call>")
+      .expect({ content: null, tool_calls: [{ name: "search", arguments: { query: "python", limit: 10, sort: "relevance" } }] });
+  });
+});

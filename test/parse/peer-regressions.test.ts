@@ -64,4 +64,26 @@ describe("peer vector regressions", () => {
       .test("<start_function_call>call:search{query:<escape>python<escape>limit:<escape>10<escape>sort:<escape>relevance<escape>}<end_function_call>")
       .expect({ content: null, tool_calls: [{ name: "search", arguments: { query: "python", limit: 10, sort: "relevance" } }] });
   });
+
+  it("minimax-m3: a repeated element inside an object value is a list of its values", () => {
+    // vLLM test_minimax_m3_tool_parser.py::test_non_streaming_nested_tool_call (duplicate_demo)
+    const NS = "]<]minimax[>[";
+    tester("minimax-m3")
+      .test(`${NS}<tool_call>\n${NS}<invoke name="f">${NS}<d>${NS}<tag>a${NS}</tag>${NS}<tag>b${NS}</tag>${NS}<one>1${NS}</one>${NS}</d>${NS}</invoke>\n${NS}</tool_call>`)
+      .expect({ content: null, tool_calls: [{ name: "f", arguments: { d: { tag: ["a", "b"], one: 1 } } }] });
+  });
+
+  it("hunyuan-v3: the tags without the checkpoint's :opensource suffix are read too", () => {
+    // vLLM test_hy_v3_tool_parser.py writes them so
+    tester("hunyuan-v3")
+      .test("Checking.<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>\n</tool_calls>")
+      .expect({ content: "Checking.", tool_calls: [{ name: "get_weather", arguments: { city: "Beijing" } }] });
+  });
+
+  it("minicpm5: tags holding the tokenizer's space mark (U+0120) are read", () => {
+    // vLLM test_minicpm5xml_tool_parser.py::test_tokenizer_space_marker
+    tester("minicpm5")
+      .test('<function\u0120name="get_weather"><param\u0120name="city">上海</param></function>\n')
+      .expect({ content: null, tool_calls: [{ name: "get_weather", arguments: { city: "上海" } }] });
+  });
 });

@@ -86,4 +86,39 @@ describe("peer vector regressions", () => {
       .test('<function\u0120name="get_weather"><param\u0120name="city">上海</param></function>\n')
       .expect({ content: null, tool_calls: [{ name: "get_weather", arguments: { city: "上海" } }] });
   });
+
+  it("qwen3-coder: in a bare <function=...> (no <tool_call>), </function> at the end of the output closes a value without </parameter>", () => {
+    // SGLang test_qwen3_coder_detector/test_cases.py::test_implicit_parameter_close
+    const tools = [{ type: "function", function: { name: "w", parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } } } }];
+    tester("qwen3-coder")
+      .tools(tools)
+      .test("Text\n\n<function=w>\n<parameter=city>Paris\n<parameter=days>3\n</function>")
+      .expect({ content: "Text\n\n", tool_calls: [{ name: "w", arguments: { city: "Paris", days: 3 } }] });
+    // Cut off inside the value: still truncated, its text kept.
+    tester("qwen3-coder")
+      .tools(tools)
+      .test("<function=w>\n<parameter=city>Par")
+      .errors([{ type: "truncated", name: "w" }])
+      .expect({ content: "<function=w>\n<parameter=city>Par", tool_calls: [] });
+  });
+
+  it("a typed raw value too large for a double stays the model's text (the schema check reports it)", () => {
+    // SGLang test_nonfinite_coercion.py: 1e999 / [1e999] degrade to the raw string
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { n: { type: "number" }, a: { type: "array" } } } } }];
+    tester("qwen3-coder")
+      .tools(tools)
+      .test("<tool_call>\n<function=f>\n<parameter=n>\n1e999\n</parameter>\n</function>\n</tool_call>")
+      .errors([{ type: "invalid_arguments", name: "f" }])
+      .expect({ content: "<tool_call>\n<function=f>\n<parameter=n>\n1e999\n</parameter>\n</function>\n</tool_call>", tool_calls: [] });
+    tester("glm-4.5")
+      .test("<tool_call>f<arg_key>a</arg_key><arg_value>[1e999]</arg_value></tool_call>")
+      .expect({ content: null, tool_calls: [{ name: "f", arguments: { a: "[1e999]" } }] });
+  });
+
+  it("kimi-k3: the call head's attribute values are XML-unescaped (tool=\"a&amp;b\" names a&b)", () => {
+    // SGLang test_kimik3_detector.py::test_attr_unescaping_and_raw_string_args (run without declared tools)
+    tester("kimi-k3")
+      .test('<|open|>tools<|sep|><|open|>call tool="a&amp;b" index="1"<|sep|><|open|>argument key="q" type="string"<|sep|>say &quot;hi&quot;<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>')
+      .expect({ content: null, tool_calls: [{ name: "a&b", arguments: { q: "say &quot;hi&quot;" } }] });
+  });
 });

@@ -188,7 +188,9 @@ class TaggedDecoder extends StepDecoder<State> {
   protected finish(s: string, closed: boolean): void {
     // Text kept after a complete call when the output ends (a cut-off `</seed:tool_c`) is read too:
     // it is no call, so it fails and is kept, instead of vanishing with the region.
-    if (closed || (this.state === "between" && /\S/.test(s))) this.run(s, true);
+    // In a region without end marker the end of the output is the region's end: what was held to see what
+    // follows a tag (`</function>` closing a value whose `</parameter>` is missing) is read to the end.
+    if (closed || (this.state === "between" && /\S/.test(s)) || (this.ctx.selfClosing && this.state !== "failed")) this.run(s, true);
     // Whatever was not read (closed) or is still kept (not closed) belongs to the text being kept.
     if (this.rawFrom >= 0) this.rawTo = this.seen.total;
     if (closed) this.endOfRegion();

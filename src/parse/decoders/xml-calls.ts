@@ -104,7 +104,8 @@ class XmlCallsDecoder extends StepDecoder<State> {
       if (!final && s.length - at < MAX_TAG) return -1;
       return this.failAt(i, "a call's open tag does not end");
     }
-    const name = end - at < MAX_TAG ? this.syntax.callName(s.slice(at, end)) : undefined;
+    // The head's attribute values are XML-escaped like the arguments' (`tool="a&amp;b"` names `a&b`).
+    const name = end - at < MAX_TAG ? this.syntax.callName(unescapeAttr(s.slice(at, end))) : undefined;
     if (name === undefined || !isToolName(name)) return this.failAt(i, "expected a call, found");
     this.rawFrom = this.origin + i;
     this.bodyFrom = this.origin + end + suffix.length;

@@ -53,6 +53,12 @@ export interface ImplicitEnd {
    * on its line (`<parameter=name>`).
    */
   after?: readonly string[];
+  /**
+   * The tag ends the value in the middle of a line too (MiniMax writes `<parameter name="k">v</parameter>`
+   * inline, so a missing `</parameter>` is followed by `</invoke>` on the value's line). Default: only at
+   * the start of a line (a code value's own text).
+   */
+  inline?: boolean;
 }
 
 /** Parameters written as `<parameter=k>v</parameter>` or `<parameter name="k">v</parameter>`. */

@@ -121,4 +121,23 @@ describe("peer vector regressions", () => {
       .test('<|open|>tools<|sep|><|open|>call tool="a&amp;b" index="1"<|sep|><|open|>argument key="q" type="string"<|sep|>say &quot;hi&quot;<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>')
       .expect({ content: null, tool_calls: [{ name: "a&b", arguments: { q: "say &quot;hi&quot;" } }] });
   });
+
+  it("pythonic / lfm2: a list item that is no call fails alone between end markers; later items are still read", () => {
+    // vLLM test_llama4_pythonic_tool_parser.py / test_lfm2_tool_parser.py::test_bad_sibling_call_does_not_drop_good_calls
+    tester("pythonic")
+      .test("<|python_start|>[bad(x=b'z'), get_weather(city='LA')]<|python_end|>")
+      .errors([{ type: "malformed", name: "bad" }])
+      .expect({ content: "bad(x=b'z')", tool_calls: [{ name: "get_weather", arguments: { city: "LA" } }] });
+    tester("lfm2")
+      .test("<|tool_call_start|>[f(a=')', b=[1, 2]) junk, g(s=\"x,]\"), h()]<|tool_call_end|>")
+      .errors([{ type: "malformed" }])
+      .expect({ content: "junk", tool_calls: [{ name: "f", arguments: { a: ")", b: [1, 2] } }, { name: "g", arguments: { s: "x,]" } }, { name: "h", arguments: {} }] });
+  });
+
+  it("pythonic: a bare list (no end marker) that goes wrong is still prose, whole", () => {
+    tester("pythonic")
+      .test("[bad(x=b'z'), get_weather(city='LA')]")
+      .errors([{ type: "malformed", name: "bad" }])
+      .expect({ content: "[bad(x=b'z'), get_weather(city='LA')]", tool_calls: [] });
+  });
 });

@@ -116,6 +116,10 @@ class CallListDecoder extends StepDecoder<State> {
   private lineFailure = false;
   /** Lines of a sequence that failed on their own (each reported already). */
   private failedLines = 0;
+  /** Reads to the end of a failed list item (see failAt), or null. */
+  private skipper: ItemSkipper | null = null;
+  /** List items that failed on their own (each reported already). */
+  private failedItems = 0;
   private readonly dialect: LiteralDialect;
   private readonly toolSchema: DecoderContext["toolSchema"];
   private readonly argList: ArgumentList;
@@ -143,7 +147,7 @@ class CallListDecoder extends StepDecoder<State> {
       this.raw.append(s.slice(i));
       if (this.state === "failed") this.emitFailure("malformed", this.failure);
       else this.emitFailure(closed ? "malformed" : "truncated", closed ? "the call is not complete" : "the output ended inside a tool call");
-    } else if (this.calls === 0 && this.failedLines === 0) {
+    } else if (this.calls === 0 && this.failedLines === 0 && this.failedItems === 0) {
       this.emitFailure(closed ? "malformed" : "truncated", "no tool call in the region");
     }
     // Otherwise every call is complete; a missing `]` before the end is no loss.
@@ -210,19 +214,42 @@ class CallListDecoder extends StepDecoder<State> {
       }
       default:
         // failed: the rest of the region is the failure's text, or in a sequence the rest of its line.
-        return this.lineFailure ? this.skipLine(s, i) : s.length;
+        if (this.lineFailure) return this.skipLine(s, i);
+        return this.skipper !== null ? this.skipElement(s, i) : s.length;
     }
   }
 
   /** Fails at `s[i]`; `quote`: the message ends with a quote of the text from there (see DecoderEvent). */
   private failAt(i: number, message: string, quote = false): number {
+    const inItem = this.state === "name" || this.state === "args" || this.state === "prefix" || this.state === "after";
     this.failure = message;
     this.failureAt = quote ? this.origin + i : -1;
     this.state = "failed";
     // One call per line (Olmo 3) between end markers: a line that is no call fails alone, and the calls
     // on the lines after it are still read (a bad sibling does not take the good ones with it).
     this.lineFailure = this.syntax.sequence === true && !this.bracketed && !this.selfClosing;
+    // A list item that is no call, between end markers (`[bad(x=b'z'), f()]`): the item fails alone,
+    // its text read to where it ends (its brackets closed, or the next `,`/`]` outside any), and the
+    // calls after it are still read. A bare list (no end marker) may be prose: it fails whole, as before.
+    this.skipper = null;
+    if (inItem && this.bracketed && !this.selfClosing && this.failedItems < MAX_FAILED_ITEMS) {
+      const skipper = new ItemSkipper();
+      if (skipper.feed(this.raw.toString(), 0) < 0) this.skipper = skipper;
+    }
     return i;
+  }
+
+  /** The rest of a failed list item (see failAt): its text is the failure's, then the list goes on. */
+  private skipElement(s: string, i: number): number {
+    const end = this.skipper!.feed(s, i);
+    if (end < 0) return s.length;
+    this.raw.append(s.slice(i, end));
+    this.emitFailure("malformed", this.failure);
+    this.failureAt = -1;
+    this.skipper = null;
+    this.failedItems++;
+    this.state = "after";
+    return end;
   }
 
   /** A failed line of a sequence: its text up to its newline is the failure's, then calls may follow. */
@@ -394,3 +421,40 @@ class CallListDecoder extends StepDecoder<State> {
   }
 }
 
+/** After this many failed items in one list the rest of the list is one failure (no item-by-item cost). */
+const MAX_FAILED_ITEMS = 64;
+
+/**
+ * Finds where a list item ends in text that is not a valid literal: strings (either quote, backslash
+ * escapes) and brackets are tracked, nothing else is read. The item ends after the bracket that closes
+ * its first one, or before a `,` or `]` outside any bracket. Fed piece by piece, one pass per character.
+ */
+class ItemSkipper {
+  private depth = 0;
+  private quote = "";
+  private escape = false;
+  private opened = false;
+
+  /** Reads `s` from `i`; returns the index where the item ends, or -1 if it goes on past `s`. */
+  feed(s: string, i: number): number {
+    for (let k = i; k < s.length; k++) {
+      const c = s[k]!;
+      if (this.quote !== "") {
+        if (this.escape) this.escape = false;
+        else if (c === "\\") this.escape = true;
+        else if (c === this.quote) this.quote = "";
+        continue;
+      }
+      if (c === "'" || c === '"') this.quote = c;
+      else if (c === "(" || c === "[" || c === "{") {
+        this.depth++;
+        this.opened = true;
+      } else if (c === ")" || c === "]" || c === "}") {
+        if (this.depth === 0) return k;
+        this.depth--;
+        if (this.depth === 0 && this.opened) return k + 1;
+      } else if (c === "," && this.depth === 0) return k;
+    }
+    return -1;
+  }
+}

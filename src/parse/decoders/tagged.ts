@@ -38,6 +38,7 @@ export interface ParamOpen {
 export interface ImplicitEnd {
   tag: string;
   after?: readonly string[];
+  inline?: boolean;
 }
 
 export interface TaggedSyntax {
@@ -655,8 +656,8 @@ class TaggedDecoder extends StepDecoder<State> {
       return "wait";
     }
     const lineStart = p > i ? s[p - 1] === "\n" : this.value!.atLineStart;
-    if (!lineStart) return "text";
     for (const end of this.syntax.implicitEnds ?? []) {
+      if (!lineStart && end.inline !== true) continue;
       const at = tokenAt(s, p, end.tag, final);
       if (at === "partial") return "wait";
       if (at === "no") continue;

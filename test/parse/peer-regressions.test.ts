@@ -140,4 +140,11 @@ describe("peer vector regressions", () => {
       .errors([{ type: "malformed", name: "bad" }])
       .expect({ content: "[bad(x=b'z'), get_weather(city='LA')]", tool_calls: [] });
   });
+
+  it("command-r7b: call objects in an array without the comma between them are both read", () => {
+    // Ollama model/parsers/cohere_test.go::TestCohereParseMalformedActions (missing comma)
+    tester("command-r7b")
+      .test('<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "a", "parameters": {}}{"tool_call_id": "1", "tool_name": "b", "parameters": {"x": "{not json}"}}]<|END_ACTION|>')
+      .expect({ content: null, tool_calls: [{ name: "a", arguments: {} }, { name: "b", arguments: { x: "{not json}" } }] });
+  });
 });

@@ -271,7 +271,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
       this.phase = "item";
       return i + 1;
     }
-    if ((this.phase === "lead" || this.phase === "item") && ch === "{") {
+    // `}{` inside an array (a missing comma, as Ollama's Cohere tests show) still starts the next call.
+    if ((this.phase === "lead" || this.phase === "item" || (this.phase === "itemSep" && this.inArray)) && ch === "{") {
       this.obj = new CallObject(this.seen.base + i);
       this.phase = "object";
       return i; // the object reads its own `{`

@@ -64,6 +64,8 @@ interface CurrentCall {
   /** Set when the call was opened (streamed); undefined for a rejected name. */
   index?: number;
   rejected?: { type: ParseIssue["type"]; message: string };
+  /** A call to one of the format's pseudo-tools (see FormatDescription.pseudoTools): never opened. */
+  pseudo?: true;
 }
 
 interface Region {
@@ -550,6 +552,10 @@ export class ParseEngine {
 
   private onCall(r: Region, name: string, id: string | undefined): void {
     r.calls++;
+    if (this.format.pseudoTools?.includes(name) === true && !this.policy.declares(name)) {
+      r.current = { name, pseudo: true };
+      return;
+    }
     // With parallel_tool_calls false, the first call the model names is the one: a later call is
     // refused when it opens (streaming cannot wait to see whether the first one validates).
     const verdict = this.policy.accept(name, this.nextIndex);
@@ -568,6 +574,13 @@ export class ParseEngine {
     if (call === undefined) return;
     if (call.rejected) {
       this.regionIssue(r, { type: call.rejected.type, message: call.rejected.message, name: call.name, text: raw ?? "" }, raw);
+      return;
+    }
+    if (call.pseudo) {
+      // Protocol, not a call: with empty arguments its markup vanishes as a valid call's does; with
+      // arguments (which would be lost) it is refused like an undeclared tool, its text kept.
+      if (isEmptyObject(value)) r.valid++;
+      else this.regionIssue(r, { type: "unknown_tool", message: `${JSON.stringify(call.name)} is the template's own pseudo-tool, written with arguments`, name: call.name, text: raw ?? "" }, raw);
       return;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -837,4 +850,8 @@ export class ParseEngine {
 /** What Region.ltEnds is for this table and decoder. */
 function unscannedEnds(table: MarkerTable, decoder: PayloadDecoder): readonly string[] | undefined {
   return table.set.first === "<" && decoder.pushPlainUnscanned !== undefined ? table.set.markers : undefined;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }

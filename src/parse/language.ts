@@ -270,6 +270,13 @@ export interface FormatDescription {
   ignore?: readonly string[];
   idStyle?: IdStyle;
   /**
+   * Tool names the template itself defines as protocol, not tools (Command R: "use the `directly-answer`
+   * tool if calling the other tools is unnecessary"). A call to one with empty arguments is no call: it
+   * is not returned and its markup vanishes like a valid call's. A request that declares a tool of that
+   * name makes it an ordinary call.
+   */
+  pseudoTools?: readonly string[];
+  /**
    * Set when no constraint grammar can be emitted for the format: `unavailable` says why, and is what
    * `chatwire grammar` and `serve` report. The grammar emitter reads it; a test keeps it in step with
    * what the emitter can write (a format it cannot write must say why, one it can must not).

@@ -147,4 +147,23 @@ describe("peer vector regressions", () => {
       .test('<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "a", "parameters": {}}{"tool_call_id": "1", "tool_name": "b", "parameters": {"x": "{not json}"}}]<|END_ACTION|>')
       .expect({ content: null, tool_calls: [{ name: "a", arguments: {} }, { name: "b", arguments: { x: "{not json}" } }] });
   });
+
+  it("command-r-plus: the template's directly-answer pseudo-tool is no call; with arguments, or declared by the request, it is one", () => {
+    // Ollama model/parsers/commandr_test.go::TestCommandRParser_DirectlyAnswer
+    const action = (body: string): string => "Action: ```json\n" + body + "\n```";
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    tester("command-r-plus")
+      .tools(tools)
+      .test(action('[{"tool_name": "directly-answer", "parameters": {}}]'))
+      .expect({ content: "", tool_calls: [] });
+    tester("command-r-plus")
+      .tools(tools)
+      .test(action('[{"tool_name": "directly-answer", "parameters": {"x": "words"}}]'))
+      .errors([{ type: "unknown_tool", name: "directly-answer" }])
+      .expect({ content: action('[{"tool_name": "directly-answer", "parameters": {"x": "words"}}]'), tool_calls: [] });
+    tester("command-r-plus")
+      .tools([{ type: "function", function: { name: "directly-answer", parameters: { type: "object" } } }])
+      .test(action('[{"tool_name": "directly-answer", "parameters": {}}]'))
+      .expect({ content: null, tool_calls: [{ name: "directly-answer", arguments: {} }] });
+  });
 });

@@ -166,4 +166,11 @@ describe("peer vector regressions", () => {
       .test(action('[{"tool_name": "directly-answer", "parameters": {}}]'))
       .expect({ content: null, tool_calls: [{ name: "directly-answer", arguments: {} }] });
   });
+
+  it("harmony: the recipient may stand in the role's place (to=functions.f<|channel|>commentary)", () => {
+    // Ollama harmony/harmonyparser_test.go::TestHeaderParsing ("role is replaced by the recipient")
+    tester("harmony")
+      .test('<|start|>to=functions.get_weather<|channel|>commentary <|constrain|>json<|message|>{"location":"SF"}<|call|>')
+      .expect({ content: null, tool_calls: [{ name: "get_weather", arguments: { location: "SF" } }] });
+  });
 });

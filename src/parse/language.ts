@@ -59,6 +59,12 @@ export interface ImplicitEnd {
    * the start of a line (a code value's own text).
    */
   inline?: boolean;
+  /**
+   * Tags that must follow the tag for it to end the value, instead of `after`: the first before any
+   * other `<`, each later one after whitespace only (GLM: `<arg_key>unit</arg_key><arg_value>` inside a
+   * value whose `</arg_value>` is missing starts the next parameter).
+   */
+  then?: readonly string[];
 }
 
 /** Parameters written as `<parameter=k>v</parameter>` or `<parameter name="k">v</parameter>`. */

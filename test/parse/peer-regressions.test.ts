@@ -173,4 +173,15 @@ describe("peer vector regressions", () => {
       .test('<|start|>to=functions.get_weather<|channel|>commentary <|constrain|>json<|message|>{"location":"SF"}<|call|>')
       .expect({ content: null, tool_calls: [{ name: "get_weather", arguments: { location: "SF" } }] });
   });
+
+  it("glm-4.5: <arg_key>k</arg_key><arg_value> inside a value whose </arg_value> is missing starts the next parameter", () => {
+    // Ollama model/parsers/glm46_test.go::TestGLM46ToolCallParsing ("unclosed arg_value before next arg_key")
+    tester("glm-4.5")
+      .test("<tool_call>get-weather\n<arg_key>city</arg_key>\n<arg_value>Paris<arg_key>unit</arg_key>\n<arg_value>celsius</arg_value></tool_call>")
+      .expect({ content: null, tool_calls: [{ name: "get-weather", arguments: { city: "Paris", unit: "celsius" } }] });
+    // Without the value tag after it, an <arg_key> element is the value's text.
+    tester("glm-4.5")
+      .test("<tool_call>f<arg_key>a</arg_key><arg_value>see <arg_key>k</arg_key> here</arg_value></tool_call>")
+      .expect({ content: null, tool_calls: [{ name: "f", arguments: { a: "see <arg_key>k</arg_key> here" } }] });
+  });
 });

@@ -39,6 +39,7 @@ export interface ImplicitEnd {
   tag: string;
   after?: readonly string[];
   inline?: boolean;
+  then?: readonly string[];
 }
 
 export interface TaggedSyntax {
@@ -661,7 +662,9 @@ class TaggedDecoder extends StepDecoder<State> {
       const at = tokenAt(s, p, end.tag, final);
       if (at === "partial") return "wait";
       if (at === "no") continue;
-      const next = end.after ? this.realNext(s, p + end.tag.length, final, end.after) : completeOnLine(s, p + end.tag.length, final);
+      const next = end.then !== undefined
+        ? closedBy(s, p + end.tag.length, end.then, final)
+        : end.after ? this.realNext(s, p + end.tag.length, final, end.after) : completeOnLine(s, p + end.tag.length, final);
       if (next !== "no") return next === "yes" ? "implicit" : "wait";
     }
     return "text";
@@ -774,6 +777,26 @@ function completeOnLine(s: string, j: number, final: boolean): "yes" | "no" | "w
     if (c === "\n" || c === "<") return "no";
   }
   return final || s.length - j >= MAX_TAG ? "no" : "wait";
+}
+
+/**
+ * Whether the text from `s[j]` reaches the tag `then[0]` before any other `<` (within MAX_TAG), and each
+ * later tag of `then` follows the one before it after whitespace only.
+ */
+function closedBy(s: string, j: number, then: readonly string[], final: boolean): "yes" | "no" | "wait" {
+  const lt = s.indexOf("<", j);
+  if (lt < 0 || lt - j > MAX_TAG) return final || s.length - j > MAX_TAG ? "no" : "wait";
+  let k = lt;
+  for (let t = 0; t < then.length; t++) {
+    if (t > 0) {
+      k = skipSpace(s, k);
+      if (k === s.length) return final ? "no" : "wait";
+    }
+    const at = tokenAt(s, k, then[t]!, final);
+    if (at !== "full") return at === "partial" ? "wait" : "no";
+    k += then[t]!.length;
+  }
+  return "yes";
 }
 
 function hasNewline(s: string, from: number, to: number): boolean {

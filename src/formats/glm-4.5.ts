@@ -25,6 +25,9 @@ export const glm45 = defineFormat({
         otherwise: {
           kind: "tagged",
           params: { key: { open: "<arg_key>", close: "</arg_key>" }, value: { open: "<arg_value>", close: "</arg_value>" } },
+          // `<arg_key>k</arg_key><arg_value>` are special tokens: inside a value they start the next
+          // parameter (the value's `</arg_value>` is missing), as Ollama's GLM parser repairs it.
+          implicitEnds: [{ tag: "<arg_key>", inline: true, then: ["</arg_key>", "<arg_value>"] }],
           untyped: "json",
         },
       },

@@ -30,6 +30,9 @@ export const harmony = defineFormat({
       `[assistant][ to={name}]${CONTENT_TYPE}`,
       ...CHANNELS.flatMap((c) => [
         `[assistant][ to={name}]<|channel|>[ ]${c}${CONTENT_TYPE}`,
+        // The recipient in the role's place (`to=functions.f<|channel|>commentary`), as openai/harmony
+        // reads it (Ollama's harmony tests pin the same).
+        `to={name}<|channel|>[ ]${c}${CONTENT_TYPE}`,
         `[assistant]<|channel|>[ ]${c}${CONTENT_TYPE} to={name}${CONTENT_TYPE}`,
         `${c}${CONTENT_TYPE}[ to={name}]${CONTENT_TYPE}`,
       ]),

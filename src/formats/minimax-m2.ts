@@ -18,6 +18,9 @@ export const minimaxM2 = defineFormat({
         kind: "tagged",
         call: { open: ['<invoke name="{name}">'], close: "</invoke>" },
         params: { open: ['<parameter name="{key}">'], close: "</parameter>" },
+        // A value whose `</parameter>` is missing ends at `</invoke>` when the region's end or the next
+        // invoke follows it (Ollama's minimaxm2 parser recovers such calls).
+        implicitEnds: [{ tag: "</invoke>", after: ['<invoke name="'], inline: true }],
         untyped: "string",
       },
     },

@@ -14,6 +14,7 @@
 import type { JsonSchema } from "../types.js";
 import { jsonStringBody, readNumber } from "./literal/json-text.js";
 import { readLiteral } from "./literal/reader.js";
+import { holdsNonFiniteNumber } from "./validate.js";
 
 export type ValueType = "null" | "integer" | "number" | "boolean" | "object" | "array" | "string";
 
@@ -162,15 +163,18 @@ function tryType(text: string, t: string, type: ValueType): TypedValue | undefin
     case "integer": {
       if (/^[+-]?\d+$/.test(t)) {
         const big = BigInt(t);
-        return { value: Number(big), json: big.toString() };
+        // Too large for a double (it would read as Infinity): not a number JSON can carry, the text stays.
+        return Number.isFinite(Number(big)) ? { value: Number(big), json: big.toString() } : undefined;
       }
       // JSON Schema counts `3.0` as an integer too.
       const n = readNumber(t, "python");
       return n !== undefined && Number.isInteger(n.value) ? { value: n.value, json: n.json } : undefined;
     }
     case "number": {
+      // `1e999` reads as Infinity: the text stays a string (the schema check then reports it), as the
+      // peers' typed-coercion detectors degrade it.
       const n = readNumber(t, "python");
-      return n === undefined ? undefined : { value: n.value, json: n.json };
+      return n === undefined || !Number.isFinite(n.value) ? undefined : { value: n.value, json: n.json };
     }
     case "boolean": {
       const l = t.toLowerCase();
@@ -180,7 +184,7 @@ function tryType(text: string, t: string, type: ValueType): TypedValue | undefin
     case "array": {
       if (!t.startsWith(type === "object" ? "{" : "[") && !(type === "array" && t.startsWith("("))) return undefined;
       const lit = readLiteral(t);
-      if (lit === undefined) return undefined;
+      if (lit === undefined || holdsNonFiniteNumber(lit.value)) return undefined;
       const isArray = Array.isArray(lit.value);
       return (type === "array") === isArray && typeof lit.value === "object" && lit.value !== null ? lit : undefined;
     }

@@ -30,7 +30,7 @@ import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js
 import type { CallPolicy } from "./policy.js";
 import { TextRope } from "./rope.js";
 import { TextChannel } from "./text-channel.js";
-import { validateArguments } from "./validate.js";
+import { holdsNonFiniteNumber, validateArguments } from "./validate.js";
 
 type Channel = "content" | "reasoning";
 
@@ -64,6 +64,8 @@ interface CurrentCall {
   /** Set when the call was opened (streamed); undefined for a rejected name. */
   index?: number;
   rejected?: { type: ParseIssue["type"]; message: string };
+  /** A call to one of the format's pseudo-tools (see FormatDescription.pseudoTools): never opened. */
+  pseudo?: true;
 }
 
 interface Region {
@@ -550,6 +552,10 @@ export class ParseEngine {
 
   private onCall(r: Region, name: string, id: string | undefined): void {
     r.calls++;
+    if (this.format.pseudoTools?.includes(name) === true && !this.policy.declares(name)) {
+      r.current = { name, pseudo: true };
+      return;
+    }
     // With parallel_tool_calls false, the first call the model names is the one: a later call is
     // refused when it opens (streaming cannot wait to see whether the first one validates).
     const verdict = this.policy.accept(name, this.nextIndex);
@@ -570,8 +576,19 @@ export class ParseEngine {
       this.regionIssue(r, { type: call.rejected.type, message: call.rejected.message, name: call.name, text: raw ?? "" }, raw);
       return;
     }
+    if (call.pseudo) {
+      // Protocol, not a call: with empty arguments its markup vanishes as a valid call's does; with
+      // arguments (which would be lost) it is refused like an undeclared tool, its text kept.
+      if (isEmptyObject(value)) r.valid++;
+      else this.regionIssue(r, { type: "unknown_tool", message: `${JSON.stringify(call.name)} is the template's own pseudo-tool, written with arguments`, name: call.name, text: raw ?? "" }, raw);
+      return;
+    }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       this.regionIssue(r, { type: "invalid_arguments", message: "the arguments are not a JSON object", name: call.name, text: raw ?? "", index: call.index! }, raw);
+      return;
+    }
+    if (holdsNonFiniteNumber(value)) {
+      this.regionIssue(r, { type: "invalid_arguments", message: "the arguments hold a number too large for JSON (it reads as Infinity)", name: call.name, text: raw ?? "", index: call.index! }, raw);
       return;
     }
     const check = validateArguments(this.policy.schema(call.name), value);
@@ -833,4 +850,8 @@ export class ParseEngine {
 /** What Region.ltEnds is for this table and decoder. */
 function unscannedEnds(table: MarkerTable, decoder: PayloadDecoder): readonly string[] | undefined {
   return table.set.first === "<" && decoder.pushPlainUnscanned !== undefined ? table.set.markers : undefined;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }

@@ -53,6 +53,18 @@ export interface ImplicitEnd {
    * on its line (`<parameter=name>`).
    */
   after?: readonly string[];
+  /**
+   * The tag ends the value in the middle of a line too (MiniMax writes `<parameter name="k">v</parameter>`
+   * inline, so a missing `</parameter>` is followed by `</invoke>` on the value's line). Default: only at
+   * the start of a line (a code value's own text).
+   */
+  inline?: boolean;
+  /**
+   * Tags that must follow the tag for it to end the value, instead of `after`: the first before any
+   * other `<`, each later one after whitespace only (GLM: `<arg_key>unit</arg_key><arg_value>` inside a
+   * value whose `</arg_value>` is missing starts the next parameter).
+   */
+  then?: readonly string[];
 }
 
 /** Parameters written as `<parameter=k>v</parameter>` or `<parameter name="k">v</parameter>`. */
@@ -263,6 +275,13 @@ export interface FormatDescription {
   /** Markers that carry no text, dropped outside calls (end-of-turn tokens, answer wrappers). */
   ignore?: readonly string[];
   idStyle?: IdStyle;
+  /**
+   * Tool names the template itself defines as protocol, not tools (Command R: "use the `directly-answer`
+   * tool if calling the other tools is unnecessary"). A call to one with empty arguments is no call: it
+   * is not returned and its markup vanishes like a valid call's. A request that declares a tool of that
+   * name makes it an ordinary call.
+   */
+  pseudoTools?: readonly string[];
   /**
    * Set when no constraint grammar can be emitted for the format: `unavailable` says why, and is what
    * `chatwire grammar` and `serve` report. The grammar emitter reads it; a test keeps it in step with

@@ -38,6 +38,11 @@ export class CallPolicy {
     return this.tools?.get(name);
   }
 
+  /** The request declares a tool of this name. */
+  declares(name: string): boolean {
+    return this.tools?.has(name) === true;
+  }
+
   /** `opened`: how many calls were already accepted in this output. */
   accept(name: string, opened = 0): Acceptance {
     if (this.choice.kind === "none") return { ok: false, type: "tool_choice", message: `tool_choice is "none" but the model called ${JSON.stringify(name)}` };

@@ -79,5 +79,6 @@ export function syntaxTexts(format: FormatDescription): string[] {
     for (const r of format.channels.rules) out.push(...patternLiterals(ruleText(r)));
     for (const h of format.channels.headers) out.push(...patternLiterals(h));
   }
+  out.push(...(format.pseudoTools ?? []));
   return [...new Set(out.filter((t) => t.trim() !== ""))];
 }

@@ -51,6 +51,7 @@ type Phase =
   | "seq" // after a call in sequence mode: `;`/whitespace until the next `{`
   | "after" // the payload is complete; only whitespace should follow
   | "skip" // the region failed; swallow the rest
+  | "skipLine" // a call of a sequence failed; swallow the rest of its line, then calls may follow
   | "closed";
 
 type ObjectStep = "keyOrEnd" | "key" | "colon" | "value" | "afterValue";
@@ -142,6 +143,9 @@ export class JsonCallsDecoder implements PayloadDecoder {
           this.junk.push(text.slice(i));
           i = text.length;
           break;
+        case "skipLine":
+          i = this.skipLine(text, i, out);
+          break;
       }
     }
     return this.handOut(out);
@@ -225,7 +229,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
             : { kind: "fail", type: "truncated", message: "the output ended inside a call region", raw: "" });
         }
         break;
-      case "skip": {
+      case "skip":
+      case "skipLine": {
         const fail = this.pendingFail!;
         fail.raw = (fail.raw ?? "") + this.junk.join("");
         out.push(fail);
@@ -266,7 +271,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
       this.phase = "item";
       return i + 1;
     }
-    if ((this.phase === "lead" || this.phase === "item") && ch === "{") {
+    // `}{` inside an array (a missing comma, as Ollama's Cohere tests show) still starts the next call.
+    if ((this.phase === "lead" || this.phase === "item" || (this.phase === "itemSep" && this.inArray)) && ch === "{") {
       this.obj = new CallObject(this.seen.base + i);
       this.phase = "object";
       return i; // the object reads its own `{`
@@ -300,9 +306,33 @@ export class JsonCallsDecoder implements PayloadDecoder {
       return text.length;
     }
     this.pendingFail = fail;
+    if (pending !== undefined && this.opts.sequence && !this.inArray) {
+      // One call per line between end markers (MiniMax M1): a broken object fails with the rest of its
+      // line, and the calls on the lines after it are still read.
+      this.junk = [];
+      this.phase = "skipLine";
+      return this.skipLine(text, i, out);
+    }
     this.junk = [text.slice(i)];
     this.phase = "skip";
     return text.length;
+  }
+
+  private skipLine(text: string, i: number, out: DecoderEvent[]): number {
+    const nl = text.indexOf("\n", i);
+    if (nl < 0) {
+      this.junk.push(text.slice(i));
+      return text.length;
+    }
+    this.junk.push(text.slice(i, nl + 1));
+    const fail = this.pendingFail!;
+    fail.raw = (fail.raw ?? "") + this.junk.join("");
+    out.push(fail);
+    this.pendingFail = undefined;
+    this.junk = [];
+    this.phase = "seq";
+    this.sep = "";
+    return nl + 1;
   }
 
   private close(out: DecoderEvent[], rest: string): void {

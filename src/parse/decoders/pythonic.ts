@@ -19,7 +19,7 @@
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { literalDialect } from "../literal/dialects.js";
 import type { ArgumentList, LiteralDialect, LiteralDialectName } from "../literal/dialects.js";
-import { LiteralReader } from "../literal/reader.js";
+import { LiteralReader, readLiteral } from "../literal/reader.js";
 import type { LiteralReaderOptions } from "../literal/reader.js";
 import { propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import { TextRope } from "../rope.js";
@@ -112,6 +112,14 @@ class CallListDecoder extends StepDecoder<State> {
   private failure = "";
   /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
   private failureAt = -1;
+  /** The failure ends at the end of its line (see failAt). */
+  private lineFailure = false;
+  /** Lines of a sequence that failed on their own (each reported already). */
+  private failedLines = 0;
+  /** Reads to the end of a failed list item (see failAt), or null. */
+  private skipper: ItemSkipper | null = null;
+  /** List items that failed on their own (each reported already). */
+  private failedItems = 0;
   private readonly dialect: LiteralDialect;
   private readonly toolSchema: DecoderContext["toolSchema"];
   private readonly argList: ArgumentList;
@@ -139,7 +147,7 @@ class CallListDecoder extends StepDecoder<State> {
       this.raw.append(s.slice(i));
       if (this.state === "failed") this.emitFailure("malformed", this.failure);
       else this.emitFailure(closed ? "malformed" : "truncated", closed ? "the call is not complete" : "the output ended inside a tool call");
-    } else if (this.calls === 0) {
+    } else if (this.calls === 0 && this.failedLines === 0 && this.failedItems === 0) {
       this.emitFailure(closed ? "malformed" : "truncated", "no tool call in the region");
     }
     // Otherwise every call is complete; a missing `]` before the end is no loss.
@@ -166,7 +174,8 @@ class CallListDecoder extends StepDecoder<State> {
       const wasFailed = this.state === "failed";
       const j = this.step(s, i, final);
       if (j < 0) break;
-      if (wasFailed) this.raw.append(s.slice(i, j));
+      // (A failed line of a sequence that ended in this step already took its text: see skipLine.)
+      if (wasFailed && this.state === "failed") this.raw.append(s.slice(i, j));
       else if (this.state === "failed" && this.selfClosing) {
         // No end marker to wait for: report now and hand the rest back to the engine.
         this.emitFailure("malformed", this.failure);
@@ -204,17 +213,56 @@ class CallListDecoder extends StepDecoder<State> {
         return j > i ? j : this.failAt(i, "unexpected text after the calls:", true);
       }
       default:
-        // failed: the rest of the region is the failure's text.
-        return s.length;
+        // failed: the rest of the region is the failure's text, or in a sequence the rest of its line.
+        if (this.lineFailure) return this.skipLine(s, i);
+        return this.skipper !== null ? this.skipElement(s, i) : s.length;
     }
   }
 
   /** Fails at `s[i]`; `quote`: the message ends with a quote of the text from there (see DecoderEvent). */
   private failAt(i: number, message: string, quote = false): number {
+    const inItem = this.state === "name" || this.state === "args" || this.state === "prefix" || this.state === "after";
     this.failure = message;
     this.failureAt = quote ? this.origin + i : -1;
     this.state = "failed";
+    // One call per line (Olmo 3) between end markers: a line that is no call fails alone, and the calls
+    // on the lines after it are still read (a bad sibling does not take the good ones with it).
+    this.lineFailure = this.syntax.sequence === true && !this.bracketed && !this.selfClosing;
+    // A list item that is no call, between end markers (`[bad(x=b'z'), f()]`): the item fails alone,
+    // its text read to where it ends (its brackets closed, or the next `,`/`]` outside any), and the
+    // calls after it are still read. A bare list (no end marker) may be prose: it fails whole, as before.
+    this.skipper = null;
+    if (inItem && this.bracketed && !this.selfClosing && this.failedItems < MAX_FAILED_ITEMS) {
+      const skipper = new ItemSkipper();
+      if (skipper.feed(this.raw.toString(), 0) < 0) this.skipper = skipper;
+    }
     return i;
+  }
+
+  /** The rest of a failed list item (see failAt): its text is the failure's, then the list goes on. */
+  private skipElement(s: string, i: number): number {
+    const end = this.skipper!.feed(s, i);
+    if (end < 0) return s.length;
+    this.raw.append(s.slice(i, end));
+    this.emitFailure("malformed", this.failure);
+    this.failureAt = -1;
+    this.skipper = null;
+    this.failedItems++;
+    this.state = "after";
+    return end;
+  }
+
+  /** A failed line of a sequence: its text up to its newline is the failure's, then calls may follow. */
+  private skipLine(s: string, i: number): number {
+    const nl = s.indexOf("\n", i);
+    if (nl < 0) return s.length;
+    this.raw.append(s.slice(i, nl + 1));
+    this.emitFailure("malformed", this.failure);
+    this.failureAt = -1;
+    this.lineFailure = false;
+    this.failedLines++;
+    this.state = "after";
+    return nl + 1;
   }
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
@@ -281,10 +329,16 @@ class CallListDecoder extends StepDecoder<State> {
   private argumentTyping(name: string): LiteralReaderOptions {
     if (this.dialect.quotedValuesTyped !== true) return {};
     const parameters = this.toolSchema(name);
-    if (parameters === undefined) return {};
     return {
       retypeArgument: (key) => {
-        const types = schemaTypes(propertySchema(parameters, key), parameters);
+        // A key no schema declares is read as JSON when its text is JSON (`count:<escape>42<escape>` is
+        // 42), as vLLM's FunctionGemma parser reads every value; anything else stays the model's string.
+        const property = parameters === undefined ? undefined : propertySchema(parameters, key);
+        if (property === undefined) return (text) => {
+          const lit = readLiteral(text.trim(), ["json"]);
+          return lit === undefined || typeof lit.value === "string" ? undefined : lit;
+        };
+        const types = schemaTypes(property, parameters);
         if (types.includes("string")) return undefined;
         return (text) => {
           const typed = typeRawValue(text, types);
@@ -367,3 +421,40 @@ class CallListDecoder extends StepDecoder<State> {
   }
 }
 
+/** After this many failed items in one list the rest of the list is one failure (no item-by-item cost). */
+const MAX_FAILED_ITEMS = 64;
+
+/**
+ * Finds where a list item ends in text that is not a valid literal: strings (either quote, backslash
+ * escapes) and brackets are tracked, nothing else is read. The item ends after the bracket that closes
+ * its first one, or before a `,` or `]` outside any bracket. Fed piece by piece, one pass per character.
+ */
+class ItemSkipper {
+  private depth = 0;
+  private quote = "";
+  private escape = false;
+  private opened = false;
+
+  /** Reads `s` from `i`; returns the index where the item ends, or -1 if it goes on past `s`. */
+  feed(s: string, i: number): number {
+    for (let k = i; k < s.length; k++) {
+      const c = s[k]!;
+      if (this.quote !== "") {
+        if (this.escape) this.escape = false;
+        else if (c === "\\") this.escape = true;
+        else if (c === this.quote) this.quote = "";
+        continue;
+      }
+      if (c === "'" || c === '"') this.quote = c;
+      else if (c === "(" || c === "[" || c === "{") {
+        this.depth++;
+        this.opened = true;
+      } else if (c === ")" || c === "]" || c === "}") {
+        if (this.depth === 0) return k;
+        this.depth--;
+        if (this.depth === 0 && this.opened) return k + 1;
+      } else if (c === "," && this.depth === 0) return k;
+    }
+    return -1;
+  }
+}

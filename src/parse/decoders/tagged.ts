@@ -38,6 +38,8 @@ export interface ParamOpen {
 export interface ImplicitEnd {
   tag: string;
   after?: readonly string[];
+  inline?: boolean;
+  then?: readonly string[];
 }
 
 export interface TaggedSyntax {
@@ -188,7 +190,9 @@ class TaggedDecoder extends StepDecoder<State> {
   protected finish(s: string, closed: boolean): void {
     // Text kept after a complete call when the output ends (a cut-off `</seed:tool_c`) is read too:
     // it is no call, so it fails and is kept, instead of vanishing with the region.
-    if (closed || (this.state === "between" && /\S/.test(s))) this.run(s, true);
+    // In a region without end marker the end of the output is the region's end: what was held to see what
+    // follows a tag (`</function>` closing a value whose `</parameter>` is missing) is read to the end.
+    if (closed || (this.state === "between" && /\S/.test(s)) || (this.ctx.selfClosing && this.state !== "failed")) this.run(s, true);
     // Whatever was not read (closed) or is still kept (not closed) belongs to the text being kept.
     if (this.rawFrom >= 0) this.rawTo = this.seen.total;
     if (closed) this.endOfRegion();
@@ -653,12 +657,14 @@ class TaggedDecoder extends StepDecoder<State> {
       return "wait";
     }
     const lineStart = p > i ? s[p - 1] === "\n" : this.value!.atLineStart;
-    if (!lineStart) return "text";
     for (const end of this.syntax.implicitEnds ?? []) {
+      if (!lineStart && end.inline !== true) continue;
       const at = tokenAt(s, p, end.tag, final);
       if (at === "partial") return "wait";
       if (at === "no") continue;
-      const next = end.after ? this.realNext(s, p + end.tag.length, final, end.after) : completeOnLine(s, p + end.tag.length, final);
+      const next = end.then !== undefined
+        ? closedBy(s, p + end.tag.length, end.then, final)
+        : end.after ? this.realNext(s, p + end.tag.length, final, end.after) : completeOnLine(s, p + end.tag.length, final);
       if (next !== "no") return next === "yes" ? "implicit" : "wait";
     }
     return "text";
@@ -771,6 +777,26 @@ function completeOnLine(s: string, j: number, final: boolean): "yes" | "no" | "w
     if (c === "\n" || c === "<") return "no";
   }
   return final || s.length - j >= MAX_TAG ? "no" : "wait";
+}
+
+/**
+ * Whether the text from `s[j]` reaches the tag `then[0]` before any other `<` (within MAX_TAG), and each
+ * later tag of `then` follows the one before it after whitespace only.
+ */
+function closedBy(s: string, j: number, then: readonly string[], final: boolean): "yes" | "no" | "wait" {
+  const lt = s.indexOf("<", j);
+  if (lt < 0 || lt - j > MAX_TAG) return final || s.length - j > MAX_TAG ? "no" : "wait";
+  let k = lt;
+  for (let t = 0; t < then.length; t++) {
+    if (t > 0) {
+      k = skipSpace(s, k);
+      if (k === s.length) return final ? "no" : "wait";
+    }
+    const at = tokenAt(s, k, then[t]!, final);
+    if (at !== "full") return at === "partial" ? "wait" : "no";
+    k += then[t]!.length;
+  }
+  return "yes";
 }
 
 function hasNewline(s: string, from: number, to: number): boolean {

@@ -104,7 +104,8 @@ class XmlCallsDecoder extends StepDecoder<State> {
       if (!final && s.length - at < MAX_TAG) return -1;
       return this.failAt(i, "a call's open tag does not end");
     }
-    const name = end - at < MAX_TAG ? this.syntax.callName(s.slice(at, end)) : undefined;
+    // The head's attribute values are XML-escaped like the arguments' (`tool="a&amp;b"` names `a&b`).
+    const name = end - at < MAX_TAG ? this.syntax.callName(unescapeAttr(s.slice(at, end))) : undefined;
     if (name === undefined || !isToolName(name)) return this.failAt(i, "expected a call, found");
     this.rawFrom = this.origin + i;
     this.bodyFrom = this.origin + end + suffix.length;
@@ -292,7 +293,29 @@ function writeValue(el: Element, schema: JsonSchema | undefined, root: JsonSchem
     const items = resolved !== undefined && isSchema(resolved["items"]) ? (resolved["items"] as JsonSchema) : undefined;
     return `[${el.children.map((c) => writeValue(c, items, root, syntax)).join(", ")}]`;
   }
-  return `{${el.children.map((c) => `"${jsonStringBody(c.name)}": ${writeValue(c, propertySchema(resolved, c.name), root, syntax)}`).join(", ")}}`;
+  // A name repeated among an element's children is a list of their values (`<tag>a</tag><tag>b</tag>` is
+  // `"tag": ["a", "b"]`, as vLLM's MiniMax M3 parser reads it), not a key whose earlier values vanish.
+  const groups = new Map<string, Element[]>();
+  for (const c of el.children) {
+    const group = groups.get(c.name);
+    if (group === undefined) groups.set(c.name, [c]);
+    else group.push(c);
+  }
+  const members: string[] = [];
+  for (const [name, group] of groups) {
+    const sub = propertySchema(resolved, name);
+    const value = group.length === 1 ? writeValue(group[0]!, sub, root, syntax) : `[${group.map((c) => writeValue(c, itemSchema(sub, root), root, syntax)).join(", ")}]`;
+    members.push(`"${jsonStringBody(name)}": ${value}`);
+  }
+  return `{${members.join(", ")}}`;
+}
+
+/** The schema of one of several same-named elements: the list schema's `items`, or the schema itself. */
+function itemSchema(schema: JsonSchema | undefined, root: JsonSchema | undefined): JsonSchema | undefined {
+  if (schema === undefined) return undefined;
+  const resolved = resolveRef(schema, root);
+  if (isSchema(resolved["items"])) return resolved["items"] as JsonSchema;
+  return schemaTypes(schema, root).includes("array") ? undefined : schema;
 }
 
 function isSchema(v: unknown): boolean {

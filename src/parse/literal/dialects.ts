@@ -27,6 +27,11 @@ export interface ArgumentList {
   readonly assign: string;
   /** `identifier`: names are Python identifiers; `bare`: any bare word. */
   readonly names: "identifier" | "bare";
+  /**
+   * The next name may follow a value without a comma (FunctionGemma: `{a:<escape>x<escape>b:<escape>y<escape>}`,
+   * as vLLM's tests write it): the quote token already ends the value, so nothing is ambiguous.
+   */
+  readonly commaOptional?: boolean;
 }
 
 export interface LiteralDialect {
@@ -118,7 +123,7 @@ function gemmaDialect(name: string, quote: string, quotedValuesTyped = false): L
     wordChars: /[A-Za-z0-9_.+\-$]/,
     tuples: false,
     dictKeys: "bare",
-    args: { open: "{", close: "}", assign: ":", names: "bare" },
+    args: { open: "{", close: "}", assign: ":", names: "bare", ...(quotedValuesTyped ? { commaOptional: true } : {}) },
   };
 }
 

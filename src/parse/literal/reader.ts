@@ -536,6 +536,11 @@ export class LiteralReader {
           frame.state = isKeyed(frame.kind) ? "key" : "value";
           return i + 1;
         }
+        if (frame.kind === "args" && this.c.d.args!.commaOptional === true && !this.c.closers.has(c)) {
+          // The next argument's name, right after a value (see ArgumentList.commaOptional).
+          frame.state = "key";
+          return i;
+        }
         return this.closeOrFail(frame, c, i);
       case "sep": {
         const want = frame.kind === "args" ? this.c.d.args!.assign : ":";

@@ -86,6 +86,14 @@ describe("issue 8 regressions", () => {
     expect(r.errors.map((e) => [e.type, e.name, e.text])).toEqual([["tool_choice", "f", call]]);
   });
 
+  it("pythonic: a bare list that fails at an escape a push ended with fails at the same place for every split", () => {
+    // Streamed code point by code point, the backslash arrives alone and the reader holds it; the
+    // failure's text must still end before it, as in the one-shot read (found by npm run fuzz).
+    const text = "[f(a='x\\u{oops}')]";
+    tester("pythonic").tools(F).test(text).errors([{ type: "malformed", name: "f" }]).expect({ content: text });
+    expect(parseCompletion("pythonic", text, { tools: F }).errors[0]!.text).toBe("[f(a='x");
+  });
+
   it("failure messages quote region text, the same for every split", () => {
     // The tester checks every split folds to the one-shot result, error messages included.
     tester("hermes").tools(F).test("<tool_call>\n{oops not json at all}\n</tool_call>").errors([{ type: "malformed" }]).expect({ content: "<tool_call>\n{oops not json at all}\n</tool_call>" });

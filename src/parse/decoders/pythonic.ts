@@ -177,9 +177,14 @@ class CallListDecoder extends StepDecoder<State> {
       // (A failed line of a sequence that ended in this step already took its text: see skipLine.)
       if (wasFailed && this.state === "failed") this.raw.append(s.slice(i, j));
       else if (this.state === "failed" && this.selfClosing) {
-        // No end marker to wait for: report now and hand the rest back to the engine.
+        // No end marker to wait for: report now and hand the rest back to the engine. The failure's
+        // text ends where the error is, also when that is in text of an earlier push (a backslash the
+        // last push ended with), so that it is the same for every split of the stream.
+        const back = this.reader?.error !== undefined ? Math.min(this.reader.errorBack, this.raw.length) : 0;
+        const taken = back > 0 ? this.raw.slice(this.raw.length - back, this.raw.length) : "";
+        if (back > 0) this.raw.truncate(this.raw.length - back);
         this.emitFailure("malformed", this.failure);
-        return this.closeRegion(s, j);
+        return this.closeRegion(s, j, taken);
       }
       i = j;
     }
@@ -414,8 +419,9 @@ class CallListDecoder extends StepDecoder<State> {
   }
 
   /** Ends a region that has no end marker: the text from `s[j]` goes back to the engine. */
-  private closeRegion(s: string, j: number): number {
-    this.emit({ kind: "close", rest: s.slice(j) });
+  /** Ends a region without end marker: `taken` (text of earlier pushes) and `s` from `j` go back. */
+  private closeRegion(s: string, j: number, taken = ""): number {
+    this.emit({ kind: "close", rest: taken + s.slice(j) });
     this.close();
     return s.length;
   }

@@ -136,6 +136,13 @@ const SHORT = 32;
 export class LiteralReader {
   /** Set when the reader met something that is not a literal; nothing more is read after it. */
   error: string | undefined;
+  /**
+   * With `error`: how many characters of earlier pushes (text push held, such as a backslash that
+   * ended the last push) lie at or after the place the error was found. push hands back only text of
+   * the current push, so a caller that cuts the failure's text where the error is (as a one-shot read
+   * would) takes these back itself.
+   */
+  errorBack = 0;
   /** Set when the top value (or argument list) is complete. */
   done = false;
   /** An argument list has shown a first `name=` (or `name:`): it looks like real arguments. */
@@ -237,8 +244,11 @@ export class LiteralReader {
     const i = this.run(s, false);
     if (this.token?.kind === "string") this.flushText(this.token);
     if (this.done) return s.slice(i);
-    // After an error: the text from where it was found (never text of an earlier push).
-    if (this.error !== undefined) return s.slice(Math.max(i, held));
+    // After an error: the text from where it was found (never text of an earlier push: see errorBack).
+    if (this.error !== undefined) {
+      this.errorBack = Math.max(0, held - i);
+      return s.slice(Math.max(i, held));
+    }
     this.pending = s.slice(i);
     return "";
   }

@@ -10,5 +10,6 @@ export const apertus = defineFormat({
   detect: { anyOf: [["<|tools_prefix|>"]] },
   reasoning: [{ start: ["<|inner_prefix|>"], end: ["<|inner_suffix|>"] }],
   regions: [{ start: ["<|tools_prefix|>"], end: ["<|tools_suffix|>"], payload: { kind: "json-calls", nameIsKey: true } }],
-  ignore: ["<|assistant_end|>"],
+  // The turn's own markers carry no text; Ollama's parser sees `<|assistant_start|>` in raw output too.
+  ignore: ["<|assistant_start|>", "<|assistant_end|>"],
 });

@@ -20,7 +20,8 @@ export const deepseekR1 = defineFormat({
       payload: {
         kind: "header-args",
         // `function<｜tool▁sep｜>f` (the type is optional), maybe with the fence's opening on the same line.
-        header: m("tool sep").map((sep) => `[function${literal(sep)}]{name}[\`\`\`][json]`),
+        // Whitespace around the name is not part of it (Ollama's Cogito parser trims it too).
+        header: m("tool sep").map((sep) => `[function${literal(sep)}][ ]{name}[\`\`\`][json]`),
         headerEnd: ["\n"],
         braceEndsHeader: true,
         fence: true,

@@ -184,4 +184,19 @@ describe("peer vector regressions", () => {
       .test("<tool_call>f<arg_key>a</arg_key><arg_value>see <arg_key>k</arg_key> here</arg_value></tool_call>")
       .expect({ content: null, tool_calls: [{ name: "f", arguments: { a: "see <arg_key>k</arg_key> here" } }] });
   });
+
+  it("deepseek-r1: whitespace around the function name is not part of the name", () => {
+    // Ollama model/parsers/cogito_test.go::TestCogitoParser_parseToolCallContent ("tool_with_spaces_in_name")
+    const call = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>  get_weather  \n```json\n{\"location\":\"Paris\"}\n```<｜tool▁call▁end｜>";
+    tester("deepseek-r1")
+      .test(`<｜tool▁calls▁begin｜>${call}<｜tool▁calls▁end｜>`)
+      .expect({ content: null, tool_calls: [{ name: "get_weather", arguments: { location: "Paris" } }] });
+  });
+
+  it("apertus: the turn's opening <|assistant_start|> carries no text", () => {
+    // Ollama model/parsers/apertus15_test.go::TestApertus15ParserEveryByteBoundary
+    tester("apertus")
+      .test('<|assistant_start|>Answer.<|tools_prefix|>[{"lookup":{"id":"42"}}]<|tools_suffix|><|assistant_end|>')
+      .expect({ content: "Answer.", tool_calls: [{ name: "lookup", arguments: { id: "42" } }] });
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The 845 peer test vectors (vLLM, SGLang, llama.cpp, Ollama; fixtures/peer-cases/SOURCES.md) through our parser.
+ * The 1075 peer test vectors (vLLM, SGLang, llama.cpp, Ollama; fixtures/peer-cases/SOURCES.md) through our parser.
  * Every vector must give its expected calls (names, and argument values compared as parsed JSON), and its
  * content where the vector states it, modulo the conventions SOURCES.md documents (engines that drop,
  * trim or clean text, or keep reasoning in content: we never drop text and we separate reasoning).
@@ -91,8 +91,8 @@ const cases = peerCases();
 const disagreements = peerDisagreements();
 
 describe("peer vectors", () => {
-  it("has all 845 vectors, with unique ids", () => {
-    expect(cases.length).toBe(845);
+  it("has all 1075 vectors, with unique ids", () => {
+    expect(cases.length).toBe(1075);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
   });
 

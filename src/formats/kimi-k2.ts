@@ -18,6 +18,8 @@ export const kimiK2 = defineFormat({
     {
       start: ["<|tool_call_begin|>"],
       end: ["<|tool_call_end|>"],
+      // Inside reasoning the end marker may be missing before the next call.
+      endsAtNextStart: true,
       payload: {
         kind: "header-args",
         header: ["functions.{name}:{index}", "{name}:{index}"],

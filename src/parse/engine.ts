@@ -297,7 +297,7 @@ export class ParseEngine {
       pos = hit.index + hit.marker.length;
       const action = t.actions.get(hit.marker)!;
       const st = this.state;
-      if (st.kind === "region" && (action.kind === "regionEnd" || action.kind === "regionEndThenHeader") && st.r.decoder.opaque?.()) {
+      if (st.kind === "region" && (action.kind === "regionEnd" || action.kind === "regionEndThenHeader" || action.kind === "regionEndThenRegion") && st.r.decoder.opaque?.()) {
         // The end marker sits inside a literal of the payload (`"</tool_call>"` in a JSON string).
         const after = this.regionText(st.r, hit.marker, true);
         if (after !== undefined) {
@@ -410,6 +410,12 @@ export class ParseEngine {
         return;
       case "regionEnd":
         if (st.kind === "region") this.closeRegion(st.r, true, m);
+        return;
+      case "regionEndThenRegion":
+        // The end marker is missing: the region is over as at the end of the output, and the marker
+        // opens the next one wherever the first one had left the state (reasoning, a section).
+        if (st.kind === "region") this.closeRegion(st.r, false, "");
+        this.openRegion(action.region, m);
         return;
       case "regionEndThenHeader":
         if (st.kind === "region") this.closeRegion(st.r, true, "");

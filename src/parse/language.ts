@@ -212,6 +212,13 @@ export interface RegionSpec {
   atStartOnly?: boolean;
   /** A region that turns out not to hold a call is plain content, without an error. */
   quietIfNotCall?: boolean;
+  /**
+   * Another of the region's own start markers also ends it, as if its end marker were missing there
+   * (read as at the end of the output), and opens the next region: Kimi K2 Thinking, calling inside
+   * its reasoning, may drop `<|tool_call_end|>` between calls. A start marker inside a literal of the
+   * payload (a JSON string) is the literal's text, as an end marker would be.
+   */
+  endsAtNextStart?: boolean;
   payload: Payload;
 }
 

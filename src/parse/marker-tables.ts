@@ -17,6 +17,8 @@ export type MarkerAction =
   | { kind: "bodyEnd" }
   | { kind: "ignore" }
   | { kind: "regionEnd" }
+  /** The region ends unterminated because the next region of its kind starts (`endsAtNextStart`). */
+  | { kind: "regionEndThenRegion"; region: CallRegion }
   /** A channel call body ends because the next message's header starts. */
   | { kind: "regionEndThenHeader" };
 
@@ -106,7 +108,10 @@ export function tablesFor(format: FormatDescription): FormatTables {
                 [ch.bodyEnd, { kind: "regionEnd" }],
                 [ch.headerStart, { kind: "regionEndThenHeader" }],
               ])
-            : table([[region.end, { kind: "regionEnd" }]]);
+            : table([
+                [region.end, { kind: "regionEnd" }],
+                [region.endsAtNextStart === true ? region.start : undefined, { kind: "regionEndThenRegion", region }],
+              ]);
         regionTables.set(region, t);
       }
       return t;

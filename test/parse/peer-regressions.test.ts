@@ -199,4 +199,21 @@ describe("peer vector regressions", () => {
       .test('<|assistant_start|>Answer.<|tools_prefix|>[{"lookup":{"id":"42"}}]<|tools_suffix|><|assistant_end|>')
       .expect({ content: "Answer.", tool_calls: [{ name: "lookup", arguments: { id: "42" } }] });
   });
+
+  it("kimi-k2: a call whose <|tool_call_end|> is missing ends where the next call begins", () => {
+    // llama.cpp tests/test-chat.cpp, Kimi-K2-Thinking ("call inside thinking block and without section markers or end markers")
+    const call = (name: string, i: number, args: string) => `<|tool_call_begin|>functions.${name}:${i}<|tool_call_argument_begin|>${args}`;
+    tester("kimi-k2")
+      .test(`<think>I need two${call("a", 0, '{"x": 1}')}${call("b", 1, '{"y": "z"}')}`)
+      .expect({ content: null, reasoning_content: "I need two", tool_calls: [{ name: "a", arguments: { x: 1 }, id: "functions.a:0" }, { name: "b", arguments: { y: "z" }, id: "functions.b:1" }] });
+    // The start marker inside a JSON string is the string's text.
+    tester("kimi-k2")
+      .test(`${call("a", 0, '{"x": "<|tool_call_begin|>"}')}<|tool_call_end|>`)
+      .expect({ content: null, tool_calls: [{ name: "a", arguments: { x: "<|tool_call_begin|>" }, id: "functions.a:0" }] });
+    // A call cut off by the next one is not returned; its text stays, the next call is read.
+    tester("kimi-k2")
+      .test(`${call("a", 0, '{"x": ')}${call("b", 1, "{}")}<|tool_call_end|>`)
+      .errors([{ type: "truncated" }])
+      .expect({ content: `${call("a", 0, '{"x": ')}`, tool_calls: [{ name: "b", arguments: {}, id: "functions.b:1" }] });
+  });
 });

@@ -206,6 +206,10 @@ describe("peer vector regressions", () => {
     tester("kimi-k2")
       .test(`<think>I need two${call("a", 0, '{"x": 1}')}${call("b", 1, '{"y": "z"}')}`)
       .expect({ content: null, reasoning_content: "I need two", tool_calls: [{ name: "a", arguments: { x: 1 }, id: "functions.a:0" }, { name: "b", arguments: { y: "z" }, id: "functions.b:1" }] });
+    // Inside a section too; the section's markers stay protocol.
+    tester("kimi-k2")
+      .test(`<|tool_calls_section_begin|>${call("a", 0, "{}")}${call("b", 1, "{}")}<|tool_call_end|><|tool_calls_section_end|>`)
+      .expect({ content: null, tool_calls: [{ name: "a", arguments: {}, id: "functions.a:0" }, { name: "b", arguments: {}, id: "functions.b:1" }] });
     // The start marker inside a JSON string is the string's text.
     tester("kimi-k2")
       .test(`${call("a", 0, '{"x": "<|tool_call_begin|>"}')}<|tool_call_end|>`)

@@ -163,8 +163,9 @@ function tryType(text: string, t: string, type: ValueType): TypedValue | undefin
     case "integer": {
       if (/^[+-]?\d+$/.test(t)) {
         const big = BigInt(t);
+        const value = Number(big);
         // Too large for a double (it would read as Infinity): not a number JSON can carry, the text stays.
-        return Number.isFinite(Number(big)) ? { value: Number(big), json: big.toString() } : undefined;
+        return Number.isFinite(value) ? { value, json: big.toString() } : undefined;
       }
       // JSON Schema counts `3.0` as an integer too.
       const n = readNumber(t, "python");

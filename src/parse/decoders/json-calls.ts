@@ -230,12 +230,9 @@ export class JsonCallsDecoder implements PayloadDecoder {
         }
         break;
       case "skip":
-      case "skipLine": {
-        const fail = this.pendingFail!;
-        fail.raw = (fail.raw ?? "") + this.junk.join("");
-        out.push(fail);
+      case "skipLine":
+        this.reportFailure(out);
         break;
-      }
       case "after": {
         const rest = this.junk.join("");
         if (rest.trim() !== "") out.push({ kind: "fail", type: "malformed", message: `unexpected text after the calls: ${clip(rest)}`, raw: rest });
@@ -318,6 +315,15 @@ export class JsonCallsDecoder implements PayloadDecoder {
     return text.length;
   }
 
+  /** Reports the pending failure with the text swallowed since it (`junk`) as its raw text. */
+  private reportFailure(out: DecoderEvent[]): void {
+    const fail = this.pendingFail!;
+    fail.raw = (fail.raw ?? "") + this.junk.join("");
+    out.push(fail);
+    this.pendingFail = undefined;
+    this.junk = [];
+  }
+
   private skipLine(text: string, i: number, out: DecoderEvent[]): number {
     const nl = text.indexOf("\n", i);
     if (nl < 0) {
@@ -325,11 +331,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
       return text.length;
     }
     this.junk.push(text.slice(i, nl + 1));
-    const fail = this.pendingFail!;
-    fail.raw = (fail.raw ?? "") + this.junk.join("");
-    out.push(fail);
-    this.pendingFail = undefined;
-    this.junk = [];
+    this.reportFailure(out);
     this.phase = "seq";
     this.sep = "";
     return nl + 1;

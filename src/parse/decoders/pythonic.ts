@@ -249,12 +249,9 @@ class CallListDecoder extends StepDecoder<State> {
     const end = this.skipper!.feed(s, i);
     if (end < 0) return s.length;
     this.raw.append(s.slice(i, end));
-    this.emitFailure("malformed", this.failure);
-    this.failureAt = -1;
     this.skipper = null;
     this.failedItems++;
-    this.state = "after";
-    return end;
+    return this.endFailedPart(end);
   }
 
   /** A failed line of a sequence: its text up to its newline is the failure's, then calls may follow. */
@@ -262,12 +259,17 @@ class CallListDecoder extends StepDecoder<State> {
     const nl = s.indexOf("\n", i);
     if (nl < 0) return s.length;
     this.raw.append(s.slice(i, nl + 1));
-    this.emitFailure("malformed", this.failure);
-    this.failureAt = -1;
     this.lineFailure = false;
     this.failedLines++;
+    return this.endFailedPart(nl + 1);
+  }
+
+  /** A failed item or line has all its text: it is reported, and the calls after it are read from `j`. */
+  private endFailedPart(j: number): number {
+    this.emitFailure("malformed", this.failure);
+    this.failureAt = -1;
     this.state = "after";
-    return nl + 1;
+    return j;
   }
 
   private emitFailure(type: "malformed" | "truncated", message: string): void {
@@ -418,7 +420,6 @@ class CallListDecoder extends StepDecoder<State> {
     return this.failAt(i, "unexpected text after a call:", true);
   }
 
-  /** Ends a region that has no end marker: the text from `s[j]` goes back to the engine. */
   /** Ends a region without end marker: `taken` (text of earlier pushes) and `s` from `j` go back. */
   private closeRegion(s: string, j: number, taken = ""): number {
     this.emit({ kind: "close", rest: taken + s.slice(j) });

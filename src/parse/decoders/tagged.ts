@@ -20,6 +20,7 @@
  */
 import type { JsonSchema } from "../../types.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
+import type { ImplicitEnd } from "../language.js";
 import { TextRope } from "../rope.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
@@ -33,13 +34,6 @@ export interface ParamOpen {
   key?: string;
   /** Types for this value when the schema does not declare the key (DSML's `string="true|false"`). */
   untyped?: readonly ValueType[];
-}
-
-export interface ImplicitEnd {
-  tag: string;
-  after?: readonly string[];
-  inline?: boolean;
-  then?: readonly string[];
 }
 
 export interface TaggedSyntax {

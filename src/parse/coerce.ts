@@ -13,7 +13,7 @@
  */
 import type { JsonSchema } from "../types.js";
 import { jsonStringBody, readNumber } from "./literal/json-text.js";
-import { readLiteral } from "./literal/reader.js";
+import { readLiteral } from "./literal/value-reader.js";
 import { holdsNonFiniteNumber } from "./validate.js";
 
 export type ValueType = "null" | "integer" | "number" | "boolean" | "object" | "array" | "string";

@@ -1,12 +1,13 @@
 /**
- * The streaming literal reader (src/parse/literal/reader.ts): Python literals, JSON and
- * Gemma 4's syntax to JSON text, the same for every split of the input.
+ * The streaming literal readers (src/parse/literal/value-reader.ts, extent-scanner.ts): Python
+ * literals, JSON and Gemma 4's syntax to JSON text, the same for every split of the input.
  */
 import { describe, expect, it } from "vitest";
-import { LiteralReader, readLiteral } from "../../src/parse/literal/reader.js";
+import { LiteralValueReader, readLiteral } from "../../src/parse/literal/value-reader.js";
+import { ValueExtentScanner } from "../../src/parse/literal/extent-scanner.js";
 import { readNumber } from "../../src/parse/literal/json-text.js";
 import type { LiteralDialectName } from "../../src/parse/literal/dialects.js";
-import type { LiteralTop } from "../../src/parse/literal/reader.js";
+import type { LiteralTop } from "../../src/parse/literal/value-reader.js";
 import { cutAt, cutPositions } from "../helpers/rng.js";
 
 interface Read {
@@ -17,7 +18,7 @@ interface Read {
 }
 
 function read(dialect: LiteralDialectName, top: LiteralTop, pieces: readonly string[]): Read {
-  const r = new LiteralReader(dialect, top);
+  const r = new LiteralValueReader(dialect, top);
   let json = "";
   let rest = "";
   for (const p of pieces) {
@@ -145,7 +146,7 @@ describe("Gemma 4", () => {
 
 describe("streaming", () => {
   it("writes a long string's text before the string ends", () => {
-    const r = new LiteralReader("python", "args");
+    const r = new LiteralValueReader("python", "args");
     r.push("code='first part ");
     expect(r.take()).toBe('{"code": "first part ');
     r.push("second part");
@@ -173,7 +174,7 @@ describe("dialects as data", () => {
 
 describe("extent: where a JSON value ends, without reading it", () => {
   function extent(pieces: readonly string[]): { end: number; kind: string | undefined; members: number[]; done: boolean } {
-    const r = new LiteralReader("json", "extent");
+    const r = new ValueExtentScanner("json");
     let at = 0;
     let end = -1;
     for (const p of pieces) {
@@ -199,7 +200,7 @@ describe("extent: where a JSON value ends, without reading it", () => {
   });
 
   it("knows an open string and its offset", () => {
-    const r = new LiteralReader("json", "extent");
+    const r = new ValueExtentScanner("json");
     r.feed('{"k": "long', 0);
     expect(r.openString).toBe(6);
     expect(r.feedInString(" text without a quote")).toBe(true);
@@ -214,7 +215,7 @@ describe("retyping quoted arguments (a dialect whose templates quote every value
   it("holds a quoted value the caller types, and writes the typed JSON at its close, at every cut", () => {
     const text = "query:<escape>ramen<escape>,limit:<escape>5<escape>,flag:<escape>maybe<escape>}";
     const read = (pieces: readonly string[]) => {
-      const r = new LiteralReader("functiongemma", "args", {
+      const r = new LiteralValueReader("functiongemma", "args", {
         retypeArgument: (name) => (name === "limit" || name === "flag" ? (t) => (/^\d+$/.test(t) ? { json: t, value: Number(t) } : undefined) : undefined),
       });
       let json = "";

@@ -6,7 +6,7 @@
  * (harmony): then the whole body, trimmed, is the arguments text.
  */
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { startsValue } from "../literal/reader.js";
+import { startsValue } from "../literal/dialects.js";
 import { ArgsValue, clip } from "./json-value.js";
 import { OpenString } from "./open-string.js";
 import { SeenText } from "./seen-text.js";

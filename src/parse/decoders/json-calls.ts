@@ -8,14 +8,15 @@
  */
 import { NO_EVENTS } from "../decoder.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { LiteralReader, startsValue } from "../literal/reader.js";
+import { startsValue } from "../literal/dialects.js";
+import { ValueExtentScanner } from "../literal/extent-scanner.js";
 import { ArgsValue, clip } from "./json-value.js";
 import { parseStringLiteral } from "./long-member.js";
 import { OpenString } from "./open-string.js";
 import { SeenText } from "./seen-text.js";
 
 /** Where the string `reader` is inside opened, as a SeenText offset (its value starts at `start`). */
-function offset(reader: LiteralReader | undefined, start: number): number | undefined {
+function offset(reader: ValueExtentScanner | undefined, start: number): number | undefined {
   const rel = reader?.openString;
   return rel === undefined ? undefined : start + rel;
 }
@@ -59,13 +60,13 @@ type ObjectStep = "keyOrEnd" | "key" | "colon" | "value" | "afterValue";
 class CallObject {
   step: ObjectStep = "keyOrEnd";
   braceSeen = false;
-  keyReader: LiteralReader | undefined;
+  keyReader: ValueExtentScanner | undefined;
   /** Where the key and the (non-arguments) value being read start, as SeenText offsets. */
   keyStart = 0;
   valueStart = 0;
   keyText = "";
   key = "";
-  valueReader: LiteralReader | undefined;
+  valueReader: ValueExtentScanner | undefined;
   valueText = "";
   name: string | undefined;
   id: string | undefined;
@@ -400,7 +401,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
           if (ch === '"') {
             obj.step = "key";
             obj.keyStart = base + i;
-            obj.keyReader = new LiteralReader("json", "extent");
+            obj.keyReader = new ValueExtentScanner("json");
             obj.keyText = "";
             continue;
           }
@@ -450,7 +451,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
               }
               if (obj.opened) obj.args.goLive();
             } else {
-              obj.valueReader = new LiteralReader("json", "extent");
+              obj.valueReader = new ValueExtentScanner("json");
               obj.valueStart = base + i;
             }
           }

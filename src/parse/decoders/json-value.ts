@@ -5,7 +5,7 @@
  * (Granite 4, some Qwen fine-tunes) is only released when complete, decoded, so the streamed
  * fragments always add up to the final `arguments` text.
  */
-import { LiteralReader } from "../literal/reader.js";
+import { ValueExtentScanner } from "../literal/extent-scanner.js";
 import { parseWithLongMember } from "./long-member.js";
 import type { SeenText } from "./seen-text.js";
 
@@ -13,7 +13,7 @@ export type ArgsOutcome = { ok: true; arguments: string; value: unknown } | { ok
 
 export class ArgsValue {
   /** Finds where the value ends; JSON.parse reads it once it is complete. */
-  readonly reader = new LiteralReader("json", "extent");
+  readonly reader = new ValueExtentScanner("json");
   /** Where the value starts and (so far) ends, as offsets into the decoder's SeenText. */
   start = -1;
   end = -1;

@@ -5,7 +5,7 @@
  * high surrogate are held back so the fragments never depend on where the text was cut.
  */
 import type { DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { LiteralReader } from "../literal/reader.js";
+import { LiteralValueReader } from "../literal/value-reader.js";
 
 const BUILTIN_HEAD = /^\s*([A-Za-z_][A-Za-z0-9_]*)\.call\(/;
 /** Still possibly the start of `name.call(`. */
@@ -94,7 +94,7 @@ class PythonTagDecoder implements PayloadDecoder {
  * when they are not Python literals or text follows the closing parenthesis.
  */
 function readKwargs(body: string): Record<string, unknown> | undefined {
-  const reader = new LiteralReader("python", "args");
+  const reader = new LiteralValueReader("python", "args");
   const rest = reader.push(body);
   return reader.done && reader.error === undefined && rest.trim() === "" ? (reader.value as Record<string, unknown>) : undefined;
 }

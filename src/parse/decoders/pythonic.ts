@@ -2,7 +2,7 @@
  * Decoders for calls written as code: Python calls with keyword arguments, `[f(a=1, b="x"), g()]`
  * (Llama 3.2/4 pythonic, LFM2, tagged-pythonic), and Gemma 4's `call:f{city:<|"|>London<|"|>,n:3}`.
  * One call-list machine reads names and separators; the arguments are read by the literal reader
- * (literal/reader.ts) in the syntax's dialect, which writes their JSON as it reads, so string
+ * (literal/value-reader.ts) in the syntax's dialect, which writes their JSON as it reads, so string
  * arguments stream.
  *
  * Values are literals with their own types (`3` is a number, `'3'` a string), so they are not retyped
@@ -19,8 +19,8 @@
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { literalDialect } from "../literal/dialects.js";
 import type { ArgumentList, LiteralDialect, LiteralDialectName } from "../literal/dialects.js";
-import { LiteralReader, readLiteral } from "../literal/reader.js";
-import type { LiteralReaderOptions } from "../literal/reader.js";
+import { LiteralValueReader, readLiteral } from "../literal/value-reader.js";
+import type { LiteralValueReaderOptions } from "../literal/value-reader.js";
 import { propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import { TextRope } from "../rope.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
@@ -99,7 +99,7 @@ class CallListDecoder extends StepDecoder<State> {
   private bracketed = false;
   private calls = 0;
   private name = "";
-  private reader: LiteralReader | null = null;
+  private reader: LiteralValueReader | null = null;
   /** The current call's `call` event was sent. */
   private announced = false;
   /**
@@ -155,7 +155,7 @@ class CallListDecoder extends StepDecoder<State> {
 
   /**
    * The common push of a long string argument: what push would do with it (see
-   * LiteralReader.pushPlainString), without the step machine.
+   * LiteralValueReader.pushPlainString), without the step machine.
    */
   pushPlain(text: string): string | undefined {
     const reader = this.reader;
@@ -321,7 +321,7 @@ class CallListDecoder extends StepDecoder<State> {
       return this.failAt(j, `not a call: ${JSON.stringify(this.name + s[j])}`);
     }
     this.raw.append(s[j]!);
-    this.reader = new LiteralReader(this.dialect, "args", this.argumentTyping(this.name));
+    this.reader = new LiteralValueReader(this.dialect, "args", this.argumentTyping(this.name));
     this.argParts = new TextRope();
     this.announced = false;
     this.announce(this.reader);
@@ -333,7 +333,7 @@ class CallListDecoder extends StepDecoder<State> {
    * For a dialect whose templates quote every value (FunctionGemma): a quoted argument whose schema
    * allows no string is read as the schema's type (`n:<escape>3<escape>` for an integer `n` is 3).
    */
-  private argumentTyping(name: string): LiteralReaderOptions {
+  private argumentTyping(name: string): LiteralValueReaderOptions {
     if (this.dialect.quotedValuesTyped !== true) return {};
     const parameters = this.toolSchema(name);
     return {
@@ -360,7 +360,7 @@ class CallListDecoder extends StepDecoder<State> {
    * `[...]` may be prose (`[note(s)]`), so there the call is named only once its arguments look real:
    * a first `name=`, or an empty `()`. Before that, a failure is the region's, and prose stays text.
    */
-  private announce(reader: LiteralReader): void {
+  private announce(reader: LiteralValueReader): void {
     if (this.announced || (this.selfClosing && !reader.named && !reader.done)) return;
     this.announced = true;
     this.emit({ kind: "call", name: this.name });

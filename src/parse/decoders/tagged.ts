@@ -25,7 +25,7 @@ import { TextRope } from "../rope.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { jsonStringBody, JsonStringWriter } from "../literal/json-text.js";
-import { LiteralReader } from "../literal/reader.js";
+import { LiteralValueReader } from "../literal/value-reader.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 /** What a parameter's open tag says. */
@@ -156,7 +156,7 @@ export function taggedDecoder(syntax: TaggedSyntax): DecoderFactory {
 class TaggedDecoder extends StepDecoder<State> {
   private call: OpenCall | null = null;
   private value: OpenValue | null = null;
-  private body: LiteralReader | null = null;
+  private body: LiteralValueReader | null = null;
   private text = "";
   private calls = 0;
   /**
@@ -449,7 +449,7 @@ class TaggedDecoder extends StepDecoder<State> {
     const call = this.call!;
     if (s[i] === "{" && this.syntax.jsonBody && call.n === 0 && !call.body) {
       this.announce(call);
-      this.body = new LiteralReader("json", "bracketed");
+      this.body = new LiteralValueReader("json", "bracketed");
       this.state = "body";
       return i;
     }

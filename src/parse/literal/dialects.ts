@@ -1,7 +1,8 @@
 /**
- * Literal dialects as data. The one literal reader (reader.ts) knows no dialect by name: everything
- * that differs between JSON, Python literals and the Gemma family's argument syntax is written here,
- * and a new dialect is a new record (FunctionGemma differs from Gemma 4 only in its quote token).
+ * Literal dialects as data. The literal readers (value-reader.ts, extent-scanner.ts) know no dialect
+ * by name: everything that differs between JSON, Python literals and the Gemma family's argument
+ * syntax is written here, and a new dialect is a new record (FunctionGemma differs from Gemma 4 only
+ * in its quote token).
  */
 
 /** How a string's body is decoded. */
@@ -150,4 +151,50 @@ export type CallDialectName = "python" | "gemma" | "functiongemma";
 
 export function literalDialect(d: LiteralDialect | LiteralDialectName): LiteralDialect {
   return typeof d === "string" ? LITERAL_DIALECTS[d] : d;
+}
+
+/**
+ * What the literal readers (value-reader.ts, extent-scanner.ts) derive once from a dialect record,
+ * shared by both and cached per record.
+ */
+export interface CompiledDialect {
+  readonly d: LiteralDialect;
+  /** Quotes by their first character. */
+  readonly quotes: ReadonlyMap<string, readonly StringQuote[]>;
+  /** For each single-character quote with escapes: a search for it or a backslash. */
+  readonly stops: ReadonlyMap<string, RegExp>;
+  /** Characters a value may start with. */
+  readonly valueStart: ReadonlySet<string>;
+  readonly closers: ReadonlySet<string>;
+}
+
+const compiledDialects = new WeakMap<LiteralDialect, CompiledDialect>();
+
+export function compiledDialect(dialect: LiteralDialect | LiteralDialectName): CompiledDialect {
+  const d = literalDialect(dialect);
+  const known = compiledDialects.get(d);
+  if (known !== undefined) return known;
+  const quotes = new Map<string, StringQuote[]>();
+  const stops = new Map<string, RegExp>();
+  for (const q of d.strings) {
+    const first = q.quote[0]!;
+    quotes.set(first, [...(quotes.get(first) ?? []), q]);
+    if (q.quote.length === 1 && q.escapes !== "none") stops.set(q.quote, new RegExp(`[${escapeClass(q.quote)}\\\\]`, "g"));
+  }
+  const valueStart = new Set<string>(["{", "[", "-", ..."0123456789", ...quotes.keys(), ...Object.keys(d.constants).map((k) => k[0]!)]);
+  if (d.tuples) valueStart.add("(");
+  const closers = new Set(["]", "}", ")"]);
+  if (d.args !== undefined) closers.add(d.args.close);
+  const c: CompiledDialect = { d, quotes, stops, valueStart, closers };
+  compiledDialects.set(d, c);
+  return c;
+}
+
+function escapeClass(ch: string): string {
+  return /[\]\\^-]/.test(ch) ? `\\${ch}` : ch;
+}
+
+/** True when `ch` can begin a value of `dialect`. */
+export function startsValue(ch: string, dialect: LiteralDialect | LiteralDialectName): boolean {
+  return compiledDialect(dialect).valueStart.has(ch);
 }

@@ -199,6 +199,11 @@ describe("extent: where a JSON value ends, without reading it", () => {
     expect(extent(["tr", "ue"])).toMatchObject({ end: 4, kind: "scalar", done: true });
   });
 
+  it("refuses a dialect whose strings it cannot skip by quote and backslash alone", () => {
+    expect(() => new ValueExtentScanner("gemma")).toThrow(/single-character quotes with escapes/);
+    expect(new ValueExtentScanner("python").feed("'a\\'b' tail", 0)).toBe(6);
+  });
+
   it("knows an open string and its offset", () => {
     const r = new ValueExtentScanner("json");
     r.feed('{"k": "long', 0);

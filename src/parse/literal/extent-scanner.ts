@@ -45,7 +45,7 @@ export class ValueExtentScanner {
   constructor(dialect: LiteralDialect | LiteralDialectName) {
     this.c = compiledDialect(dialect);
     for (const q of this.c.d.strings) {
-      if (q.quote.length !== 1 || q.escapes === "none") throw new Error(`an extent reader needs single-character quotes with escapes (dialect ${this.c.d.name})`);
+      if (q.quote.length !== 1 || q.escapes === "none") throw new Error(`an extent scanner needs single-character quotes with escapes (dialect ${this.c.d.name})`);
     }
   }
 

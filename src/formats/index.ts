@@ -75,11 +75,6 @@ function matches(format: RegisteredFormat, source: string): boolean {
   return rule.anyOf.some((group) => group.every((s) => source.includes(s)));
 }
 
-/** Every format whose detection rule matches the source, in detection order (the first one wins). */
-export function matchingFormats(templateSource: string): FormatId[] {
-  return ORDERED.filter((f) => matches(f, templateSource)).map((f) => f.id);
-}
-
 /** The tool-call format a chat template writes, or undefined when it has no recognised tool syntax. */
 export function detectFormat(templateSource: string): FormatId | undefined {
   return ORDERED.find((f) => matches(f, templateSource))?.id;

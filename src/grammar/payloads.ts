@@ -10,6 +10,7 @@
  */
 import type { FormatDescription, Payload } from "../formats/types.js";
 import type { FunctionTool } from "../types.js";
+import { MISTRAL_ID_LENGTH } from "../parse/ids.js";
 import { literalDialect } from "../parse/literal/dialects.js";
 import { onPayload, type PayloadOf, type PayloadTable } from "../parse/payload-kinds.js";
 import { alt, lit, type GbnfBuilder } from "./gbnf.js";
@@ -115,7 +116,7 @@ function jsonCalls(payload: PayloadOf<"json-calls">, ctx: EmitContext): PayloadW
   const argsKey = alt((payload.argsKeys ?? ["arguments", "parameters"]).map((k) => lit(JSON.stringify(k))));
   const keyed = (key: string) => `${key} ${space} ":" ${space}`;
   const idKey = payload.idKeys?.[0];
-  const idValue = ctx.format.idStyle === "mistral" ? '"\\"" [a-zA-Z0-9]{9} "\\""' : '"\\"" [a-zA-Z0-9_-]{1,40} "\\""';
+  const idValue = `"\\"" ${callId(ctx)} "\\""`;
   const call = (t: FunctionTool): string => {
     const args = jsonArgs(ctx, t);
     if (payload.nameIsKey === true) return callRule(builder, t, seq(`"{" ${space}`, member(t.function.name), args, `"}" ${space}`));
@@ -142,12 +143,17 @@ function jsonCalls(payload: PayloadOf<"json-calls">, ctx: EmitContext): PayloadW
   };
 }
 
+/** The call ids the model may write: what the parser keeps as they are (ids.ts `validId`), kept short. */
+function callId(ctx: EmitContext): string {
+  return ctx.format.idStyle === "mistral" ? `[a-zA-Z0-9]{${MISTRAL_ID_LENGTH}}` : "[a-zA-Z0-9_-]{1,40}";
+}
+
 /** Expressions for the holes of a header pattern. */
 function holeExprs(ctx: EmitContext, name: string): Record<string, string> {
   return {
     name: lit(name),
     index: "[0-9]{1,3}",
-    id: ctx.format.idStyle === "mistral" ? "[a-zA-Z0-9]{9}" : "[a-zA-Z0-9_-]{1,40}",
+    id: callId(ctx),
   };
 }
 

@@ -27,6 +27,7 @@ import type { ValueType } from "../coerce.js";
 import { jsonStringBody, JsonStringWriter } from "../literal/json-text.js";
 import { LiteralReader } from "../literal/reader.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
+import { isToolName } from "./tool-name.js";
 
 /** What a parameter's open tag says. */
 export interface ParamOpen {
@@ -740,11 +741,6 @@ function withBodies(skeleton: string, streamed: readonly StreamedValue[], seen: 
 function unwrapCdata(text: string): string | undefined {
   const t = text.trim();
   return t.startsWith("<![CDATA[") && t.endsWith("]]>") ? t.slice(9, -3) : undefined;
-}
-
-/** A tool name has no spaces, quotes or brackets (prose after `<tool_call>` is not a name). */
-function isToolName(name: string): boolean {
-  return name !== "" && !/[\s"'`<>(){}[\],;]/.test(name);
 }
 
 /** Whether an open tag whose prefix ended at `s[j]` closes with `>` before the line (or a `<`) ends. */

@@ -63,7 +63,8 @@ const bool: Check = (v, path) => {
 const oneOf =
   (values: readonly string[]): Check =>
   (v, path) => {
-    if (typeof v !== "string" || !values.includes(v)) invalid(path, `expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v) ?? "nothing"}`);
+    if (typeof v === "string" && values.includes(v)) return;
+    invalid(path, `expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v) ?? "nothing"}`);
   };
 
 const list =
@@ -198,7 +199,8 @@ const FORMAT = obj<FormatDescription>({
       start: strings,
       end: opt(strings),
       startInPayload: opt((v, path) => {
-        if (typeof v !== "boolean" && !(Number.isInteger(v) && (v as number) > 0)) invalid(path, `expected true, false or a positive count, got ${JSON.stringify(v)}`);
+        if (typeof v === "boolean" || (Number.isInteger(v) && (v as number) > 0)) return;
+        invalid(path, `expected true, false or a positive count, got ${JSON.stringify(v)}`);
       }),
       atStartOnly: opt(bool),
       quietIfNotCall: opt(bool),

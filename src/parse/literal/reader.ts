@@ -22,6 +22,7 @@
  * might open a triple-quoted string, an escape sequence, a multi-character quote token) kept until the
  * next push when a push ends in the middle of them. Long string bodies are skipped with native searches.
  */
+import { escapeClass } from "../../regexp-escape.js";
 import { literalDialect } from "./dialects.js";
 import type { LiteralDialect, LiteralDialectName, StringQuote } from "./dialects.js";
 import { JsonStringWriter, readNumber } from "./json-text.js";
@@ -113,10 +114,6 @@ function compile(d: LiteralDialect): Compiled {
   const c: Compiled = { d, quotes, stops, valueStart, closers };
   compiledDialects.set(d, c);
   return c;
-}
-
-function escapeClass(ch: string): string {
-  return /[\]\\^-]/.test(ch) ? `\\${ch}` : ch;
 }
 
 const MAX_DEPTH = 256;

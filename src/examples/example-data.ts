@@ -1,4 +1,7 @@
-/** The request and model output `chatwire example` runs through the built-in `qwen3` template. */
+/**
+ * The request and model output `chatwire example` runs through the built-in `qwen3` template; the
+ * inspector (src/inspect) opens on them too, so they sit below both.
+ */
 export const EXAMPLE_TEMPLATE = "qwen3";
 
 export const EXAMPLE_REQUEST = {

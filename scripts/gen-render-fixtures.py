@@ -14,7 +14,13 @@ Writes the render conformance fixtures. Run from the repository root with the re
     `{"error": ..., "kind": ...}` (the exception it raises; kind `invalid_request` means the request
     normaliser rejects it and `error` is the field it names), plus `"input"`: which entry of
     _normalized.json the template was given. No polyfill (`polyfill: "never"`);
-  - `auto`: the same for the conversations in AUTO, rendered as `polyfill: "auto"` rewrites them.
+    A pair rendered in a tool-call shape other than the probed one (the render's fallback, spec rule
+    3c) says which in `"shape": {contentNone, argumentsAsString}`;
+  - `auto`: the same for the conversations in AUTO, rendered as `polyfill: "auto"` rewrites them;
+  - `shapes`: for every conversation with tool calls that the normaliser accepts, what transformers does
+    with it in each of the four tool-call shapes (ref_normalize.SHAPES order, no fallback): `{"sha256":
+    first 16 hex digits of the prompt}` or `{"error", "kind"}`. test/template-tool-shapes.test.ts checks
+    that chatwire renders one of those prompts whenever a shape renders, and raises only where all do.
 - fixtures/render/_normalized.json: per conversation, the distinct canonical conversations
   `{messages, tools}` the normaliser produced across templates (they differ by the developer-role,
   content-part and tool-call-shape rules). The conformance test checks our request normaliser against
@@ -29,7 +35,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from ref_normalize import call_content_as_none, calls_one_per_message, reads_arguments_as_string, reads_content_parts  # noqa: E402
 from ref_polyfill import supports_system  # noqa: E402
-from ref_render import ROOT, expected, load_conversations, load_real_configs, load_templates, probed_caps, prober  # noqa: E402
+from ref_render import ROOT, expected, load_conversations, load_real_configs, load_templates, probed_caps, prober, shape_results  # noqa: E402
 
 OUT = os.path.join(ROOT, "fixtures", "render")
 # Conversations also rendered with the polyfill's `auto` rewrite (tool calls in history, tool lists).
@@ -62,6 +68,7 @@ def main():
     for name, source, bos, eos, extra in templates:
         pairs = {c: run(source, bos, eos, extra, c, conv, False) for c, conv in conversations}
         auto = {c: run(source, bos, eos, extra, c, conv, True) for c, conv in conversations if c in AUTO}
+        shapes = {c: r for c, r in ((c, shape_results(source, bos, eos, conv, extra)) for c, conv in conversations) if r is not None}
         probe = prober(source, bos, eos, extra)
         caps = {
             "readsContentParts": reads_content_parts(probe),
@@ -71,7 +78,7 @@ def main():
             "supportsSystem": supports_system(probe),
             **probed_caps(probe),
         }
-        write_json(os.path.join(OUT, name + ".json"), {"caps": caps, "pairs": pairs, "auto": auto})
+        write_json(os.path.join(OUT, name + ".json"), {"caps": caps, "pairs": pairs, "auto": auto, "shapes": shapes})
     write_json(os.path.join(OUT, "_normalized.json"), normalized)
     total = counts["prompts"] + counts["errors"]
     print(f"{total} renders: {counts['prompts']} prompts, {counts['errors']} errors -> {os.path.relpath(OUT, ROOT)}")

@@ -99,7 +99,8 @@ def _call_history(content_none, as_string):
         args = json.dumps({key: value}) if as_string else {key: value}
         messages.append({"role": "assistant", "content": None if content_none else "",
                          "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}]})
-        messages.append({"role": "tool", "tool_call_id": call_id, "content": result})
+        # A result as rule 5 hands it over: with the called function's name (functionary v2.2 prints it).
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": result, "name": name})
     return messages
 
 
@@ -305,11 +306,22 @@ def _chat_messages(body, keep_parts, warnings, keep_strings, source, content_non
     return messages
 
 
-def normalize(body, template_source, render_probe):
-    """Returns (messages, tools, warnings). `render_probe(messages)` renders with the target template."""
+def probed_shape(render_probe):
+    """The tool-call shape the probe picked, or the first when no shape prints the probe's calls."""
+    return tool_probe(render_probe)["shape"] or SHAPES[0]
+
+
+def has_calls(messages):
+    """A normalised conversation with an assistant tool call: the only kind whose render the shape changes."""
+    return any(m.get("role") == "assistant" and m.get("tool_calls") for m in messages)
+
+
+def normalize(body, template_source, render_probe, shape=None):
+    """Returns (messages, tools, warnings). `render_probe(messages)` renders with the target template.
+    `shape` (content_none, as_string) overrides the probed tool-call shape (the render's fallback)."""
     keep_parts = reads_content_parts(render_probe)
     probed = tool_probe(render_probe)
-    content_none, keep_strings = probed["shape"] or SHAPES[0]
+    content_none, keep_strings = shape or probed_shape(render_probe)
     warnings = []
     if "messages" in body:
         messages = _chat_messages(body, keep_parts, warnings, keep_strings, template_source, content_none)

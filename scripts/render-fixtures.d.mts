@@ -19,7 +19,7 @@ export interface FixtureConversation {
   options: FixtureOptions;
 }
 export type ExpectedResult =
-  | { prompt: string; input: number }
+  | { prompt: string; input: number; shape?: { contentNone: boolean; argumentsAsString: boolean } }
   | { error: string; kind: string; input?: number };
 export interface ExpectedCaps {
   readsContentParts: boolean;

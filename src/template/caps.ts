@@ -75,19 +75,25 @@ export interface ToolCallShape {
   contentNone: boolean;
   argumentsAsString: boolean;
 }
-const SHAPES: readonly ToolCallShape[] = [
-  { contentNone: false, argumentsAsString: false },
-  { contentNone: false, argumentsAsString: true },
-  { contentNone: true, argumentsAsString: false },
-  { contentNone: true, argumentsAsString: true },
-];
+export const TOOL_CALL_SHAPES: readonly ToolCallShape[] = Object.freeze([
+  Object.freeze({ contentNone: false, argumentsAsString: false }),
+  Object.freeze({ contentNone: false, argumentsAsString: true }),
+  Object.freeze({ contentNone: true, argumentsAsString: false }),
+  Object.freeze({ contentNone: true, argumentsAsString: true }),
+]);
+const SHAPES = TOOL_CALL_SHAPES;
 
 /** A tool the probes declare (its name differs from the called ones, so a printed name proves the call). */
 const PROBE_TOOL = {
   type: "function",
   function: { name: "chatwire_probe_defined", description: "CHATWIRE_PROBE_DESCRIPTION", parameters: { type: "object", properties: {} } },
 };
-/** Two assistant turns with one call each (ids of 9 alphanumerics, as Mistral templates demand), each answered. */
+/**
+ * Two assistant turns with one call each, each answered, written as a client's request reaches the
+ * template after normalisation: calls with `id` (9 alphanumerics, as Mistral templates demand) and
+ * `type`, results with `tool_call_id` and the called function's `name` (rule 5 adds it; functionary
+ * v2.2 prints `message['name']` on tool turns and raises without it, which made every shape fail).
+ */
 const PROBE_CALLS = [
   { id: "a1b2c3d4e", name: "chatwire_probe_one", key: "chatwire_key_one", value: "CHATWIRE_VALUE_ONE", result: "CHATWIRE_RESULT_ONE" },
   { id: "f5g6h7i8j", name: "chatwire_probe_two", key: "chatwire_key_two", value: "CHATWIRE_VALUE_TWO", result: "CHATWIRE_RESULT_TWO" },
@@ -99,7 +105,7 @@ function callConversation(shape: ToolCallShape): Record<string, unknown>[] {
     const args = shape.argumentsAsString ? `{"${call.key}": "${call.value}"}` : { [call.key]: call.value };
     messages.push(
       { role: "assistant", content: shape.contentNone ? null : "", tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: args } }] },
-      { role: "tool", tool_call_id: call.id, content: call.result },
+      { role: "tool", tool_call_id: call.id, content: call.result, name: call.name },
     );
   }
   return messages;

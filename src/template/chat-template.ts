@@ -15,6 +15,7 @@ import { probeReadsContentParts, probeRendersToolDefinitions, probeSupportsSyste
 import type { LoadedTemplate } from "./config.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
+import { renderInOtherShape } from "./shape-fallback.js";
 import { hasHistoryCalls, polyfillMessages, polyfillPlan, type PolyfillMode, type PolyfillPlan } from "./polyfill.js";
 import { requestVariables } from "../request/variables.js";
 import { renderTokens, type ChatTokenizer, type RenderTokensOptions, type TokenizedPrompt } from "../tokens/render-tokens.js";
@@ -98,9 +99,20 @@ export class ChatTemplate {
   /** Renders a Chat Completions or Responses request body into the prompt text. */
   render<R>(request: R & RequestInput<R>, options: RenderOptions = {}): string {
     const source = this.variantFor(request);
-    const conversation = normalizeRequest(request, this.templateInfo(source));
+    const info = this.templateInfo(source);
+    const conversation = normalizeRequest(request, info);
     if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
-    return this.renderConversation(source, conversation, request, options);
+    const spans = options.generationSpans;
+    const spansBefore = spans?.length ?? 0;
+    try {
+      return this.renderConversation(source, conversation, request, options);
+    } catch (failure) {
+      // The template rejected the probed tool-call shape on this request: try the others (shape-fallback.ts).
+      return renderInOtherShape(failure, info, conversation.messages, (shaped) => {
+        if (spans !== undefined) spans.length = spansBefore; // a failed render may have recorded some
+        return this.renderConversation(source, normalizeRequest(request, shaped), request, options);
+      });
+    }
   }
 
   /** Token ids of the prompt, with provenance (src/tokens: renderTokens; `tokenizer` from loadTokenizer). */

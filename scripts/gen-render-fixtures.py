@@ -6,7 +6,7 @@ Writes the render conformance fixtures. Run from the repository root with the re
 - fixtures/render/<template>.json, for every corpus template (fixtures/templates) and every published
   config (fixtures/real-configs/<name>, as `real-<name>`):
   - `caps`: the probes' answers, found by rendering with transformers (scripts/ref_normalize.py,
-    ref_polyfill.py): readsContentParts, readsArgumentsAsString, callContentAsNone (the tool-call shape
+    ref_polyfill.py): readsContentParts, contentPartsByRole (the same per role), readsArgumentsAsString, callContentAsNone (the tool-call shape
     under which every call of the history is printed), callsOnePerMessage (several calls of one message
     are split), rendersToolDefinitions, rendersToolCalls,
     rendersToolResults, supportsSystem;
@@ -33,7 +33,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from ref_normalize import call_content_as_none, calls_one_per_message, reads_arguments_as_string, reads_content_parts  # noqa: E402
+from ref_normalize import call_content_as_none, calls_one_per_message, reads_arguments_as_string, reads_content_parts, reads_content_parts_in  # noqa: E402
 from ref_polyfill import supports_system  # noqa: E402
 from ref_render import ROOT, expected, load_conversations, load_real_configs, load_templates, probed_caps, prober, shape_results  # noqa: E402
 
@@ -72,6 +72,7 @@ def main():
         probe = prober(source, bos, eos, extra)
         caps = {
             "readsContentParts": reads_content_parts(probe),
+            "contentPartsByRole": {role: reads_content_parts_in(probe, role) for role in ("user", "system", "assistant", "tool")},
             "readsArgumentsAsString": reads_arguments_as_string(probe),
             "callContentAsNone": call_content_as_none(probe),
             "callsOnePerMessage": calls_one_per_message(probe),

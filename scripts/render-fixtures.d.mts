@@ -23,6 +23,7 @@ export type ExpectedResult =
   | { error: string; kind: string; input?: number };
 export interface ExpectedCaps {
   readsContentParts: boolean;
+  contentPartsByRole: { user: boolean; system: boolean; assistant: boolean; tool: boolean };
   readsArgumentsAsString?: boolean;
   callContentAsNone?: boolean;
   callsOnePerMessage?: boolean;

@@ -16,6 +16,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { ChatwireError, loadTemplate, normalizeRequest, readJson } from "../src/index.js";
+import { partRole } from "../src/template/caps.js";
 import {
   loadConversations,
   loadExpected,
@@ -57,6 +58,7 @@ for (const tpl of templates) {
   const source = tpl.chat_template;
   const info = {
     readsContentParts: expectedTemplate.caps.readsContentParts,
+    readsContentPartsIn: (role: string) => expectedTemplate.caps.contentPartsByRole[partRole(role)],
     readsArgumentsAsString: expectedTemplate.caps.readsArgumentsAsString === true,
     callContentAsNone: expectedTemplate.caps.callContentAsNone === true,
     callsOnePerMessage: expectedTemplate.caps.callsOnePerMessage === true,
@@ -71,6 +73,7 @@ for (const tpl of templates) {
       const caps = (await template()).caps;
       const probed = {
         readsContentParts: caps.readsContentParts,
+        contentPartsByRole: caps.contentPartsByRole,
         readsArgumentsAsString: caps.readsArgumentsAsString,
         callContentAsNone: caps.callContentAsNone,
         callsOnePerMessage: caps.callsOnePerMessage,

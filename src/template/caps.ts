@@ -8,8 +8,10 @@ import type { ReasoningMarkers } from "../formats/types.js";
 import { BoundedCache } from "../bounded-cache.js";
 
 export interface TemplateCaps {
-  /** Prints content-part arrays itself (spec rule 7 probe); otherwise text parts are joined into a string. */
+  /** Prints content-part arrays itself in user turns (spec rule 7 probe); otherwise text parts are joined into a string. */
   readsContentParts: boolean;
+  /** The same per role (rule 7 probes each): `developer` follows `system`, tool-result roles follow `tool`. */
+  contentPartsByRole: Readonly<Record<PartRole, boolean>>;
   /** The source mentions `developer`, so that role is kept instead of becoming `system`. */
   knowsDeveloperRole: boolean;
   /**
@@ -57,12 +59,14 @@ function rendersWithout(probe: ProbeRender, messages: Record<string, unknown>[],
   }
 }
 
-/** Spec rule 7: the probe text comes out, and not merely as part of a printed Python/JSON list. */
+/** The probe text comes out, and not merely as part of a printed Python/JSON list. */
+function printsPartText(out: string | undefined): boolean {
+  return out !== undefined && out.includes(PROBE) && !out.includes(`'text': '${PROBE}'`) && !out.includes(`"text": "${PROBE}"`);
+}
+
+/** Spec rule 7: a user message's text parts are printed (the answer for user turns). */
 export function probeReadsContentParts(key: string, probe: ProbeRender): boolean {
-  return probeAnswers.get(`parts\u0000${key}`, () => {
-    const out = rendersWithout(probe, [{ role: "user", content: [{ type: "text", text: PROBE }] }]);
-    return out !== undefined && out.includes(PROBE) && !out.includes(`'text': '${PROBE}'`) && !out.includes(`"text": "${PROBE}"`);
-  });
+  return probeAnswers.get(`parts\u0000${key}`, () => printsPartText(rendersWithout(probe, [{ role: "user", content: [{ type: "text", text: PROBE }] }])));
 }
 
 /**
@@ -161,6 +165,38 @@ export function probeToolCalls(key: string, probe: ProbeRender): ToolProbe {
       rendersResults: firstOut !== undefined && PROBE_CALLS.every((c) => firstOut!.includes(c.result)),
     });
   });
+}
+
+/** The roles content parts are probed in; other roles take the answer of the nearest (partRole). */
+export type PartRole = "user" | "system" | "assistant" | "tool";
+
+/** `developer` is probed as `system`; tool-result roles (`tool`, `function`, `ipython`, ...) as `tool`. */
+export function partRole(role: string): PartRole {
+  if (role === "user" || role === "assistant" || role === "system") return role;
+  return role === "developer" ? "system" : "tool";
+}
+
+/**
+ * Spec rule 7, per role: the text parts of a message in that role are printed, in a conversation where
+ * only that message has parts (a system turn before a user turn; an assistant answer after one; a tool
+ * result answering a call made in `shape`, the tool-call probe's). Templates that print parts in user
+ * turns do not all print them in the others: GLM 4.6, Mistral Small 3.2 and Kimi K2 concatenate tool
+ * results, Gemma 4 does not read system parts.
+ */
+export function probeReadsContentPartsIn(key: string, probe: ProbeRender, role: PartRole, shape: ToolCallShape): boolean {
+  if (role === "user") return probeReadsContentParts(key, probe);
+  const shapeKey = `${shape.contentNone ? 1 : 0}${shape.argumentsAsString ? 1 : 0}`;
+  return probeAnswers.get(`parts\u0000${role}\u0000${shapeKey}\u0000${key}`, () => printsPartText(rendersWithout(probe, partsConversation(role, shape))));
+}
+
+function partsConversation(role: Exclude<PartRole, "user">, shape: ToolCallShape): Record<string, unknown>[] {
+  const parts = [{ type: "text", text: PROBE }];
+  if (role === "system") return [{ role: "system", content: parts }, { role: "user", content: "x" }];
+  if (role === "assistant") return [{ role: "user", content: "x" }, { role: "assistant", content: parts }];
+  // The probe history's first call, answered by a result in parts.
+  const call = PROBE_CALLS[0]!;
+  const [user, assistant] = callConversation(shape);
+  return [user!, assistant!, { role: "tool", tool_call_id: call.id, content: parts, name: call.name }];
 }
 
 /**

@@ -11,7 +11,18 @@ import { normalizeRequest, type Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
 import type { TemplateInfo } from "../request/message-rules.js";
 import type { ParseResult, RequestInput, StreamParser } from "../types.js";
-import { probeReadsContentParts, probeRendersToolDefinitions, probeSupportsSystem, probeToolCalls, sourceCaps, type TemplateCaps } from "./caps.js";
+import {
+  partRole,
+  probeReadsContentParts,
+  probeReadsContentPartsIn,
+  probeRendersToolDefinitions,
+  probeSupportsSystem,
+  probeToolCalls,
+  sourceCaps,
+  TOOL_CALL_SHAPES,
+  type PartRole,
+  type TemplateCaps,
+} from "./caps.js";
 import type { LoadedTemplate } from "./config.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
@@ -242,6 +253,7 @@ export class ChatTemplate {
       const probe = this.probe(source);
       let partsAnswer: boolean | undefined;
       let toolAnswer: ReturnType<typeof probeToolCalls> | undefined;
+      const partsByRole = new Map<PartRole, boolean>();
       const roles = new Map<string, boolean>();
       info = {
         knowsDeveloperRole: source.includes("developer"),
@@ -249,6 +261,17 @@ export class ChatTemplate {
         // too long to rebuild and hash for every message of every render.
         get readsContentParts() {
           return (partsAnswer ??= probeReadsContentParts(key, probe));
+        },
+        readsContentPartsIn: (role) => {
+          const probed = partRole(role);
+          let answer = partsByRole.get(probed);
+          if (answer === undefined) {
+            // The tool-result probe answers a call made in the shape this template gets calls in.
+            const shape = (toolAnswer ??= probeToolCalls(key, probe)).shape ?? TOOL_CALL_SHAPES[0]!;
+            answer = probeReadsContentPartsIn(key, probe, probed, shape);
+            partsByRole.set(probed, answer);
+          }
+          return answer;
         },
         get readsArgumentsAsString() {
           return (toolAnswer ??= probeToolCalls(key, probe)).shape?.argumentsAsString === true;
@@ -289,6 +312,7 @@ export class ChatTemplate {
     return {
       ...sourceCaps(source),
       readsContentParts: this.templateInfo(source).readsContentParts,
+      contentPartsByRole: Object.freeze(this.contentPartsByRole(this.templateInfo(source))),
       rendersToolDefinitions: probeRendersToolDefinitions(key, this.probe(source)),
       rendersToolCalls: tools.shape !== undefined,
       rendersToolResults: tools.rendersResults,
@@ -297,6 +321,11 @@ export class ChatTemplate {
       callsOnePerMessage: tools.onePerMessage,
       supportsSystem: probeSupportsSystem(key, this.probe(source)),
     };
+  }
+
+  private contentPartsByRole(info: TemplateInfo): Record<PartRole, boolean> {
+    const reads = (role: PartRole) => info.readsContentPartsIn?.(role) ?? info.readsContentParts;
+    return { user: info.readsContentParts, system: reads("system"), assistant: reads("assistant"), tool: reads("tool") };
   }
 
   /** Probe answers depend on the template text and the special tokens it prints. */

@@ -30,6 +30,7 @@ function withShape(info: TemplateInfo, shape: ToolCallShape): TemplateInfo {
     },
   };
   if (info.namesRole !== undefined) shaped.namesRole = info.namesRole;
+  if (info.readsContentPartsIn !== undefined) shaped.readsContentPartsIn = info.readsContentPartsIn;
   return shaped;
 }
 

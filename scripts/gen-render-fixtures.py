@@ -8,7 +8,8 @@ Writes the render conformance fixtures. Run from the repository root with the re
   - `caps`: the probes' answers, found by rendering with transformers (scripts/ref_normalize.py,
     ref_polyfill.py): readsContentParts, contentPartsByRole (the same per role), readsArgumentsAsString, callContentAsNone (the tool-call shape
     under which every call of the history is printed), callsOnePerMessage (several calls of one message
-    are split), rendersToolDefinitions, rendersToolCalls,
+    are split), rendersToolDefinitions, rendersToolDefinitionsAfterSystem (the same in a conversation
+    that starts with a system message), rendersToolCalls,
     rendersToolResults, supportsSystem;
   - `pairs`: for every fixture conversation, `{"prompt": ...}` (what transformers renders) or
     `{"error": ..., "kind": ...}` (the exception it raises; kind `invalid_request` means the request

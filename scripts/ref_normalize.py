@@ -198,9 +198,23 @@ def _split_calls(messages, content_none):
     return out
 
 
-def renders_tool_definitions(render):
-    out = _try_render(render, [{"role": "user", "content": "x"}], [PROBE_TOOL])
+PROBE_SYSTEM = "You are a helpful assistant."
+
+
+def renders_tool_definitions(render, after_system=False):
+    """The probe tool's name is printed; `after_system`: in a conversation that starts with a system
+    message (functiongemma prints the tools only inside one). A template that raises on that one
+    (granite 20b fc rejects every system message) keeps the answer without it."""
+    lead = [{"role": "system", "content": PROBE_SYSTEM}] if after_system else []
+    out = _try_render(render, lead + [{"role": "user", "content": "x"}], [PROBE_TOOL])
+    if out is None and after_system:
+        return renders_tool_definitions(render)
     return out is not None and PROBE_TOOL["function"]["name"] in out
+
+
+def leads_with_system(messages):
+    """The normalised conversation starts with a system (or developer) message."""
+    return bool(messages) and messages[0].get("role") in ("system", "developer")
 
 
 def reads_arguments_as_string(render):

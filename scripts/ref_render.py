@@ -11,7 +11,7 @@ import os
 from transformers.utils import chat_template_utils as ctu
 
 import ref_polyfill
-from ref_normalize import SHAPES, InvalidRequest, has_calls, normalize, probed_shape, renders_tool_definitions, tool_probe
+from ref_normalize import SHAPES, InvalidRequest, has_calls, leads_with_system, normalize, probed_shape, renders_tool_definitions, tool_probe
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
 TEMPLATES = os.path.join(ROOT, "fixtures", "templates")
@@ -126,9 +126,18 @@ def probed_caps(probe):
     tools = tool_probe(probe)
     return {
         "rendersToolDefinitions": renders_tool_definitions(probe),
+        "rendersToolDefinitionsAfterSystem": renders_tool_definitions(probe, after_system=True),
         "rendersToolCalls": tools["shape"] is not None,
         "rendersToolResults": tools["results"],
     }
+
+
+def caps_for(caps, messages):
+    """The caps a request's polyfill plan reads: a conversation that starts with a system message takes
+    the definitions answer probed after one."""
+    if not leads_with_system(messages):
+        return caps
+    return {**caps, "rendersToolDefinitions": caps["rendersToolDefinitionsAfterSystem"]}
 
 
 def _token_kwargs(bos, eos, extra):
@@ -147,7 +156,7 @@ def prepare(source, bos, eos, conversation, extra=None, polyfill=False, shape=No
     body = conversation["request"]
     messages, tools, _warnings = normalize(body, source, probe, shape)
     if polyfill:
-        the_plan = ref_polyfill.plan(bool(tools), ref_polyfill.has_history_calls(messages), probed_caps(probe))
+        the_plan = ref_polyfill.plan(bool(tools), ref_polyfill.has_history_calls(messages), caps_for(probed_caps(probe), messages))
         if the_plan is not None:
             parallel = body.get("parallel_tool_calls") is not False
             messages = ref_polyfill.rewrite(messages, tools, body.get("tool_choice"), parallel, the_plan, ref_polyfill.supports_system(probe))

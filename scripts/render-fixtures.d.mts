@@ -29,6 +29,7 @@ export interface ExpectedCaps {
   callsOnePerMessage?: boolean;
   supportsSystem?: boolean;
   rendersToolDefinitions?: boolean;
+  rendersToolDefinitionsAfterSystem?: boolean;
   rendersToolCalls?: boolean;
   rendersToolResults?: boolean;
 }

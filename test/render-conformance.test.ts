@@ -79,6 +79,7 @@ for (const tpl of templates) {
         callsOnePerMessage: caps.callsOnePerMessage,
         supportsSystem: caps.supportsSystem,
         rendersToolDefinitions: caps.rendersToolDefinitions,
+        rendersToolDefinitionsAfterSystem: caps.rendersToolDefinitionsAfterSystem,
         rendersToolCalls: caps.rendersToolCalls,
         rendersToolResults: caps.rendersToolResults,
       };

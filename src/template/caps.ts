@@ -21,6 +21,11 @@ export interface TemplateCaps {
   supportsTools: boolean;
   /** Tool definitions (`tools`) reach the prompt: a probe tool's name is printed. */
   rendersToolDefinitions: boolean;
+  /**
+   * The same in a conversation that starts with a system message (functiongemma prints the tools only
+   * inside one): the polyfill plan of such a request reads this answer instead.
+   */
+  rendersToolDefinitionsAfterSystem: boolean;
   /** Every tool call of the history reaches the prompt (name, argument keys and values), in some message shape. */
   rendersToolCalls: boolean;
   /** Tool results (`role: "tool"` messages) reach the prompt. */
@@ -202,12 +207,27 @@ function partsConversation(role: Exclude<PartRole, "user">, shape: ToolCallShape
 /**
  * Tool definitions reach the prompt: the probe tool's name is printed (with no call in the probe, only
  * the definitions can print it; some templates print names and schemas but no descriptions).
+ * `afterSystem`: in a conversation that starts with a system message (functiongemma prints the tools
+ * only inside one).
  */
-export function probeRendersToolDefinitions(key: string, probe: ProbeRender): boolean {
-  return probeAnswers.get(`definitions\u0000${key}`, () => {
-    const out = rendersWithout(probe, [{ role: "user", content: "x" }], [PROBE_TOOL]);
+export function probeRendersToolDefinitions(key: string, probe: ProbeRender, afterSystem = false): boolean {
+  return probeAnswers.get(`definitions\u0000${afterSystem ? "system\u0000" : ""}${key}`, () => {
+    const lead = afterSystem ? [{ role: "system", content: PROBE_SYSTEM }] : [];
+    const out = rendersWithout(probe, [...lead, { role: "user", content: "x" }], [PROBE_TOOL]);
+    // `afterSystem`: a template that raises on the system message (granite 20b fc rejects every one)
+    // keeps the answer without it.
+    if (out === undefined && afterSystem) return probeRendersToolDefinitions(key, probe);
     return out !== undefined && out.includes(PROBE_TOOL.function.name);
   });
+}
+
+/** A system message as clients write one (for the probes whose answer a leading system message changes). */
+const PROBE_SYSTEM = "You are a helpful assistant.";
+
+/** The normalised conversation starts with a system (or developer) message. */
+export function leadsWithSystem(messages: readonly Record<string, unknown>[]): boolean {
+  const role = messages[0]?.role;
+  return role === "system" || role === "developer";
 }
 
 export function probeSupportsSystem(key: string, probe: ProbeRender): boolean {

@@ -12,6 +12,7 @@ import { isObject } from "../request/is-object.js";
 import type { TemplateInfo } from "../request/message-rules.js";
 import type { ParseResult, RequestInput, StreamParser } from "../types.js";
 import {
+  leadsWithSystem,
   partRole,
   probeReadsContentParts,
   probeReadsContentPartsIn,
@@ -159,16 +160,25 @@ export class ChatTemplate {
       const tools = isObject(request) ? request.tools : undefined;
       const hasTools = Array.isArray(tools) && tools.length > 0;
       const messages = isObject(request) ? (request.messages ?? request.input) : undefined;
-      plan = this.planFor(source, render.polyfill, hasTools, Array.isArray(messages) && hasHistoryCalls(messages));
+      const hasCalls = Array.isArray(messages) && hasHistoryCalls(messages);
+      // Whether it starts with a system message is read from the normalised conversation, as render does.
+      const system = (hasTools || hasCalls) && render.polyfill !== "never" && leadsWithSystem(this.normalize(request as RequestInput<unknown>).messages);
+      plan = this.planFor(source, render.polyfill, hasTools, hasCalls, system);
     } catch {
       return this.format; // no variant for this request: render raises the real error
     }
     return plan?.jsonBlock === true ? "json-block" : this.format;
   }
 
-  /** What the polyfill adds for this template and request (undefined: nothing). */
-  private planFor(source: string, mode: PolyfillMode | undefined, hasTools: boolean, hasCalls: boolean): PolyfillPlan | undefined {
-    return polyfillPlan(mode, hasTools, hasCalls, () => this.capsOf(source));
+  /**
+   * What the polyfill adds for this template and request (undefined: nothing). `system`: the conversation
+   * starts with a system message, so the definitions answer probed after one applies.
+   */
+  private planFor(source: string, mode: PolyfillMode | undefined, hasTools: boolean, hasCalls: boolean, system: boolean): PolyfillPlan | undefined {
+    return polyfillPlan(mode, hasTools, hasCalls, () => {
+      const caps = this.capsOf(source);
+      return system ? { ...caps, rendersToolDefinitions: caps.rendersToolDefinitionsAfterSystem } : caps;
+    });
   }
 
   private withPromptSuffix(options: ParseOptions, request: unknown, render: RenderOptions | undefined): ParseOptions {
@@ -193,7 +203,7 @@ export class ChatTemplate {
         "continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.",
       );
     }
-    const plan = this.planFor(source, options.polyfill, conversation.tools !== undefined, hasHistoryCalls(conversation.messages));
+    const plan = this.planFor(source, options.polyfill, conversation.tools !== undefined, hasHistoryCalls(conversation.messages), leadsWithSystem(conversation.messages));
     if (plan !== undefined) {
       const parallel = !(isObject(request) && request.parallel_tool_calls === false);
       conversation = { ...conversation, messages: polyfillMessages(conversation, plan, this.capsOf(source).supportsSystem, parallel) };
@@ -314,6 +324,7 @@ export class ChatTemplate {
       readsContentParts: this.templateInfo(source).readsContentParts,
       contentPartsByRole: Object.freeze(this.contentPartsByRole(this.templateInfo(source))),
       rendersToolDefinitions: probeRendersToolDefinitions(key, this.probe(source)),
+      rendersToolDefinitionsAfterSystem: probeRendersToolDefinitions(key, this.probe(source), true),
       rendersToolCalls: tools.shape !== undefined,
       rendersToolResults: tools.rendersResults,
       readsArgumentsAsString: tools.shape?.argumentsAsString === true,

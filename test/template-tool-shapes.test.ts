@@ -7,7 +7,8 @@
  * rendered without any answer of ours). Then chatwire, rendering as transformers would (`polyfill:
  * "never"`),
  * - renders a prompt byte-identical to one of the shapes' prompts whenever transformers rendered one;
- * - raises the reference's error only where transformers raised in all four.
+ * - raises the reference's error only where transformers raised in all four;
+ * - and, rendering the default way (`polyfill: "auto"`), raises only where transformers raised in all four.
  * The figures are printed at the end. Below: functionary v2.2, which prints `message['name']` on tool
  * turns and concatenates string arguments, and the fallback that tries the other shapes on the request.
  */
@@ -27,7 +28,7 @@ const sources = [
 const conversations = new Map(loadConversations(readJson).map((c) => [c.name, c]));
 const digest = (text: string) => createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
 
-const figures = { templates: 0, toolTemplates: 0, pairs: 0, renderable: 0, rendered: 0, allRaise: 0, raisedSame: 0 };
+const figures = { templates: 0, toolTemplates: 0, pairs: 0, renderable: 0, rendered: 0, allRaise: 0, raisedSame: 0, autoRaised: 0 };
 
 /** Python raised in every shape: our error must be the reference's (the probed shape's) error. */
 function sameError(expected: ExpectedResult, thrown: unknown): boolean {
@@ -61,6 +62,16 @@ for (const source of sources) {
         } catch (e) {
           thrown = e;
         }
+        // The default render (`polyfill: "auto"`) may rewrite what the template cannot show, but it too
+        // may raise only where transformers raises in every shape.
+        let autoThrew = false;
+        try {
+          t.render(conv.request, { ...renderOptions(conv.options), polyfill: "auto" });
+        } catch {
+          autoThrew = true;
+        }
+        if (autoThrew) figures.autoRaised++;
+        expect(autoThrew && rendered.length > 0, "polyfill auto raised where transformers renders a shape").toBe(false);
         if (rendered.length > 0) {
           figures.renderable++;
           if (thrown !== undefined) throw thrown;
@@ -82,7 +93,8 @@ afterAll(() => {
   console.log(
     `tool-call shapes: ${figures.templates} templates (${figures.toolTemplates} with tool support), ${figures.pairs} tool-history pairs; ` +
       `${figures.rendered}/${figures.renderable} that transformers renders in some shape render (byte-identical to one), ` +
-      `${figures.raisedSame}/${figures.allRaise} that raise in every shape raise the same error`,
+      `${figures.raisedSame}/${figures.allRaise} that raise in every shape raise the same error; ` +
+      `with polyfill "auto", ${figures.autoRaised} raise, all among those`,
   );
 });
 

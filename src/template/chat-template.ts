@@ -161,23 +161,32 @@ export class ChatTemplate {
       const hasTools = Array.isArray(tools) && tools.length > 0;
       const messages = isObject(request) ? (request.messages ?? request.input) : undefined;
       const hasCalls = Array.isArray(messages) && hasHistoryCalls(messages);
-      // Whether it starts with a system message is read from the normalised conversation, as render does.
-      const system = (hasTools || hasCalls) && render.polyfill !== "never" && leadsWithSystem(this.normalize(request as RequestInput<unknown>).messages);
-      plan = this.planFor(source, render.polyfill, hasTools, hasCalls, system);
+      plan = this.planFor(source, render.polyfill, hasTools, hasCalls, () => this.startsWithSystem(request));
     } catch {
       return this.format; // no variant for this request: render raises the real error
     }
     return plan?.jsonBlock === true ? "json-block" : this.format;
   }
 
+  /** The normalised request starts with a system message (as render sees it); false when it does not normalise. */
+  private startsWithSystem(request: unknown): boolean {
+    try {
+      return leadsWithSystem(this.normalize(request as RequestInput<unknown>).messages);
+    } catch {
+      return false; // render raises the real error
+    }
+  }
+
   /**
    * What the polyfill adds for this template and request (undefined: nothing). `system`: the conversation
-   * starts with a system message, so the definitions answer probed after one applies.
+   * starts with a system message, so the definitions answer probed after one applies (asked only when
+   * the two answers differ).
    */
-  private planFor(source: string, mode: PolyfillMode | undefined, hasTools: boolean, hasCalls: boolean, system: boolean): PolyfillPlan | undefined {
+  private planFor(source: string, mode: PolyfillMode | undefined, hasTools: boolean, hasCalls: boolean, system: () => boolean): PolyfillPlan | undefined {
     return polyfillPlan(mode, hasTools, hasCalls, () => {
       const caps = this.capsOf(source);
-      return system ? { ...caps, rendersToolDefinitions: caps.rendersToolDefinitionsAfterSystem } : caps;
+      if (caps.rendersToolDefinitions === caps.rendersToolDefinitionsAfterSystem || !system()) return caps;
+      return { ...caps, rendersToolDefinitions: caps.rendersToolDefinitionsAfterSystem };
     });
   }
 
@@ -203,7 +212,7 @@ export class ChatTemplate {
         "continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.",
       );
     }
-    const plan = this.planFor(source, options.polyfill, conversation.tools !== undefined, hasHistoryCalls(conversation.messages), leadsWithSystem(conversation.messages));
+    const plan = this.planFor(source, options.polyfill, conversation.tools !== undefined, hasHistoryCalls(conversation.messages), () => leadsWithSystem(conversation.messages));
     if (plan !== undefined) {
       const parallel = !(isObject(request) && request.parallel_tool_calls === false);
       conversation = { ...conversation, messages: polyfillMessages(conversation, plan, this.capsOf(source).supportsSystem, parallel) };

@@ -60,7 +60,15 @@ export interface TemplateParseOptions extends ParseOptions {
 }
 
 /** How many characters of the prompt's end the parser gets, to see a generation prompt that opened `<think>`. */
-const PROMPT_SUFFIX_LENGTH = 200;
+/** How many characters of the prompt's end tell whether the generation prompt opened reasoning. */
+export const PROMPT_SUFFIX_LENGTH = 200;
+
+/** Render options equal for the prompt's end: the same keys with the same values (warnings aside). */
+function sameRenderOptions(a: RenderOptions, b: RenderOptions): boolean {
+  const keys = (o: RenderOptions) => Object.keys(o).filter((k) => k !== "onWarning" && o[k as keyof RenderOptions] !== undefined);
+  const ka = keys(a);
+  return ka.length === keys(b).length && ka.every((k) => a[k as keyof RenderOptions] === b[k as keyof RenderOptions]);
+}
 
 export class ChatTemplate {
   /** The template text: the `tool_use` variant when there is one (it carries the tool syntax), else `default`. */
@@ -78,6 +86,8 @@ export class ChatTemplate {
   private readonly infos = new Map<string, TemplateInfo>();
   /** Per variant text: the probed caps (the probe cache is keyed by the whole text; this avoids rehashing it). */
   private readonly capsBySource = new Map<string, TemplateCaps>();
+  /** The end of the last generation prompt rendered for each request object, and the options it had. */
+  private readonly lastPromptEnd = new WeakMap<object, { options: RenderOptions; suffix: string }>();
 
   constructor(loaded: LoadedTemplate, options: { templateName?: string } = {}) {
     this.variants = Object.freeze({ ...loaded.variants });
@@ -116,14 +126,43 @@ export class ChatTemplate {
     if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
     const spans = options.generationSpans;
     const spansBefore = spans?.length ?? 0;
+    let prompt: string;
     try {
-      return this.renderConversation(source, conversation, request, options);
+      prompt = this.renderConversation(source, conversation, request, options);
     } catch (failure) {
       // The template rejected the probed tool-call shape on this request: try the others (shape-fallback.ts).
-      return renderInOtherShape(failure, info, conversation.messages, (shaped) => {
+      prompt = renderInOtherShape(failure, info, conversation.messages, (shaped) => {
         if (spans !== undefined) spans.length = spansBefore; // a failed render may have recorded some
         return this.renderConversation(source, normalizeRequest(request, shaped), request, options);
       });
+    }
+    if (typeof request === "object" && request !== null && options.addGenerationPrompt !== false && !options.continueFinalMessage) {
+      this.lastPromptEnd.set(request, { options, suffix: prompt.slice(-PROMPT_SUFFIX_LENGTH) });
+    }
+    return prompt;
+  }
+
+  /**
+   * How the generation prompt for `request` ends (its last PROMPT_SUFFIX_LENGTH characters), which
+   * tells a parser or grammar whether the model starts inside reasoning. Taken from the last render of
+   * this very request object with the same options when there was one (a library caller renders, sends,
+   * then parses: the prompt the model continued, with no second render); otherwise rendered now.
+   * Undefined when the template cannot render the request (output is then read as starting outside
+   * reasoning).
+   */
+  promptSuffix(request: unknown, render: RenderOptions = {}): string | undefined {
+    if (typeof request === "object" && request !== null) {
+      const last = this.lastPromptEnd.get(request);
+      if (last !== undefined && sameRenderOptions(last.options, { ...render, addGenerationPrompt: last.options.addGenerationPrompt })) return last.suffix;
+    }
+    // Without messages (no request, or only `{tools}`), a one-message conversation still shows how the
+    // generation prompt ends.
+    const hasTurns = isObject(request) && (request.messages !== undefined || request.input !== undefined);
+    const body = hasTurns ? request : { ...(isObject(request) ? request : {}), messages: [{ role: "user", content: "" }] };
+    try {
+      return this.render(body, { ...render, addGenerationPrompt: true, continueFinalMessage: false }).slice(-PROMPT_SUFFIX_LENGTH);
+    } catch {
+      return undefined;
     }
   }
 
@@ -192,16 +231,8 @@ export class ChatTemplate {
 
   private withPromptSuffix(options: ParseOptions, request: unknown, render: RenderOptions | undefined): ParseOptions {
     if (options.promptSuffix !== undefined) return options;
-    // Without messages (no request, or only `{tools}`), a one-message conversation still shows how the
-    // generation prompt ends.
-    const hasTurns = isObject(request) && (request.messages !== undefined || request.input !== undefined);
-    const body = hasTurns ? request : { ...(isObject(request) ? request : {}), messages: [{ role: "user", content: "" }] };
-    try {
-      const prompt = this.render(body, { ...render, addGenerationPrompt: true, continueFinalMessage: false });
-      return { ...options, promptSuffix: prompt.slice(-PROMPT_SUFFIX_LENGTH) };
-    } catch {
-      return options; // the parser then assumes the output starts outside reasoning
-    }
+    const promptSuffix = this.promptSuffix(request, render);
+    return promptSuffix === undefined ? options : { ...options, promptSuffix };
   }
 
   private renderConversation(source: string, conversation: Conversation, request: unknown, options: RenderOptions): string {

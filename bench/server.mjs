@@ -9,6 +9,9 @@
  * 2. Throughput: 32 concurrent clients, requests per second, direct vs chatwire with 1 and 2 workers
  *    (`--workers`; on a machine shared with other work the gain is bounded by the idle cores).
  * 3. A 16 MB completion in one SSE line, direct vs through chatwire (linear buffering).
+ * 4. CPU per request (issue 19: goal <= 1 ms at one worker), read from the server process's own CPU
+ *    time (/proc) over the throughput run, and its resident memory while every request carries a tool
+ *    schema never seen before (goal: flat; every cache is bounded).
  *
  * Run: `node bench/server.mjs` (or through bench/run.mjs). SERVER_BENCH_REQUESTS scales the counts.
  */
@@ -79,6 +82,27 @@ async function throughput(url, body, total, concurrency = 32) {
 
 const f = (x) => x.toFixed(2).padStart(7);
 
+/** The process's CPU time (user + system) in ms and resident set in MB, from /proc (Linux). */
+function procStats(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return { cpuMs: ticks * 10, rssMb: rss ? Number(rss[1]) / 1024 : NaN }; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/** A chat body whose one tool schema is new (its description and a property name carry `k`). */
+function uniqueSchemaBody(k) {
+  return {
+    messages: [{ role: "user", content: `What's the weather in city ${k}?` }],
+    tools: [{ type: "function", function: { name: "get_weather", description: `Current weather #${k}`, parameters: { type: "object", properties: { city: { type: "string", description: `city #${k}` }, [`unit_${k}`]: { type: "string", enum: ["c", "f"] } }, required: ["city"] } } }],
+  };
+}
+
 export async function runServerBench() {
   console.log("\n== chatwire serve benchmark (stand-in llama-server on loopback) ==");
   const standin = await start([here("./server-standin.mjs")], /listening (\d+)/);
@@ -109,12 +133,48 @@ export async function runServerBench() {
     const total = Math.round(1000 * SCALE);
     console.log(`\nthroughput, 32 concurrent, half streamed (${total} requests after a warm-up round), requests/s`);
     const td = await throughput(`${backend}/completion`, direct, total);
+    const cpu0 = procStats(one.child.pid);
     const t1 = await throughput(`${one.value}/v1/chat/completions`, chat, total);
+    const cpu1 = procStats(one.child.pid);
+    // The throughput run sends `total` requests twice (a warm-up round, then the timed one).
+    const cpuPerRequest = cpu0 && cpu1 ? (cpu1.cpuMs - cpu0.cpuMs) / (2 * total) : undefined;
+    results.cpuPerRequestMs = cpuPerRequest;
+
+    // Memory under requests that share no schema: RSS after a warm-up, then after each further batch.
+    const uniqueTotal = Math.round(4000 * SCALE);
+    const batch = uniqueTotal / 4;
+    let k = 0;
+    const sendUnique = async (count) => {
+      let sent = 0;
+      const worker = async () => {
+        while (sent < count) {
+          sent++;
+          await once(`${one.value}/v1/chat/completions`, uniqueSchemaBody(k++), false);
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, worker));
+    };
+    await sendUnique(batch);
+    const rss = [procStats(one.child.pid)?.rssMb];
+    for (let i = 0; i < 3; i++) {
+      await sendUnique(batch);
+      rss.push(procStats(one.child.pid)?.rssMb);
+    }
+    results.uniqueSchemaRssMb = rss;
     await stop(one.child);
     const two = await serve(2);
     const t2 = await throughput(`${two.value}/v1/chat/completions`, chat, total);
     results.throughput = { direct: td, workers1: t1, workers2: t2 };
     console.log(`stand-in direct ${td.toFixed(0)}   chatwire --workers 1 ${t1.toFixed(0)}   --workers 2 ${t2.toFixed(0)}  (x${(t2 / t1).toFixed(2)}; ${(1000 / t1).toFixed(2)} ms per request at 1 worker)`);
+    console.log(
+      `server CPU per request at 1 worker: ${cpuPerRequest === undefined ? "not measured (no /proc)" : `${cpuPerRequest.toFixed(2)} ms (goal <= 1 ms ${cpuPerRequest <= 1 ? "ok" : "MISSED"})`}`,
+    );
+    const grow = rss[3] - rss[1];
+    console.log(
+      `RSS with a new tool schema in every request (${batch} per batch, after warm-up, then after each batch): ` +
+        `${rss.map((x) => (x === undefined ? "-" : x.toFixed(0))).join(" -> ")} MB; growth over the last two batches ` +
+        `${Number.isFinite(grow) ? `${grow.toFixed(0)} MB (goal: flat, within 16 MB ${grow <= 16 ? "ok" : "MISSED"})` : "not measured"}`,
+    );
     await stop(two.child);
 
     // 16 MB in one SSE line: the server's line buffering and the parser must stay linear.

@@ -51,13 +51,54 @@ class InvalidRequest(Exception):
         self.field = field
 
 
-def reads_content_parts(render):
-    """Spec 7: a probe render decides whether the template prints content parts itself."""
+def _prints_part_text(render, messages):
     try:
-        out = render([{"role": "user", "content": [{"type": "text", "text": PROBE}]}], None)
+        out = render(messages, None)
     except Exception:
         return False
     return PROBE in out and f"'text': '{PROBE}'" not in out and f'"text": "{PROBE}"' not in out
+
+
+def reads_content_parts(render):
+    """Spec 7: a probe render decides whether the template prints content parts itself (in user turns)."""
+    return _prints_part_text(render, [{"role": "user", "content": [{"type": "text", "text": PROBE}]}])
+
+
+def part_role(role):
+    """The role whose parts probe decides for `role`: developer is probed as system, tool-result roles
+    (tool, function, ipython...) as tool."""
+    if role in ("user", "assistant", "system"):
+        return role
+    return "system" if role == "developer" else "tool"
+
+
+def reads_content_parts_in(render, role):
+    """Spec 7 per role: only the message in `role` has text parts (a system turn before a user turn, an
+    assistant answer after one, a tool result answering the probe's first call in the probed shape)."""
+    role = part_role(role)
+    if role == "user":
+        return reads_content_parts(render)
+    parts = [{"type": "text", "text": PROBE}]
+    if role == "system":
+        return _prints_part_text(render, [{"role": "system", "content": parts}, {"role": "user", "content": "x"}])
+    if role == "assistant":
+        return _prints_part_text(render, [{"role": "user", "content": "x"}, {"role": "assistant", "content": parts}])
+    history = _call_history(*probed_shape(render))
+    call_id, name = PROBE_CALLS[0][0], PROBE_CALLS[0][1]
+    return _prints_part_text(render, history[:2] + [{"role": "tool", "tool_call_id": call_id, "content": parts, "name": name}])
+
+
+def parts_reader(render):
+    """role -> whether text parts are kept as a list for messages in that role (probed once per role)."""
+    answers = {}
+
+    def keep(role):
+        key = part_role(role)
+        if key not in answers:
+            answers[key] = reads_content_parts_in(render, key)
+        return answers[key]
+
+    return keep
 
 
 def _is_text_parts(content):
@@ -66,10 +107,11 @@ def _is_text_parts(content):
     )
 
 
-def _content(content, keep_parts):
+def _content(content, keep_parts, role):
+    """Spec 7 for a message in `role`; `keep_parts(role)` is asked only for a list of parts."""
     if not isinstance(content, list):
         return content
-    if _is_text_parts(content) and not keep_parts:
+    if _is_text_parts(content) and not keep_parts(role):
         return "\n".join(p["text"] for p in content)
     out = []
     for p in content:
@@ -99,7 +141,8 @@ def _call_history(content_none, as_string):
         args = json.dumps({key: value}) if as_string else {key: value}
         messages.append({"role": "assistant", "content": None if content_none else "",
                          "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}]})
-        messages.append({"role": "tool", "tool_call_id": call_id, "content": result})
+        # A result as rule 5 hands it over: with the called function's name (functionary v2.2 prints it).
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": result, "name": name})
     return messages
 
 
@@ -155,9 +198,23 @@ def _split_calls(messages, content_none):
     return out
 
 
-def renders_tool_definitions(render):
-    out = _try_render(render, [{"role": "user", "content": "x"}], [PROBE_TOOL])
+PROBE_SYSTEM = "You are a helpful assistant."
+
+
+def renders_tool_definitions(render, after_system=False):
+    """The probe tool's name is printed; `after_system`: in a conversation that starts with a system
+    message (functiongemma prints the tools only inside one). A template that raises on that one
+    (granite 20b fc rejects every system message) keeps the answer without it."""
+    lead = [{"role": "system", "content": PROBE_SYSTEM}] if after_system else []
+    out = _try_render(render, lead + [{"role": "user", "content": "x"}], [PROBE_TOOL])
+    if out is None and after_system:
+        return renders_tool_definitions(render)
     return out is not None and PROBE_TOOL["function"]["name"] in out
+
+
+def leads_with_system(messages):
+    """The normalised conversation starts with a system (or developer) message."""
+    return bool(messages) and messages[0].get("role") in ("system", "developer")
 
 
 def reads_arguments_as_string(render):
@@ -244,7 +301,7 @@ def _responses_messages(body, keep_parts, warnings, keep_strings, source, conten
             msg = {"role": "tool", "tool_call_id": item["call_id"]}
             if item["call_id"] in call_names:
                 msg["name"] = call_names[item["call_id"]]
-            msg["content"] = _content(out, keep_parts)
+            msg["content"] = _content(out, keep_parts, "tool")
             messages.append(msg)
             continue
         if kind in (None, "message") and "role" in item:
@@ -252,7 +309,7 @@ def _responses_messages(body, keep_parts, warnings, keep_strings, source, conten
             if not _role_ok(role, source):
                 raise InvalidRequest(f"input[{i}].role", f"unknown role {role!r}")
             _check_content(item.get("content"), f"input[{i}].content")
-            msg = {"role": role, "content": _content(item.get("content"), keep_parts)}
+            msg = {"role": role, "content": _content(item.get("content"), keep_parts, role)}
             if role == "assistant":
                 msg["_from_items"] = True
                 if msg["content"] is None:
@@ -284,7 +341,7 @@ def _chat_messages(body, keep_parts, warnings, keep_strings, source, content_non
             raise InvalidRequest(f"messages[{i}].role", f"unknown role {role!r}")
         if "content" in msg:
             _check_content(msg["content"], f"messages[{i}].content")
-            msg["content"] = _content(msg["content"], keep_parts)
+            msg["content"] = _content(msg["content"], keep_parts, role)
         calls = msg.get("tool_calls")
         if calls is not None and not isinstance(calls, list):
             raise InvalidRequest(f"messages[{i}].tool_calls", "must be an array of tool calls")
@@ -305,11 +362,22 @@ def _chat_messages(body, keep_parts, warnings, keep_strings, source, content_non
     return messages
 
 
-def normalize(body, template_source, render_probe):
-    """Returns (messages, tools, warnings). `render_probe(messages)` renders with the target template."""
-    keep_parts = reads_content_parts(render_probe)
+def probed_shape(render_probe):
+    """The tool-call shape the probe picked, or the first when no shape prints the probe's calls."""
+    return tool_probe(render_probe)["shape"] or SHAPES[0]
+
+
+def has_calls(messages):
+    """A normalised conversation with an assistant tool call: the only kind whose render the shape changes."""
+    return any(m.get("role") == "assistant" and m.get("tool_calls") for m in messages)
+
+
+def normalize(body, template_source, render_probe, shape=None):
+    """Returns (messages, tools, warnings). `render_probe(messages)` renders with the target template.
+    `shape` (content_none, as_string) overrides the probed tool-call shape (the render's fallback)."""
+    keep_parts = parts_reader(render_probe)
     probed = tool_probe(render_probe)
-    content_none, keep_strings = probed["shape"] or SHAPES[0]
+    content_none, keep_strings = shape or probed_shape(render_probe)
     warnings = []
     if "messages" in body:
         messages = _chat_messages(body, keep_parts, warnings, keep_strings, template_source, content_none)

@@ -4,13 +4,14 @@ The clock behind `strftime_now` is pinned (2026-01-02 03:04:05) by replacing the
 transformers module looks up at call time, so dated templates (Llama 3.x, gpt-oss...) are reproducible.
 """
 import datetime as _dt
+import hashlib
 import json
 import os
 
 from transformers.utils import chat_template_utils as ctu
 
 import ref_polyfill
-from ref_normalize import InvalidRequest, normalize, renders_tool_definitions, tool_probe
+from ref_normalize import SHAPES, InvalidRequest, has_calls, leads_with_system, normalize, probed_shape, renders_tool_definitions, tool_probe
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
 TEMPLATES = os.path.join(ROOT, "fixtures", "templates")
@@ -125,9 +126,18 @@ def probed_caps(probe):
     tools = tool_probe(probe)
     return {
         "rendersToolDefinitions": renders_tool_definitions(probe),
+        "rendersToolDefinitionsAfterSystem": renders_tool_definitions(probe, after_system=True),
         "rendersToolCalls": tools["shape"] is not None,
         "rendersToolResults": tools["results"],
     }
+
+
+def caps_for(caps, messages):
+    """The caps a request's polyfill plan reads: a conversation that starts with a system message takes
+    the definitions answer probed after one."""
+    if not leads_with_system(messages):
+        return caps
+    return {**caps, "rendersToolDefinitions": caps["rendersToolDefinitionsAfterSystem"]}
 
 
 def _token_kwargs(bos, eos, extra):
@@ -136,16 +146,17 @@ def _token_kwargs(bos, eos, extra):
     return out
 
 
-def prepare(source, bos, eos, conversation, extra=None, polyfill=False):
+def prepare(source, bos, eos, conversation, extra=None, polyfill=False, shape=None):
     """Normalises the request for this template; returns the kwargs render_jinja_template takes.
-    `polyfill`: rewrite as `polyfill: "auto"` does (docs/polyfills.md), from caps probed here."""
+    `polyfill`: rewrite as `polyfill: "auto"` does (docs/polyfills.md), from caps probed here.
+    `shape`: the tool-call shape (content_none, as_string) instead of the probed one."""
     tokens = _token_kwargs(bos, eos, extra)
     probe = prober(source, bos, eos, extra)
     options = conversation.get("options", {})
     body = conversation["request"]
-    messages, tools, _warnings = normalize(body, source, probe)
+    messages, tools, _warnings = normalize(body, source, probe, shape)
     if polyfill:
-        the_plan = ref_polyfill.plan(bool(tools), ref_polyfill.has_history_calls(messages), probed_caps(probe))
+        the_plan = ref_polyfill.plan(bool(tools), ref_polyfill.has_history_calls(messages), caps_for(probed_caps(probe), messages))
         if the_plan is not None:
             parallel = body.get("parallel_tool_calls") is not False
             messages = ref_polyfill.rewrite(messages, tools, body.get("tool_choice"), parallel, the_plan, ref_polyfill.supports_system(probe))
@@ -168,16 +179,60 @@ def render(kwargs):
     return rendered[0]
 
 
+def _normalized(kwargs):
+    return {"messages": kwargs["conversations"][0], "tools": kwargs["tools"]}
+
+
 def expected(source, bos, eos, conversation, extra=None, polyfill=False):
     """(result, normalized): result is {"prompt": str} or {"error": str, "kind": str}, what the reference
     does with this pair; normalized is {"messages", "tools"} handed to the template (None if the request
-    itself was rejected)."""
+    itself was rejected).
+
+    The render's fallback (spec rule 3c): when the template raises on a conversation with tool calls in
+    the probed shape, the other shapes are tried in SHAPES order, and the first that renders wins
+    (result["shape"] names it); when every shape raises, the probed shape's error stands. A recursion
+    limit is not a shape problem: it is reported at once."""
     try:
         kwargs = prepare(source, bos, eos, conversation, extra, polyfill)
     except InvalidRequest as e:
         return {"error": e.field, "kind": "invalid_request"}, None
-    normalized = {"messages": kwargs["conversations"][0], "tools": kwargs["tools"]}
+    normalized = _normalized(kwargs)
     try:
         return {"prompt": render(kwargs)}, normalized
     except Exception as e:  # the template raised (raise_exception, a Jinja or Python error)
-        return {"error": str(e), "kind": type(e).__name__}, normalized
+        first = {"error": str(e), "kind": type(e).__name__}
+        probe = prober(source, bos, eos, extra)
+        # Calls of the normalised request, before any polyfill rewrite turned them into text.
+        if isinstance(e, RecursionError) or not has_calls(normalize(conversation["request"], source, probe)[0]):
+            return first, normalized
+    probed = probed_shape(probe)
+    for shape in SHAPES:
+        if shape == probed:
+            continue
+        retry = prepare(source, bos, eos, conversation, extra, polyfill, shape)
+        try:
+            prompt = render(retry)
+        except Exception:
+            continue
+        return {"prompt": prompt, "shape": {"contentNone": shape[0], "argumentsAsString": shape[1]}}, _normalized(retry)
+    return first, normalized
+
+
+def shape_results(source, bos, eos, conversation, extra=None):
+    """For a request with tool calls that the normaliser accepts: what transformers does with it in every
+    tool-call shape (SHAPES order, no fallback, no polyfill), each {"sha256": the prompt's first 16 hex
+    digits} or {"error": str, "kind": str}. None for a request without calls or one rejected as invalid."""
+    probe = prober(source, bos, eos, extra)
+    try:
+        if not has_calls(normalize(conversation["request"], source, probe)[0]):
+            return None
+    except InvalidRequest:
+        return None
+    out = []
+    for shape in SHAPES:
+        try:
+            prompt = render(prepare(source, bos, eos, conversation, extra, False, shape))
+            out.append({"sha256": hashlib.sha256(prompt.encode("utf-8")).hexdigest()[:16]})
+        except Exception as e:
+            out.append({"error": str(e), "kind": type(e).__name__})
+    return out

@@ -19,15 +19,17 @@ export interface FixtureConversation {
   options: FixtureOptions;
 }
 export type ExpectedResult =
-  | { prompt: string; input: number }
+  | { prompt: string; input: number; shape?: { contentNone: boolean; argumentsAsString: boolean } }
   | { error: string; kind: string; input?: number };
 export interface ExpectedCaps {
   readsContentParts: boolean;
+  contentPartsByRole: { user: boolean; system: boolean; assistant: boolean; tool: boolean };
   readsArgumentsAsString?: boolean;
   callContentAsNone?: boolean;
   callsOnePerMessage?: boolean;
   supportsSystem?: boolean;
   rendersToolDefinitions?: boolean;
+  rendersToolDefinitionsAfterSystem?: boolean;
   rendersToolCalls?: boolean;
   rendersToolResults?: boolean;
 }

@@ -138,6 +138,17 @@ describe("polyfill modes", () => {
     expect(parsed.message.tool_calls?.[0]?.function.name).toBe("get_weather");
   });
 
+  it("auto asks whether tools are printed after a system message when the request starts with one (functiongemma)", () => {
+    const t = load("vllm-tool_chat_template_functiongemma");
+    expect(t.caps).toMatchObject({ rendersToolDefinitions: false, rendersToolDefinitionsAfterSystem: true, rendersToolCalls: true });
+    const withSystem = { messages: [{ role: "system", content: "Be brief." }, ASK], tools: [WEATHER] };
+    // The template lists the tools inside the system turn itself: nothing is added.
+    expect(t.render(withSystem)).toBe(t.render(withSystem, { polyfill: "never" }));
+    expect(t.render(withSystem)).toContain("Be brief.\nAvailable functions:\nFunction: get_weather");
+    // Without one it never prints them: the list is added.
+    expect(t.render(request)).toContain("You have access to the following tools:");
+  });
+
   it("never renders what the template renders (tools ignored by templates without them)", () => {
     const t = load("microsoft-Phi-3.5-mini-instruct");
     expect(t.render(request, { polyfill: "never" })).toBe(t.render({ messages: [ASK] }));

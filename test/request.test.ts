@@ -268,6 +268,41 @@ describe("rule 7: content parts", () => {
     normalizeRequest({ messages: [{ role: "user", content: parts }] }, info);
     expect(asked).toBe(1);
   });
+  it("decides per role when the template says so (tool results and Responses outputs ask for `tool`)", () => {
+    const asked: string[] = [];
+    const info = {
+      knowsDeveloperRole: false,
+      readsContentParts: true,
+      readsContentPartsIn: (role: string) => {
+        asked.push(role);
+        return role !== "tool";
+      },
+    };
+    const call = { id: "c1", type: "function", function: { name: "f", arguments: "{}" } };
+    const ab = [
+      { type: "text", text: "a" },
+      { type: "text", text: "b" },
+    ];
+    const chat = normalizeRequest(
+      {
+        messages: [
+          { role: "developer", content: ab },
+          { role: "user", content: ab },
+          { role: "assistant", content: null, tool_calls: [call] },
+          { role: "tool", tool_call_id: "c1", content: ab },
+        ],
+      },
+      info,
+    );
+    expect(chat.messages.map((m) => m.content)).toEqual([ab, ab, "", "a\nb"]);
+    // The user role keeps the plain answer; developer became system before the question was asked.
+    expect(asked).toEqual(["system", "tool"]);
+    const responses = normalizeRequest(
+      { input: [{ type: "function_call", call_id: "c1", name: "f", arguments: "{}" }, { type: "function_call_output", call_id: "c1", output: ab }] },
+      info,
+    );
+    expect(responses.messages[1]).toMatchObject({ role: "tool", content: "a\nb" });
+  });
   it("names a part that is not an object", () => {
     expect(fieldOf({ messages: [{ role: "user", content: [{ type: "text", text: "a" }, "b"] }] })).toBe("messages[0].content[1]");
   });

@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ChatwireError, parseCompletion, readJson, templateFromConfig, buildToolJsonSchema } from "../src/index.js";
 import { SCHEMA_LIMITS, forceSchemaEngine, type SchemaEngine } from "../src/schema/index.js";
+import { ajvCompileCount } from "../src/schema/codegen.js";
 
 const TEMPLATE = templateFromConfig({
   chat_template:
@@ -157,5 +158,37 @@ describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s 
     const body = request([tool("t", schema)]);
     expect(use(() => parseCompletion("hermes", call("t", { pattern: "abc", format: "not-an-email" }), body)).errors).toEqual([]);
     expect(use(() => parseCompletion("hermes", call("t", { pattern: 1 }), body)).errors[0]?.type).toBe("invalid_arguments");
+  });
+});
+
+describe("validators are compiled when a call needs one, not when the request is read (issue 19)", () => {
+  // A schema no other test uses, so no cache already holds its validator.
+  const fresh = (): Record<string, unknown> =>
+    tool("lazy", { type: "object", properties: { n: { type: "integer", minimum: 3, description: `unique ${Math.random()}` } }, required: ["n"] });
+
+  it("renders and checks a new schema without compiling it, then compiles it once for a call", () => {
+    forceSchemaEngine("codegen");
+    try {
+      const req = request([fresh()]);
+      const before = ajvCompileCount();
+      TEMPLATE.render(req);
+      TEMPLATE.render(req);
+      expect(ajvCompileCount()).toBe(before);
+      const bad = parseCompletion("hermes", call("lazy", { n: 1 }), req);
+      expect(bad.errors.map((e) => e.type)).toEqual(["invalid_arguments"]);
+      expect(ajvCompileCount()).toBe(before + 1);
+      expect(parseCompletion("hermes", call("lazy", { n: 4 }), req).message.tool_calls).toHaveLength(1);
+      expect(ajvCompileCount()).toBe(before + 1);
+    } finally {
+      forceSchemaEngine(undefined);
+    }
+  });
+
+  it("still refuses a bad schema when the request is read, naming the field", () => {
+    const e = thrown(() => TEMPLATE.render(request([OK, tool("bad", { type: "object", properties: { s: { type: "string", pattern: "(" } } })])));
+    expect(e.code).toBe("invalid_request");
+    expect(e.field).toBe("tools[1].function.parameters");
+    const typo = thrown(() => TEMPLATE.render(request([tool("bad", { type: "integr" })])));
+    expect(typo.field).toBe("tools[0].function.parameters");
   });
 });

@@ -49,7 +49,7 @@ describe("chatwire serve (CLI)", () => {
     const t = io();
     const exit = serveCommand(["--template", "qwen3", "--backend", backend.url, "--backend-kind", "ollama", "--model", "qwen3:8b", "--port", "0", "--text-prompt"], t.io, stop.signal);
     try {
-      await expect.poll(() => t.err(), { timeout: 3000 }).toContain("serving builtin:qwen3 (format hermes) at http://127.0.0.1:");
+      await expect.poll(() => t.err(), { timeout: 30_000 }).toContain("serving builtin:qwen3 (format hermes) at http://127.0.0.1:");
       const url = /at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(t.err())?.[1];
       const res = await fetch(`${url}/v1/chat/completions`, {
         method: "POST",

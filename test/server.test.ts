@@ -201,7 +201,9 @@ describe("errors", () => {
       backendKind: "llamacpp",
       port: 0,
       idGenerator: () => CALL_ID,
-      backendTimeoutMs: 300,
+      // Long enough that a loopback backend answering at once is never late on a loaded machine; the
+      // 504 test's silent backend waits it out.
+      backendTimeoutMs: 2000,
       maxBodyBytes: 64 * 1024,
       log: (line) => logged.push(line),
     });
@@ -307,7 +309,7 @@ describe("errors", () => {
   it("returns 504 when the backend does not answer in time", async () => {
     backend.set({ behaviour: { kind: "silent" } });
     try {
-      const e = await expectError("/v1/chat/completions", chatBody(), 504, null, "did not answer within 300 ms");
+      const e = await expectError("/v1/chat/completions", chatBody(), 504, null, "did not answer within 2000 ms");
       expect(e.code).toBe("backend_timeout");
     } finally {
       backend.set({ behaviour: { kind: "ok" } });
@@ -342,7 +344,7 @@ describe("errors", () => {
       const reader = res.body?.getReader();
       await reader?.read(); // the stream has started
       controller.abort();
-      await expect.poll(() => backend.abortedRequests, { timeout: 2000 }).toBe(before + 1);
+      await expect.poll(() => backend.abortedRequests, { timeout: 30_000 }).toBe(before + 1);
     } finally {
       backend.set({ behaviour: { kind: "ok" } });
       await patient.close();

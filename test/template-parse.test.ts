@@ -24,6 +24,22 @@ describe("parse through the template", () => {
     const t = await loadTemplate({ chat_template: THINKING.replace("<think>\n", "") });
     expect(t.parse("Plan it.\n</think>\n\nHello").message.reasoning_content).toBeUndefined();
   });
+  it("after a render of the same request object, parse and streamParser read its prompt's end without a second render (issue 19)", async () => {
+    // The template reads the clock once per render; `now` counts the renders.
+    const t = await loadTemplate({ chat_template: THINKING.replace("{% if add_generation_prompt %}", "{{ strftime_now('%Y') }}{% if add_generation_prompt %}") });
+    let renders = 0;
+    const now = () => (renders++, new Date(Date.UTC(2026, 0, 1)));
+    const request = { messages: [{ role: "user", content: "hi" }] };
+    t.render(request, { now });
+    expect(renders).toBe(1);
+    expect(t.parse("Plan it.\n</think>\n\nHello", request, { render: { now } }).message.reasoning_content?.trim()).toBe("Plan it.");
+    t.streamParser(request, { render: { now } }).end();
+    expect(renders).toBe(1);
+    // Another request object, or other render options: rendered (once each).
+    t.parse("x", { messages: [{ role: "user", content: "hi" }] }, { render: { now } });
+    t.parse("x", request, { render: { now, variables: { enable_thinking: false } } });
+    expect(renders).toBe(3);
+  });
   it("an explicit promptSuffix wins over rendering", async () => {
     const t = await loadTemplate({ chat_template: THINKING });
     const { message } = t.parse("Plan it.", undefined, { promptSuffix: "<|im_start|>assistant\n" });

@@ -139,6 +139,23 @@ describe("caps", () => {
       expect(t.render(user([{ type: "text", text: "a" }, { type: "text", text: "b" }]))).toMatch(/^a\nb!?$/);
     }
   });
+  it("content parts are probed per role: a template that prints user parts but concatenates tool results gets joined results", async () => {
+    const t = await tmpl(
+      "{% for m in messages %}{% if m.role == 'tool' %}[{{ m.name }}: {{ m.content + '' }}]{% elif m.content is string %}{{ m.content }}" +
+        "{% else %}{% for p in m.content %}<{{ p.text }}>{% endfor %}{% endif %}{% if m.tool_calls %}{% for c in m.tool_calls %}{{ c.function.name }}{{ c.function.arguments | tojson }}{% endfor %}{% endif %}{% endfor %}",
+    );
+    expect(t.caps.contentPartsByRole).toEqual({ user: true, system: true, assistant: true, tool: false });
+    const parts = (text: string) => [{ type: "text", text }];
+    const prompt = t.render({
+      messages: [
+        { role: "system", content: parts("s") },
+        { role: "user", content: parts("u") },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "c1", content: [...parts("r1"), ...parts("r2")] },
+      ],
+    });
+    expect(prompt).toBe("<s><u>f{}[f: r1\nr2]");
+  });
   it("developer, tools, system, variables and reasoning", async () => {
     const qwen = await loadTemplate("qwen3");
     expect(qwen.caps).toMatchObject({

@@ -4,6 +4,7 @@
  * the history is lost under `content: null`, no empty assistant turn is printed after a call, and what
  * becomes of earlier reasoning.
  */
+import { escapeRegExp } from "../regexp-escape.js";
 import { MARK, SEARCH_CALL, TOOLS, WEATHER_CALL, callHistory } from "./battery.js";
 import { assistantTurnText } from "./assistant-turn.js";
 import { getFormat } from "../formats/index.js";
@@ -185,6 +186,3 @@ function canonical(value: unknown): string {
   );
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

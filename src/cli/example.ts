@@ -5,7 +5,7 @@
  */
 import { loadTemplate } from "../template/index.js";
 import { parseOptions } from "./args.js";
-import { EXAMPLE_COMPLETION, EXAMPLE_REQUEST, EXAMPLE_TEMPLATE } from "./example-data.js";
+import { EXAMPLE_COMPLETION, EXAMPLE_REQUEST, EXAMPLE_TEMPLATE } from "../examples/example-data.js";
 import { printJson, type CliIO } from "./io.js";
 
 export const EXAMPLE_USAGE = "chatwire example [--json]";

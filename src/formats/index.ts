@@ -12,25 +12,25 @@
 import { ChatwireError } from "../errors.js";
 import type { ReasoningMarkers } from "../parse/language.js";
 import * as families from "./families.generated.js";
-import type { FormatDescription } from "./types.js";
+import type { RegisteredFormat } from "./types.js";
 
 type Registered = (typeof families)[keyof typeof families];
 
 /** Every registered format id (formats.md lists what each family writes). */
 export type FormatId = Registered["id"];
 
-export type { FormatDescription } from "./types.js";
+export type { FormatDescription, RegisteredFormat } from "./types.js";
 export type * from "./types.js";
 
-const FORMATS: readonly FormatDescription[] = Object.values(families) as readonly FormatDescription[];
+const FORMATS: readonly RegisteredFormat[] = Object.values(families) as readonly RegisteredFormat[];
 
-const byId = new Map<string, FormatDescription>(FORMATS.map((f) => [f.id, f]));
+const byId = new Map<string, RegisteredFormat>(FORMATS.map((f) => [f.id, f]));
 
 /**
  * Sorted by id, then every family moved before the ones its `detect.before` names (a stable
  * topological order). Throws at load for an unknown id or a cycle, so a bad declaration cannot ship.
  */
-function detectionOrder(): FormatDescription[] {
+function detectionOrder(): RegisteredFormat[] {
   const sorted = [...FORMATS].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const mustPrecede = new Map<string, Set<string>>(sorted.map((f) => [f.id, new Set()]));
   for (const f of sorted) {
@@ -40,7 +40,7 @@ function detectionOrder(): FormatDescription[] {
       set.add(f.id);
     }
   }
-  const out: FormatDescription[] = [];
+  const out: RegisteredFormat[] = [];
   const placed = new Set<string>();
   while (out.length < sorted.length) {
     const next = sorted.find((f) => !placed.has(f.id) && [...mustPrecede.get(f.id)!].every((id) => placed.has(id)));
@@ -54,7 +54,7 @@ function detectionOrder(): FormatDescription[] {
 const ORDERED = detectionOrder();
 
 /** The description of a format id; throws ChatwireError `unknown_format` for an unregistered id. */
-export function getFormat(id: string): FormatDescription {
+export function getFormat(id: string): RegisteredFormat {
   const format = byId.get(id);
   if (format === undefined) {
     const known = listFormats().map((f) => f.id).join(", ");
@@ -64,20 +64,15 @@ export function getFormat(id: string): FormatDescription {
 }
 
 /** Every registered format, in detection order. */
-export function listFormats(): FormatDescription[] {
+export function listFormats(): RegisteredFormat[] {
   return [...ORDERED];
 }
 
-function matches(format: FormatDescription, source: string): boolean {
+function matches(format: RegisteredFormat, source: string): boolean {
   const rule = format.detect;
   if (rule === undefined) return false;
   if (rule.noneOf?.some((s) => source.includes(s))) return false;
   return rule.anyOf.some((group) => group.every((s) => source.includes(s)));
-}
-
-/** Every format whose detection rule matches the source, in detection order (the first one wins). */
-export function matchingFormats(templateSource: string): FormatId[] {
-  return ORDERED.filter((f) => matches(f, templateSource)).map((f) => f.id);
 }
 
 /** The tool-call format a chat template writes, or undefined when it has no recognised tool syntax. */

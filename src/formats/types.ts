@@ -1,9 +1,9 @@
 /**
  * The format language, as the families use it. The vocabulary belongs to the engine
- * (src/parse/language.ts); this file only re-exports it, with `FormatId` (inferred from the registry,
- * families.generated.ts) in place of the free `id` string.
+ * (src/parse/language.ts); this file only re-exports it, and adds `RegisteredFormat`: a description
+ * whose `id` is one of the registry's (`FormatId`, inferred from families.generated.ts).
  */
-import type { FormatDescription as LanguageFormat } from "../parse/language.js";
+import type { FormatDescription } from "../parse/language.js";
 import type { FormatId } from "./index.js";
 
 export type {
@@ -12,6 +12,7 @@ export type {
   ChannelRule,
   ChannelSpec,
   Detection,
+  FormatDescription,
   IdStyle,
   ImplicitEnd,
   KeyValueParams,
@@ -24,4 +25,4 @@ export type {
 export type { FormatId } from "./index.js";
 
 /** A registered family's description (its `id` is one of the registry's). */
-export type FormatDescription = Omit<LanguageFormat, "id"> & { id: FormatId };
+export type RegisteredFormat = Omit<FormatDescription, "id"> & { id: FormatId };

@@ -6,6 +6,7 @@
  * step with those declarations.
  */
 import type { FormatDescription, RegionSpec } from "../formats/types.js";
+import { onPayload, type PayloadTable } from "../parse/payload-kinds.js";
 import type { FunctionTool } from "../types.js";
 import { alt, lit } from "./gbnf.js";
 import { payloadWriter, type EmitContext, type PayloadWriter } from "./payloads.js";
@@ -27,9 +28,21 @@ interface Usable {
 }
 
 /** Payload kinds read with whitespace skipped around them, so the canonical form puts newlines there. */
+const PADDED: PayloadTable<boolean> = {
+  "json-calls": () => true,
+  tagged: () => true,
+  // A dispatch is written in its `otherwise` spelling (payloads.ts reads the template for the others).
+  "by-first-char": (p) => onPayload(PADDED, p.otherwise),
+  "json-args": () => false,
+  "header-args": () => false,
+  "xml-calls": () => false,
+  "literal-calls": () => false,
+  "python-or-json": () => false,
+  "python-tag": () => false,
+};
+
 function padded(region: RegionSpec): boolean {
-  const kind = region.payload.kind === "by-first-char" ? region.payload.otherwise.kind : region.payload.kind;
-  return kind === "json-calls" || kind === "tagged";
+  return onPayload(PADDED, region.payload);
 }
 
 /** The call shape of a format, or the reason its file gives for having no grammar. */

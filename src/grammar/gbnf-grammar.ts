@@ -10,8 +10,9 @@
  * writes is a grammatical one and reads back exactly as the grammar derived it.
  */
 import { ChatwireError } from "../errors.js";
-import { getFormat, listFormats } from "../formats/index.js";
+import { listFormats } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
+import { formatOf } from "./format-of.js";
 import { callShape, derivedShape, type CallShape } from "./calls.js";
 import { alt, GbnfBuilder, lit, type Capture } from "./gbnf.js";
 import { formatMarkers, regionEndMarkers } from "./markers.js";
@@ -44,7 +45,7 @@ export interface EmittedGrammar {
  * (`grammar.unavailable`), else what stops the emitter (a description nobody registered).
  */
 export function grammarUnavailable(format: FormatId | FormatDescription): string | undefined {
-  const description = typeof format === "string" ? getFormat(format) : format;
+  const description = formatOf(format);
   const builder = new GbnfBuilder();
   const shape = callShape(description, { builder, schemas: new SchemaRules(builder), format: description });
   return "reason" in shape ? shape.reason : undefined;
@@ -56,7 +57,7 @@ export function grammarUnavailable(format: FormatId | FormatDescription): string
  * declare `grammar.unavailable`.
  */
 export function emitterLimit(format: FormatId | FormatDescription): string | undefined {
-  const description = typeof format === "string" ? getFormat(format) : format;
+  const description = formatOf(format);
   const builder = new GbnfBuilder();
   const shape = derivedShape(description, { builder, schemas: new SchemaRules(builder), format: description });
   return "reason" in shape ? shape.reason : undefined;
@@ -70,7 +71,7 @@ export function grammarFormats(): FormatId[] {
 }
 
 export function emitGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): EmittedGrammar {
-  const description = typeof format === "string" ? getFormat(format) : format;
+  const description = formatOf(format);
   const req = toolRequest(request);
   const builder = new GbnfBuilder();
   builder.stringMarkers = regionEndMarkers(description);

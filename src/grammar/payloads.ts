@@ -10,7 +10,9 @@
  */
 import type { FormatDescription, Payload } from "../formats/types.js";
 import type { FunctionTool } from "../types.js";
+import { MISTRAL_ID_LENGTH } from "../parse/ids.js";
 import { literalDialect } from "../parse/literal/dialects.js";
+import { onPayload, type PayloadOf, type PayloadTable } from "../parse/payload-kinds.js";
 import { alt, lit, type GbnfBuilder } from "./gbnf.js";
 import { choosePattern, patternGbnf, patternLiterals, patternPrefix } from "./pattern-gbnf.js";
 import { primitive } from "./primitives.js";
@@ -47,32 +49,27 @@ export interface PayloadWriter {
 
 export type WriterOrReason = PayloadWriter | { reason: string };
 
+/** The GBNF writer of each payload kind, or why it has none. */
+const WRITERS: PayloadTable<WriterOrReason, [EmitContext]> = {
+  "json-calls": (p, ctx) => jsonCalls(p, ctx),
+  "header-args": (p, ctx) => headerArgs(p, ctx),
+  tagged: (p, ctx) => tagged(p, ctx),
+  "literal-calls": (p, ctx) => {
+    // The Gemma family (bare keys, strings between quote tokens): the quote comes from the dialect.
+    const dialect = literalDialect(p.dialect);
+    if (dialect.dictKeys === "bare") return gemmaCalls(p.namePrefix ?? "", dialect.strings[0]!.quote, ctx);
+    // Olmo 3 writes calls one per line; a family that says calls *may* sit in a list writes one bare call per region.
+    return pythonCalls(p.namePrefix ?? "", p.sequence === true ? "lines" : p.list === true ? "bare" : "list", ctx);
+  },
+  "python-or-json": (_p, ctx) => pythonCalls("", "list", ctx),
+  "by-first-char": (p, ctx) => byFirstChar(p, ctx),
+  "python-tag": () => ({ reason: "<|python_tag|> holds raw code for a built-in tool, which a grammar cannot type" }),
+  "xml-calls": () => ({ reason: "XML-element arguments (nested elements per key) have no grammar writer yet" }),
+  "json-args": () => ({ reason: "a bare arguments body belongs to a channel message, whose header names the call" }),
+};
+
 export function payloadWriter(payload: Payload, ctx: EmitContext): WriterOrReason {
-  switch (payload.kind) {
-    case "json-calls":
-      return jsonCalls(payload, ctx);
-    case "header-args":
-      return headerArgs(payload, ctx);
-    case "tagged":
-      return tagged(payload, ctx);
-    case "literal-calls": {
-      // The Gemma family (bare keys, strings between quote tokens): the quote comes from the dialect.
-      const dialect = literalDialect(payload.dialect);
-      if (dialect.dictKeys === "bare") return gemmaCalls(payload.namePrefix ?? "", dialect.strings[0]!.quote, ctx);
-      // Olmo 3 writes calls one per line; a family that says calls *may* sit in a list writes one bare call per region.
-      return pythonCalls(payload.namePrefix ?? "", payload.sequence === true ? "lines" : payload.list === true ? "bare" : "list", ctx);
-    }
-    case "python-or-json":
-      return pythonCalls("", "list", ctx);
-    case "by-first-char":
-      return byFirstChar(payload, ctx);
-    case "python-tag":
-      return { reason: "<|python_tag|> holds raw code for a built-in tool, which a grammar cannot type" };
-    case "xml-calls":
-      return { reason: "XML-element arguments (nested elements per key) have no grammar writer yet" };
-    case "json-args":
-      return { reason: "a bare arguments body belongs to a channel message, whose header names the call" };
-  }
+  return onPayload(WRITERS, payload, ctx);
 }
 
 function hint(tool: FunctionTool): string {
@@ -110,7 +107,7 @@ function jsonArgs(ctx: EmitContext, tool: FunctionTool): string {
   return ctx.schemas.objectRule(tool.function.parameters, `${hint(tool)}-args`, jsonObject(ctx.builder));
 }
 
-function jsonCalls(payload: Extract<Payload, { kind: "json-calls" }>, ctx: EmitContext): PayloadWriter {
+function jsonCalls(payload: PayloadOf<"json-calls">, ctx: EmitContext): PayloadWriter {
   const { builder } = ctx;
   const space = primitive(builder, "space");
   const member = (key: string) => `${lit(JSON.stringify(key))} ${space} ":" ${space}`;
@@ -119,7 +116,7 @@ function jsonCalls(payload: Extract<Payload, { kind: "json-calls" }>, ctx: EmitC
   const argsKey = alt((payload.argsKeys ?? ["arguments", "parameters"]).map((k) => lit(JSON.stringify(k))));
   const keyed = (key: string) => `${key} ${space} ":" ${space}`;
   const idKey = payload.idKeys?.[0];
-  const idValue = ctx.format.idStyle === "mistral" ? '"\\"" [a-zA-Z0-9]{9} "\\""' : '"\\"" [a-zA-Z0-9_-]{1,40} "\\""';
+  const idValue = `"\\"" ${callId(ctx)} "\\""`;
   const call = (t: FunctionTool): string => {
     const args = jsonArgs(ctx, t);
     if (payload.nameIsKey === true) return callRule(builder, t, seq(`"{" ${space}`, member(t.function.name), args, `"}" ${space}`));
@@ -146,16 +143,21 @@ function jsonCalls(payload: Extract<Payload, { kind: "json-calls" }>, ctx: EmitC
   };
 }
 
+/** The call ids the model may write: what the parser keeps as they are (ids.ts `validId`), kept short. */
+function callId(ctx: EmitContext): string {
+  return ctx.format.idStyle === "mistral" ? `[a-zA-Z0-9]{${MISTRAL_ID_LENGTH}}` : "[a-zA-Z0-9_-]{1,40}";
+}
+
 /** Expressions for the holes of a header pattern. */
 function holeExprs(ctx: EmitContext, name: string): Record<string, string> {
   return {
     name: lit(name),
     index: "[0-9]{1,3}",
-    id: ctx.format.idStyle === "mistral" ? "[a-zA-Z0-9]{9}" : "[a-zA-Z0-9_-]{1,40}",
+    id: callId(ctx),
   };
 }
 
-function headerArgs(payload: Extract<Payload, { kind: "header-args" }>, ctx: EmitContext): WriterOrReason {
+function headerArgs(payload: PayloadOf<"header-args">, ctx: EmitContext): WriterOrReason {
   // Every header spelling the parser reads whose holes can be written (a model's own id included).
   const patterns = payload.header.filter((p) => choosePattern([p], ["name", "index", "id"]) !== undefined);
   const end = payload.headerEnd[0];
@@ -173,7 +175,7 @@ function headerArgs(payload: Extract<Payload, { kind: "header-args" }>, ctx: Emi
   };
 }
 
-function tagged(payload: Extract<Payload, { kind: "tagged" }>, ctx: EmitContext): WriterOrReason {
+function tagged(payload: PayloadOf<"tagged">, ctx: EmitContext): WriterOrReason {
   const { builder, schemas } = ctx;
   const params = payload.params;
   const markers: string[] = [...(payload.afterParam ?? []), ...(payload.implicitEnds ?? []).map((e) => e.tag)];
@@ -264,7 +266,7 @@ function gemmaCalls(namePrefix: string, quote: string, ctx: EmitContext): Payloa
  * Every spelling the dispatch reads (`{` JSON or tags), or, when the template is known, the ones whose
  * markers it writes (Mistral v11+ templates render `[ARGS]`, older ones a JSON array).
  */
-function byFirstChar(payload: Extract<Payload, { kind: "by-first-char" }>, ctx: EmitContext): WriterOrReason {
+function byFirstChar(payload: PayloadOf<"by-first-char">, ctx: EmitContext): WriterOrReason {
   const branches: { payload: Payload; first?: string }[] = [
     { payload: payload.otherwise },
     ...Object.entries(payload.cases).map(([first, p]) => ({ payload: p, first })),

@@ -12,6 +12,7 @@ import { alt, lit, type Capture, type GbnfBuilder } from "./gbnf.js";
 import { anyValueRule, primitive, scalarRule, type ValueSyntax } from "./primitives.js";
 import type { TextGuard } from "./text-rules.js";
 import { schemaTypes, type ValueType } from "../parse/coerce.js";
+import { isSchemaObject } from "../schema/walk.js";
 import type { JsonSchema } from "../types.js";
 
 type Schema = Record<string, unknown>;
@@ -49,8 +50,9 @@ const ANNOTATIONS = new Set([
 
 const PY_JSON = { indent: null, itemSeparator: ", ", keySeparator: ": ", sortKeys: false, ensureAscii: false };
 
+/** A schema object; a PyFloat (a request's `1.0`, an object here) is a value, never a schema. */
 function isSchema(x: unknown): x is Schema {
-  return typeof x === "object" && x !== null && !Array.isArray(x) && !(x instanceof PyFloat);
+  return isSchemaObject(x) && !(x instanceof PyFloat);
 }
 
 export class SchemaRules {

@@ -9,9 +9,10 @@
  * fixed begin; those get a ChatwireError saying so.
  */
 import { ChatwireError } from "../errors.js";
-import { getFormat } from "../formats/index.js";
 import type { FormatDescription, FormatId, Payload, RegionSpec } from "../formats/types.js";
+import { formatOf } from "./format-of.js";
 import { PyFloat } from "../jinja/py-float.js";
+import { onPayload, type PayloadTable } from "../parse/payload-kinds.js";
 import type { JsonSchema } from "../types.js";
 import { choosePattern, requiredHoles } from "./pattern-gbnf.js";
 import { callableTools, toolRequest } from "./tool-request.js";
@@ -50,33 +51,44 @@ function fill(pattern: string, name: string): string {
   return out;
 }
 
-function payloadFrame(payload: Payload, region: RegionSpec): { before(name: string): string; after: string } | undefined {
-  const lead = region.startInPayload === true ? "" : region.end !== undefined ? "\n" : "";
-  const trail = region.end !== undefined && region.startInPayload !== true ? "\n" : "";
-  switch (payload.kind) {
-    case "json-calls": {
-      const nameKey = payload.nameKeys?.[0] ?? "name";
-      const argsKey = payload.argsKeys?.[0] ?? "arguments";
-      // `functools[` opened the array already; a region that is the array itself (xLAM's `[`) opens it here.
-      const opened = typeof region.startInPayload === "number";
-      const array = region.startInPayload === true && region.start[0] === "[" ? "[" : "";
-      const close = opened || array !== "" ? "}]" : "}";
-      const open = `${opened ? "" : lead}${array}{`;
-      if (payload.nameIsKey === true) return { before: (n) => `${open}${JSON.stringify(n)}: `, after: `${close}${trail}` };
-      return { before: (n) => `${open}${JSON.stringify(nameKey)}: ${JSON.stringify(n)}, ${JSON.stringify(argsKey)}: `, after: `${close}${trail}` };
-    }
-    case "header-args": {
-      const pattern = choosePattern(payload.header, ["name"]);
-      const end = payload.headerEnd[0];
-      if (pattern === undefined || end === undefined || requiredHoles(pattern).some((h) => h !== "name")) return undefined;
-      return { before: (n) => `${fill(pattern, n)}${end}`, after: "" };
-    }
-    case "by-first-char":
-      // The family's own spelling only: Qwen3-Coder and GLM also read JSON, but their templates write tags.
-      return payloadFrame(payload.otherwise, region);
-    default:
-      return undefined;
-  }
+/** The JSON call's text before and after its arguments, from the payload and its region. */
+type PayloadFrame = { before(name: string): string; after: string } | undefined;
+
+/** Each payload kind's frame; undefined where the arguments are not JSON between fixed text. */
+const FRAMES: PayloadTable<PayloadFrame, [RegionSpec]> = {
+  "json-calls": (payload, region) => {
+    const lead = region.startInPayload === true ? "" : region.end !== undefined ? "\n" : "";
+    const trail = region.end !== undefined && region.startInPayload !== true ? "\n" : "";
+    const nameKey = payload.nameKeys?.[0] ?? "name";
+    const argsKey = payload.argsKeys?.[0] ?? "arguments";
+    // `functools[` opened the array already; a region that is the array itself (xLAM's `[`) opens it here.
+    const opened = typeof region.startInPayload === "number";
+    const array = region.startInPayload === true && region.start[0] === "[" ? "[" : "";
+    const close = opened || array !== "" ? "}]" : "}";
+    const open = `${opened ? "" : lead}${array}{`;
+    if (payload.nameIsKey === true) return { before: (n) => `${open}${JSON.stringify(n)}: `, after: `${close}${trail}` };
+    return { before: (n) => `${open}${JSON.stringify(nameKey)}: ${JSON.stringify(n)}, ${JSON.stringify(argsKey)}: `, after: `${close}${trail}` };
+  },
+  "header-args": (payload) => {
+    const pattern = choosePattern(payload.header, ["name"]);
+    const end = payload.headerEnd[0];
+    if (pattern === undefined || end === undefined || requiredHoles(pattern).some((h) => h !== "name")) return undefined;
+    return { before: (n) => `${fill(pattern, n)}${end}`, after: "" };
+  },
+  // The family's own spelling only: Qwen3-Coder and GLM also read JSON, but their templates write tags.
+  "by-first-char": (payload, region) => payloadFrame(payload.otherwise, region),
+  // Raw or typed values between tags, Python and Gemma literals, code: no JSON middle.
+  tagged: () => undefined,
+  "xml-calls": () => undefined,
+  "literal-calls": () => undefined,
+  "python-or-json": () => undefined,
+  "python-tag": () => undefined,
+  // A bare arguments body is a channel message's, and channel formats have no structural tag.
+  "json-args": () => undefined,
+};
+
+function payloadFrame(payload: Payload, region: RegionSpec): PayloadFrame {
+  return onPayload(FRAMES, payload, region);
 }
 
 function callFrame(format: FormatDescription): CallFrame | undefined {
@@ -101,7 +113,7 @@ function callFrame(format: FormatDescription): CallFrame | undefined {
 }
 
 export function buildStructuralTag(format: FormatId | FormatDescription, request: unknown): StructuralTag {
-  const description = typeof format === "string" ? getFormat(format) : format;
+  const description = formatOf(format);
   const frame = callFrame(description);
   if (frame === undefined) {
     throw new ChatwireError(

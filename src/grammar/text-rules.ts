@@ -214,8 +214,3 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
   }
   return slots.get(first)!.name;
 }
-
-/** Text that may contain anything but bounded whitespace runs (no markers to avoid). */
-export function anyText(builder: GbnfBuilder, hint = "any-text"): string {
-  return textWithout(builder, hint, []);
-}

@@ -8,7 +8,7 @@ import { loadTemplate, listBuiltins, readJson, type ChatTemplate, type Delta, ty
 import { diffLines } from "./diff.js";
 import { annotatePrompt } from "./provenance.js";
 import type { InspectSession, TokensRequest, TokensResponse } from "./session.js";
-import { EXAMPLE_COMPLETION, EXAMPLE_REQUEST } from "../cli/example-data.js";
+import { EXAMPLE_COMPLETION, EXAMPLE_REQUEST } from "../examples/example-data.js";
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const el = document.getElementById(id);

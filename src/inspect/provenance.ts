@@ -6,6 +6,7 @@
  * (`content.startswith(...)`) may render differently with the marks, so the marked prompt, marks
  * removed, must equal the real prompt, or provenance is reported as unavailable rather than guessed.
  */
+import { escapeRegExp } from "../regexp-escape.js";
 import type { ChatTemplate, RenderOptions } from "../template/core.js";
 
 const OPEN = "\uFDD0";
@@ -105,10 +106,6 @@ export function markRequest(request: Json): Json {
   if (typeof r.instructions === "string") out.instructions = wrap(r.instructions);
   if (Array.isArray(r.tools)) out.tools = r.tools.map(markTool);
   return out;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Control-token-looking text: the template's special tokens, given texts, and the usual shapes. */

@@ -14,9 +14,11 @@
 import type { JsonSchema } from "../types.js";
 import { jsonStringBody, readNumber } from "./literal/json-text.js";
 import { readLiteral } from "./literal/value-reader.js";
+import { TYPE_ALIASES, type ValueType } from "../schema/aliases.js";
+import { isSchemaObject } from "../schema/walk.js";
 import { holdsNonFiniteNumber } from "./validate.js";
 
-export type ValueType = "null" | "integer" | "number" | "boolean" | "object" | "array" | "string";
+export type { ValueType } from "../schema/aliases.js";
 
 /** The order in which a union's types are tried. */
 export const TYPE_ORDER: readonly ValueType[] = ["null", "integer", "number", "boolean", "object", "array", "string"];
@@ -24,18 +26,7 @@ export const TYPE_ORDER: readonly ValueType[] = ["null", "integer", "number", "b
 export const UNTYPED_STRING: readonly ValueType[] = ["string"];
 export const UNTYPED_JSON: readonly ValueType[] = TYPE_ORDER;
 
-/** Type names models' schemas use besides JSON Schema's own (`float` from Python-minded tool authors). */
-export const TYPE_ALIASES: Readonly<Record<string, ValueType>> = {
-  null: "null", integer: "integer", int: "integer", number: "number", float: "number", double: "number",
-  boolean: "boolean", bool: "boolean", object: "object", dict: "object", array: "array", list: "array",
-  string: "string", str: "string", text: "string",
-};
-
 const MAX_REF_DEPTH = 32;
-
-function isSchema(v: unknown): v is JsonSchema {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Follows a local `$ref` (`#/$defs/Name`, `#/definitions/Name`, any `#/a/b` JSON pointer) in `root`. */
 export function resolveRef(schema: JsonSchema, root: JsonSchema | undefined): JsonSchema {
@@ -46,9 +37,9 @@ export function resolveRef(schema: JsonSchema, root: JsonSchema | undefined): Js
     let target: unknown = root;
     for (const raw of ref.slice(1).split("/").filter((p) => p !== "")) {
       const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-      target = isSchema(target) ? target[part] : undefined;
+      target = isSchemaObject(target) ? target[part] : undefined;
     }
-    if (!isSchema(target)) break;
+    if (!isSchemaObject(target)) break;
     s = target;
   }
   return s;
@@ -64,14 +55,14 @@ export function propertySchema(parameters: JsonSchema | undefined, key: string):
 function findProperty(schema: JsonSchema, key: string, root: JsonSchema, depth: number): JsonSchema | undefined {
   if (depth > MAX_REF_DEPTH) return undefined;
   const props = schema.properties;
-  if (isSchema(props) && Object.prototype.hasOwnProperty.call(props, key) && isSchema(props[key])) {
+  if (isSchemaObject(props) && Object.prototype.hasOwnProperty.call(props, key) && isSchemaObject(props[key])) {
     return props[key] as JsonSchema;
   }
   for (const k of ["allOf", "anyOf", "oneOf"]) {
     const list = schema[k];
     if (!Array.isArray(list)) continue;
     for (const sub of list) {
-      if (!isSchema(sub)) continue;
+      if (!isSchemaObject(sub)) continue;
       const f = findProperty(resolveRef(sub, root), key, root, depth + 1);
       if (f !== undefined) return f;
     }
@@ -106,7 +97,7 @@ function collectTypes(schema: JsonSchema, root: JsonSchema | undefined, out: Set
     const list = schema[k];
     if (!Array.isArray(list)) continue;
     for (const sub of list) {
-      if (isSchema(sub)) {
+      if (isSchemaObject(sub)) {
         branched = true;
         collectTypes(resolveRef(sub, root), root, out, depth + 1);
       }
@@ -115,7 +106,7 @@ function collectTypes(schema: JsonSchema, root: JsonSchema | undefined, out: Set
   if (names.length > 0 || branched) return;
   const values = Array.isArray(schema.enum) ? schema.enum : "const" in schema ? [schema.const] : [];
   for (const v of values) out.add(typeOfValue(v));
-  if (isSchema(schema.properties)) out.add("object");
+  if (isSchemaObject(schema.properties)) out.add("object");
   if (schema.items !== undefined) out.add("array");
 }
 

@@ -1,7 +1,8 @@
 /**
  * Compiles a format description (plain data in the format language, language.ts) into what the engine
  * runs: each region's payload kind becomes a decoder factory, marker patterns become matchers
- * (patterns.ts), channel rules become a router. Compiled once per description object.
+ * (patterns.ts), channel rules become a router. Compiled once per description object, after the
+ * description is checked against the language (validate-format.ts).
  */
 import { ChatwireError } from "../errors.js";
 import { UNTYPED_JSON, UNTYPED_STRING } from "./coerce.js";
@@ -19,7 +20,9 @@ import { xmlCallsDecoder } from "./decoders/xml-calls.js";
 import type { XmlCallsSyntax } from "./decoders/xml-calls.js";
 import type { ParamOpen, TaggedSyntax } from "./decoders/tagged.js";
 import type { ChannelRoute, ChannelRule, ChannelSpec, FormatDescription, Payload, RegionSpec, UntypedValues } from "./language.js";
+import { onPayload, type PayloadOf, type PayloadTable } from "./payload-kinds.js";
 import { compilePattern, matchWhole } from "./patterns.js";
+import { validateFormat } from "./validate-format.js";
 import type { CompiledPattern, Holes } from "./patterns.js";
 
 /** A region as the engine runs it: the description's markers and its payload's decoder. */
@@ -45,6 +48,7 @@ const compiled = new WeakMap<FormatDescription, CompiledFormat>();
 export function compileFormat(format: FormatDescription): CompiledFormat {
   const hit = compiled.get(format);
   if (hit) return hit;
+  validateFormat(format);
   const { regions, channels, ...rest } = format;
   const out: CompiledFormat = {
     ...rest,
@@ -61,59 +65,48 @@ const payloads = new WeakMap<Payload, DecoderFactory>();
 export function compilePayload(payload: Payload): DecoderFactory {
   const hit = payloads.get(payload);
   if (hit) return hit;
-  const made = makePayload(payload);
+  const made = onPayload(DECODERS, payload);
   payloads.set(payload, made);
   return made;
 }
 
-function makePayload(p: Payload): DecoderFactory {
-  switch (p.kind) {
-    case "json-calls": {
-      const { kind: _k, ...opts } = p;
-      return jsonCalls(opts);
-    }
-    case "json-args": {
-      const { kind: _k, ...opts } = p;
-      return jsonArgs(opts);
-    }
-    case "header-args":
-      return headerArgsPayload(p);
-    case "tagged":
-      return taggedDecoder(taggedSyntax(p));
-    case "xml-calls": {
-      const head = p.call.head.map(compilePattern);
-      const syntax: XmlCallsSyntax = {
-        open: p.open,
-        close: p.close,
-        callElement: p.call.element,
-        callName: (h) => matchWhole(head, h)?.["name"],
-        params: p.params,
-        itemTag: p.itemTag,
-        untyped: untypedTypes(p.untyped),
-      };
-      if (p.jsonElement !== undefined) syntax.jsonElement = p.jsonElement;
-      return xmlCallsDecoder(syntax);
-    }
-    case "literal-calls":
-      return callListDecoder({
-        namePrefix: p.namePrefix ?? "",
-        dialect: p.dialect,
-        list: p.list ?? literalDialect(p.dialect).args?.open === "(",
-        ...(p.sequence ? { sequence: true } : {}),
-      });
-    case "python-or-json":
-      return pythonicOrJsonCalls(compilePayload(p.json));
-    case "python-tag":
-      return pythonTag();
-    case "by-first-char": {
-      const cases = new Map(Object.entries(p.cases).map(([c, q]) => [c, compilePayload(q)]));
-      const otherwise = compilePayload(p.otherwise);
-      return dispatchByFirstChar((first) => cases.get(first) ?? otherwise);
-    }
-  }
-}
+/** The decoder factory of each payload kind. */
+const DECODERS: PayloadTable<DecoderFactory> = {
+  "json-calls": ({ kind: _k, ...opts }) => jsonCalls(opts),
+  "json-args": ({ kind: _k, ...opts }) => jsonArgs(opts),
+  "header-args": (p) => headerArgsPayload(p),
+  tagged: (p) => taggedDecoder(taggedSyntax(p)),
+  "xml-calls": (p) => {
+    const head = p.call.head.map(compilePattern);
+    const syntax: XmlCallsSyntax = {
+      open: p.open,
+      close: p.close,
+      callElement: p.call.element,
+      callName: (h) => matchWhole(head, h)?.["name"],
+      params: p.params,
+      itemTag: p.itemTag,
+      untyped: untypedTypes(p.untyped),
+    };
+    if (p.jsonElement !== undefined) syntax.jsonElement = p.jsonElement;
+    return xmlCallsDecoder(syntax);
+  },
+  "literal-calls": (p) =>
+    callListDecoder({
+      namePrefix: p.namePrefix ?? "",
+      dialect: p.dialect,
+      list: p.list ?? literalDialect(p.dialect).args?.open === "(",
+      ...(p.sequence ? { sequence: true } : {}),
+    }),
+  "python-or-json": (p) => pythonicOrJsonCalls(compilePayload(p.json)),
+  "python-tag": () => pythonTag(),
+  "by-first-char": (p) => {
+    const cases = new Map(Object.entries(p.cases).map(([c, q]) => [c, compilePayload(q)]));
+    const otherwise = compilePayload(p.otherwise);
+    return dispatchByFirstChar((first) => cases.get(first) ?? otherwise);
+  },
+};
 
-function headerArgsPayload(p: Extract<Payload, { kind: "header-args" }>): DecoderFactory {
+function headerArgsPayload(p: PayloadOf<"header-args">): DecoderFactory {
   const patterns = p.header.map(compilePattern);
   const opts: Parameters<typeof headerArgs>[0] = {
     headerEnd: p.headerEnd,
@@ -135,7 +128,7 @@ function untypedTypes(u: UntypedValues): readonly ValueType[] {
 }
 
 /** The tagged decoder's syntax from the data: tag patterns become tag readers. */
-function taggedSyntax(p: Extract<Payload, { kind: "tagged" }>): TaggedSyntax {
+function taggedSyntax(p: PayloadOf<"tagged">): TaggedSyntax {
   const untyped = untypedTypes(p.untyped);
   const syntax: TaggedSyntax = { paramOpen: () => undefined, paramClose: "", afterParam: [], untyped };
   let paramPrefix: string;

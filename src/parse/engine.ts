@@ -1,7 +1,8 @@
 /**
- * The parse engine: one incremental marker lexer and a small state machine, driven by a format
- * description (src/formats/types.ts). It serves both one-shot and streaming parse: one-shot is "push
- * everything, then end", so the two agree for every split by construction.
+ * The parse engine: one incremental marker lexer and a small state machine, driven by a compiled
+ * format (compile-format.ts: a description in the format language, language.ts, with its payloads
+ * made decoders and its patterns matchers). It serves both one-shot and streaming parse: one-shot is
+ * "push everything, then end", so the two agree for every split by construction.
  *
  * States: content or reasoning text; a section (a group of calls); a call region, whose inner text
  * goes to the format's payload decoder; a channel message header. Each state scans only for its own
@@ -17,7 +18,7 @@
  * Work per push is proportional to the pushed text plus a bounded held-back tail: the buffer is never
  * re-scanned and never concatenated whole.
  */
-import type { CompiledFormat as FormatDescription, CompiledRegion as CallRegion } from "./compile-format.js";
+import type { CompiledFormat, CompiledRegion as CallRegion } from "./compile-format.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
 import { QUOTE_LENGTH, quoteStart } from "./decoder.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
@@ -64,7 +65,7 @@ interface CurrentCall {
   /** Set when the call was opened (streamed); undefined for a rejected name. */
   index?: number;
   rejected?: { type: ParseIssue["type"]; message: string };
-  /** A call to one of the format's pseudo-tools (see FormatDescription.pseudoTools): never opened. */
+  /** A call to one of the format's pseudo-tools (see the language's `pseudoTools`): never opened. */
   pseudo?: true;
 }
 
@@ -132,7 +133,7 @@ export class ParseEngine {
   private ended = false;
 
   constructor(
-    private readonly format: FormatDescription,
+    private readonly format: CompiledFormat,
     private readonly policy: CallPolicy,
     options: EngineOptions = {},
   ) {

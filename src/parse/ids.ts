@@ -5,6 +5,10 @@
  */
 import type { IdStyle } from "./language.js";
 
+/** Mistral's call ids: exactly this many alphanumerics (its templates raise on anything else). */
+export const MISTRAL_ID_LENGTH = 9;
+const MISTRAL_ID = new RegExp(`^[A-Za-z0-9]{${MISTRAL_ID_LENGTH}}$`);
+
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 export function randomAlphanumeric(length: number): string {
@@ -22,7 +26,7 @@ export function randomAlphanumeric(length: number): string {
  * without control characters.
  */
 export function validId(style: IdStyle = "openai", id: string): boolean {
-  if (style === "mistral") return /^[A-Za-z0-9]{9}$/.test(id);
+  if (style === "mistral") return MISTRAL_ID.test(id);
   return /\S/.test(id) && !/[\u0000-\u001f]/.test(id);
 }
 
@@ -38,6 +42,6 @@ export function idsFor(style: IdStyle = "openai", generator: () => string = open
   if (style !== "mistral") return generator;
   return () => {
     const alnum = generator().replace(/[^A-Za-z0-9]/g, "");
-    return alnum.length >= 9 ? alnum.slice(-9) : alnum.padStart(9, "0");
+    return alnum.length >= MISTRAL_ID_LENGTH ? alnum.slice(-MISTRAL_ID_LENGTH) : alnum.padStart(MISTRAL_ID_LENGTH, "0");
   };
 }

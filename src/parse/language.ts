@@ -148,13 +148,22 @@ export type Payload =
       params: NamedParams | KeyValueParams;
       /** Tags that may follow a value's close tag for it to be real (default: param open, call close). */
       afterParam?: readonly string[];
-      /** The whitespace after a value's close tag must hold a newline (`</parameter> <x>` on one line is code). */
+      /**
+       * The whitespace after a value's close tag must hold a newline (Qwen3-Coder and Seed-OSS templates
+       * write one), so that `</parameter> <parameter=x>` on one line of code stays code; tags written
+       * with nothing between them (the one-line form) count too.
+       */
       afterParamNewline?: boolean;
+      /** Tags that end a value whose close tag is missing (Qwen3-Coder omits `</parameter>`). */
       implicitEnds?: readonly ImplicitEnd[];
       untyped: UntypedValues;
-      /** A call's arguments may be one JSON object instead of parameter tags (DSML). */
+      /** A call's arguments may be one JSON object instead of parameter tags (DSML, as SGLang has seen it). */
       jsonBody?: boolean;
-      /** A value may be a `<![CDATA[...]]>` section, taken verbatim as a string (MiniCPM 5). */
+      /**
+       * A value may be a `<![CDATA[...]]>` section, taken verbatim as a string (MiniCPM 5 wraps strings
+       * holding `<`, `&` or newlines): values are then held until complete and unwrapped, never streamed
+       * piecewise.
+       */
       cdata?: boolean;
     }
   /**

@@ -6,6 +6,8 @@
  * Cost: a native regex scan for the markers' first characters, then a startsWith per candidate marker
  * at each hit, so a scan is linear in the text scanned.
  */
+import { escapeClass } from "../regexp-escape.js";
+
 export interface MarkerHit {
   index: number;
   marker: string;
@@ -21,10 +23,6 @@ export type ScanResult =
 
 /** Shared: "nothing found" is the common answer, and needs no allocation (compare with ===). */
 export const NO_MARKER: ScanResult = Object.freeze({ kind: "none" });
-
-function escapeClass(ch: string): string {
-  return /[\\\]^-]/.test(ch) ? `\\${ch}` : ch;
-}
 
 /** Whether `text` from `i` to its end is a prefix of `marker` (compared in place, no slice). */
 function isPrefixAt(marker: string, text: string, i: number): boolean {

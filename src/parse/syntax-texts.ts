@@ -7,63 +7,50 @@
 import { TYPE_NAMES } from "./decoders/xml-calls.js";
 import type { ChannelRule, FormatDescription, Payload } from "./language.js";
 import { literalDialect } from "./literal/dialects.js";
+import { onPayload, type PayloadTable } from "./payload-kinds.js";
 
-/** Literal pieces of a pattern: `<invoke name="{name}">` gives `<invoke name="`, `">`. */
-function patternLiterals(pattern: string): string[] {
+/** The text runs of a pattern between its holes: `<invoke name="{name}">` gives `<invoke name="`, `">`. */
+function patternPieces(pattern: string): string[] {
   return pattern
     .replace(/\\(.)/g, "$1")
     .split(/\{[A-Za-z_]+\}|[[\]]/)
     .filter((p) => p !== "");
 }
 
-function payloadTexts(p: Payload, out: string[]): void {
-  switch (p.kind) {
-    case "json-calls":
-      out.push(...(p.nameKeys ?? []), ...(p.argsKeys ?? []), ...(p.idKeys ?? []));
-      return;
-    case "json-args":
-    case "python-tag":
-      return;
-    case "header-args":
-      for (const h of p.header) out.push(...patternLiterals(h));
-      out.push(...p.headerEnd);
-      return;
-    case "tagged":
-      if (p.call) {
-        for (const o of p.call.open) out.push(...patternLiterals(o));
-        out.push(p.call.close);
-      }
-      if (p.nameSep !== undefined) out.push(p.nameSep);
-      if ("key" in p.params) out.push(p.params.key.open, p.params.key.close, p.params.value.open, p.params.value.close);
-      else {
-        for (const o of p.params.open) out.push(...patternLiterals(o));
-        out.push(p.params.close);
-      }
-      out.push(...(p.afterParam ?? []), ...(p.implicitEnds ?? []).map((e) => e.tag));
-      if (p.cdata) out.push("<![CDATA[", "]]>");
-      return;
-    case "xml-calls":
-      out.push(...p.open, ...p.close, p.call.element, p.itemTag);
-      if (p.params.by === "attribute") {
-        out.push(p.params.element, p.params.key);
-        if (p.params.type !== undefined) out.push(p.params.type, ...TYPE_NAMES);
-      }
-      if (p.jsonElement !== undefined) out.push(p.jsonElement);
-      for (const o of p.call.head) out.push(...patternLiterals(o));
-      return;
-    case "literal-calls":
-      if (p.namePrefix !== undefined) out.push(p.namePrefix);
-      // The dialect's string quote tokens (FunctionGemma's `<escape>`) are markup too.
-      for (const q of literalDialect(p.dialect).strings) out.push(q.quote);
-      return;
-    case "python-or-json":
-      payloadTexts(p.json, out);
-      return;
-    case "by-first-char":
-      for (const q of Object.values(p.cases)) payloadTexts(q, out);
-      payloadTexts(p.otherwise, out);
-      return;
-  }
+/** The literal texts of each payload kind's syntax. */
+const PAYLOAD_TEXTS: PayloadTable<readonly string[]> = {
+  "json-calls": (p) => [...(p.nameKeys ?? []), ...(p.argsKeys ?? []), ...(p.idKeys ?? [])],
+  "json-args": () => [],
+  "python-tag": () => [],
+  "header-args": (p) => [...p.header.flatMap(patternPieces), ...p.headerEnd],
+  tagged: (p) => {
+    const out: string[] = [];
+    if (p.call) out.push(...p.call.open.flatMap(patternPieces), p.call.close);
+    if (p.nameSep !== undefined) out.push(p.nameSep);
+    if ("key" in p.params) out.push(p.params.key.open, p.params.key.close, p.params.value.open, p.params.value.close);
+    else out.push(...p.params.open.flatMap(patternPieces), p.params.close);
+    out.push(...(p.afterParam ?? []), ...(p.implicitEnds ?? []).map((e) => e.tag));
+    if (p.cdata) out.push("<![CDATA[", "]]>");
+    return out;
+  },
+  "xml-calls": (p) => {
+    const out: string[] = [...p.open, ...p.close, p.call.element, p.itemTag];
+    if (p.params.by === "attribute") {
+      out.push(p.params.element, p.params.key);
+      if (p.params.type !== undefined) out.push(p.params.type, ...TYPE_NAMES);
+    }
+    if (p.jsonElement !== undefined) out.push(p.jsonElement);
+    out.push(...p.call.head.flatMap(patternPieces));
+    return out;
+  },
+  // The dialect's string quote tokens (FunctionGemma's `<escape>`) are markup too.
+  "literal-calls": (p) => [...(p.namePrefix !== undefined ? [p.namePrefix] : []), ...literalDialect(p.dialect).strings.map((q) => q.quote)],
+  "python-or-json": (p) => payloadTexts(p.json),
+  "by-first-char": (p) => [...Object.values(p.cases).flatMap(payloadTexts), ...payloadTexts(p.otherwise)],
+};
+
+function payloadTexts(p: Payload): readonly string[] {
+  return onPayload(PAYLOAD_TEXTS, p);
 }
 
 function ruleText(r: ChannelRule): string {
@@ -73,11 +60,11 @@ function ruleText(r: ChannelRule): string {
 /** Every literal text of the format's call syntax (markers are listed by the description itself). */
 export function syntaxTexts(format: FormatDescription): string[] {
   const out: string[] = [];
-  for (const r of format.regions) payloadTexts(r.payload, out);
+  for (const r of format.regions) out.push(...payloadTexts(r.payload));
   if (format.channels) {
-    payloadTexts(format.channels.callPayload, out);
-    for (const r of format.channels.rules) out.push(...patternLiterals(ruleText(r)));
-    for (const h of format.channels.headers) out.push(...patternLiterals(h));
+    out.push(...payloadTexts(format.channels.callPayload));
+    for (const r of format.channels.rules) out.push(...patternPieces(ruleText(r)));
+    for (const h of format.channels.headers) out.push(...patternPieces(h));
   }
   out.push(...(format.pseudoTools ?? []));
   return [...new Set(out.filter((t) => t.trim() !== ""))];

@@ -12,8 +12,9 @@ export function chatMessages(messages: unknown, rules: MessageRules): Message[] 
 function chatMessage(message: unknown, field: string, rules: MessageRules): Message {
   if (!isObject(message)) throw invalidRequest(field, "a message must be an object");
   const copy: Message = copyObject(message);
-  copy.role = rules.role(message.role, `${field}.role`);
-  if ("content" in copy) copy.content = rules.content(copy.content, `${field}.content`);
+  const role = rules.role(message.role, `${field}.role`);
+  copy.role = role;
+  if ("content" in copy) copy.content = rules.content(copy.content, `${field}.content`, role);
   if (copy.tool_calls !== undefined && copy.tool_calls !== null) {
     copy.tool_calls = rules.toolCalls(copy.tool_calls, `${field}.tool_calls`);
   }

@@ -15,8 +15,14 @@ import { BoundedCache } from "../bounded-cache.js";
 
 /** What normalisation needs to know about the template that will render the conversation. */
 export interface TemplateInfo {
-  /** The template reads content-part arrays (decided by a probe render; see TemplateCaps). */
+  /** The template reads content-part arrays in user messages (decided by a probe render; see TemplateCaps). */
   readsContentParts: boolean;
+  /**
+   * The same, for the messages of one role (`system`, `assistant`, `tool`...): templates that print the
+   * parts of user turns may concatenate the content of tool results. Optional: absent means the user
+   * answer holds for every role.
+   */
+  readsContentPartsIn?: (role: string) => boolean;
   /** The template source mentions `developer`, so that role is passed through instead of becoming `system`. */
   knowsDeveloperRole: boolean;
   /**
@@ -67,7 +73,8 @@ export class MessageRules {
     return role === "developer" && !this.info.knowsDeveloperRole ? "system" : role;
   }
 
-  content(content: unknown, field: string): unknown {
+  /** Rule 7 for the content of a message in `role` (content-part arrays are kept or joined per role). */
+  content(content: unknown, field: string, role: string): unknown {
     // Only arrays need the (probed, possibly lazy) readsContentParts answer.
     if (!Array.isArray(content)) {
       if (content !== undefined && content !== null && typeof content !== "string") {
@@ -75,7 +82,8 @@ export class MessageRules {
       }
       return content;
     }
-    return normalizeContent(content, field, this.info.readsContentParts);
+    const reads = role !== "user" && this.info.readsContentPartsIn !== undefined ? this.info.readsContentPartsIn(role) : this.info.readsContentParts;
+    return normalizeContent(content, field, reads);
   }
 
   /**

@@ -56,7 +56,7 @@ class ItemFolder {
           role: "tool",
           tool_call_id: item.call_id,
           name: this.rules.callName(item.call_id, `${field}.call_id`),
-          content: this.rules.content(item.output, `${field}.output`),
+          content: this.rules.content(item.output, `${field}.output`, "tool"),
         });
         return;
       case "reasoning":
@@ -69,7 +69,7 @@ class ItemFolder {
 
   private message(item: Record<string, unknown>, field: string): void {
     const role = this.rules.role(item.role, `${field}.role`);
-    const content = this.rules.content(item.content, `${field}.content`);
+    const content = this.rules.content(item.content, `${field}.content`, role);
     if (role === "assistant") return this.pushAssistant({ role, content: content ?? "" });
     if (content === undefined || content === null) throw invalidRequest(`${field}.content`, "is missing");
     this.out.push({ role, content });

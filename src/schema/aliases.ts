@@ -4,8 +4,21 @@
  * validator does too (on its own copy; the template still sees the schema as written). Any other
  * unknown type name (`"integr"`) stays and fails the meta-schema check.
  */
-import { TYPE_ALIASES } from "../parse/coerce.js";
 import { forEachSubschema } from "./walk.js";
+
+/** The JSON Schema type names. */
+export type ValueType = "null" | "integer" | "number" | "boolean" | "object" | "array" | "string";
+
+/**
+ * Type names models' schemas use besides JSON Schema's own (`float` from Python-minded tool authors),
+ * lower case. The validator rewrites them (below) and the argument coercer (src/parse/coerce.ts) reads
+ * them, so both take a schema the same way.
+ */
+export const TYPE_ALIASES: Readonly<Record<string, ValueType>> = {
+  null: "null", integer: "integer", int: "integer", number: "number", float: "number", double: "number",
+  boolean: "boolean", bool: "boolean", object: "object", dict: "object", array: "array", list: "array",
+  string: "string", str: "string", text: "string",
+};
 
 function canonical(name: unknown): unknown {
   if (typeof name !== "string") return name;

@@ -10,6 +10,7 @@ import { DRAFT7_META } from "./meta.js";
 import { compilePattern } from "./patterns.js";
 import { SchemaProblem } from "./problem.js";
 import { describeErrors, type SchemaErrorDetail, type ValueValidator } from "./types.js";
+import { forEachSubschema } from "./walk.js";
 
 // ajv keys the compiled pattern by its toString(), so each tester must print as its own pattern.
 const regExp = Object.assign(
@@ -22,6 +23,11 @@ const regExp = Object.assign(
 
 let instance: { ajv: Ajv; meta: ValidateFunction } | undefined;
 let compiles = 0;
+let compiledInAll = 0;
+/** How many schemas ajv has compiled in this process (tests: rendering must compile none). */
+export function ajvCompileCount(): number {
+  return compiledInAll;
+}
 /**
  * ajv keeps every compiled function's names and values in one scope per instance, which grows with
  * each schema however our cache evicts; a fresh instance every so many compiles lets old ones go
@@ -51,15 +57,33 @@ function detailsOf(errors: ErrorObject[] | null | undefined): SchemaErrorDetail[
   return (errors ?? []).map((e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: e.keyword, message: e.message ?? e.keyword }));
 }
 
-/** Compiles `schema` (already within limits, root `$schema` removed) or throws SchemaProblem. */
-export function compileWithAjv(schema: Record<string, unknown>): ValueValidator {
-  const { ajv, meta } = engine();
+/**
+ * What ajv would refuse, found without compiling (issue 19: compiling every new schema to JavaScript
+ * when the request is read was most of a share-nothing render, which needs no validator): the
+ * meta-schema, and every pattern and patternProperties key compiled as ajv's regExp hook would. Throws
+ * SchemaProblem. Callers compile at once, instead, a schema this check cannot vouch for (one with a
+ * `$ref`, which only resolving can judge).
+ */
+export function checkForAjv(schema: Record<string, unknown>): void {
+  const { meta } = engine();
   if (!meta(schema)) {
     const errs = detailsOf(meta.errors);
     throw new SchemaProblem(`not a valid JSON Schema: ${errs.map((e) => `${e.instancePath || "/"} ${e.message}`).join(", ")}`);
   }
+  forEachSubschema(schema, (node) => {
+    if (typeof node.pattern === "string") compilePattern(node.pattern);
+    const keyed = node.patternProperties;
+    if (typeof keyed === "object" && keyed !== null) for (const key of Object.keys(keyed)) compilePattern(key);
+  });
+}
+
+/** Compiles `schema` (already within limits, root `$schema` removed) or throws SchemaProblem. */
+export function compileWithAjv(schema: Record<string, unknown>): ValueValidator {
+  const { ajv } = engine();
+  checkForAjv(schema);
   let fn: ValidateFunction;
   compiles++;
+  compiledInAll++;
   try {
     fn = ajv.compile(schema);
   } catch (err) {

@@ -1,9 +1,13 @@
 /**
- * Tool schemas: each `parameters` schema is checked and compiled when the request is normalised (so a
- * schema that cannot be compiled is an error naming its field in render, parse and serve alike, never
- * a validator that accepts everything), then used to validate the arguments the model wrote.
- * Compiled validators are cached by the schema's JSON text in two bounded caches (small schemas, and
- * a few large ones) so a server that sees endless distinct schemas keeps bounded memory.
+ * Tool schemas: each `parameters` schema is checked when the request is normalised (so a schema that
+ * cannot be compiled is an error naming its field in render, parse and serve alike, never a validator
+ * that accepts everything), and compiled into a validator only when a call to that tool has to be
+ * validated (rendering needs none: compiling every new schema to JavaScript was most of the cost of a
+ * request that shares nothing with earlier ones, issue 19). The check costs about what reading the
+ * schema costs: limits, the meta-schema, every pattern. A schema the check cannot vouch for (a `$ref`,
+ * which only resolving can judge; the interpreting engine's rewrite) is compiled at once, as before.
+ * Results are cached by the schema's JSON text in two bounded caches (small schemas, and a few large
+ * ones) so a server that sees endless distinct schemas keeps bounded memory.
  */
 import { BoundedCache } from "../bounded-cache.js";
 import { ChatwireError, invalidRequest } from "../errors.js";
@@ -11,7 +15,7 @@ import { matchesRecord, recordValue } from "../jinja/json-snapshot.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { isDeepFrozen } from "../jinja/tojson.js";
 import { canonicalTypeNames } from "./aliases.js";
-import { compileWithAjv } from "./codegen.js";
+import { checkForAjv, compileWithAjv } from "./codegen.js";
 import { schemaEngine } from "./engine.js";
 import { compileInterpreted } from "./interpret.js";
 import { checkLimits } from "./limits.js";
@@ -24,10 +28,34 @@ export { NATIVE_INPUT_LIMIT } from "./patterns.js";
 export { forceSchemaEngine, schemaEngine, type SchemaEngine } from "./engine.js";
 
 const LARGE = 64 * 1024;
-const small = new BoundedCache<string, ValueValidator | SchemaProblem>(256);
-const large = new BoundedCache<string, ValueValidator | SchemaProblem>(8);
 
-function compile(text: string): ValueValidator | SchemaProblem {
+/**
+ * A schema that passed the request-time check. Its validator is built on first use; a build that
+ * fails all the same (the check missed something ajv refuses) gives a validator that rejects every
+ * value with the reason, so a call is never accepted unchecked.
+ */
+class CheckedSchema {
+  private built: ValueValidator | undefined;
+  constructor(private readonly build: () => ValueValidator) {}
+  get validator(): ValueValidator {
+    if (this.built === undefined) {
+      try {
+        this.built = this.build();
+      } catch (err) {
+        const message = `the tool's schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}`;
+        this.built = () => ({ ok: false, message, details: [{ instancePath: "", schemaPath: "#", keyword: "$schema", message }] });
+      }
+    }
+    return this.built;
+  }
+}
+
+type Checked = CheckedSchema | SchemaProblem;
+
+const small = new BoundedCache<string, Checked>(256);
+const large = new BoundedCache<string, Checked>(8);
+
+function check(text: string): Checked {
   try {
     const schema = JSON.parse(text) as unknown;
     checkLimits(schema, text);
@@ -35,7 +63,16 @@ function compile(text: string): ValueValidator | SchemaProblem {
     // The dialect is always draft-07: a root `$schema` naming another one is not fetched or honoured.
     const { $schema: _dialect, ...body } = schema as Record<string, unknown>;
     canonicalTypeNames(body);
-    return schemaEngine() === "codegen" ? compileWithAjv(body) : compileInterpreted(body);
+    if (schemaEngine() === "interpret") {
+      const validator = compileInterpreted(body);
+      return new CheckedSchema(() => validator);
+    }
+    if (text.includes('"$ref"')) {
+      const validator = compileWithAjv(body);
+      return new CheckedSchema(() => validator);
+    }
+    checkForAjv(body);
+    return new CheckedSchema(() => compileWithAjv(body));
   } catch (err) {
     if (err instanceof SchemaProblem) return err;
     return new SchemaProblem(`cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
@@ -52,9 +89,9 @@ const plainNumbers = (_key: string, value: unknown): unknown => (value instanceo
  * stringifying each one to find it in the text-keyed cache was most of a render's time.
  */
 const FROZEN: readonly unknown[] = [];
-const byObject = new WeakMap<object, { record: readonly unknown[]; engine: string; result: ValueValidator | SchemaProblem }>();
+const byObject = new WeakMap<object, { record: readonly unknown[]; engine: string; result: Checked }>();
 
-function compiled(schema: unknown): ValueValidator | SchemaProblem {
+function checked(schema: unknown): Checked {
   const engine = schemaEngine();
   const isObj = schema !== null && typeof schema === "object";
   if (isObj) {
@@ -64,7 +101,7 @@ function compiled(schema: unknown): ValueValidator | SchemaProblem {
   const text = JSON.stringify(schema, plainNumbers);
   const cache = text.length > LARGE ? large : small;
   // The engine is part of the key only in tests that force one; normally it never changes.
-  const result = cache.get(`${engine}\u0000${text}`, () => compile(text));
+  const result = cache.get(`${engine}\u0000${text}`, () => check(text));
   if (isObj) {
     const record = isDeepFrozen(schema) ? FROZEN : recordValue(schema);
     if (record !== undefined) byObject.set(schema, { record, engine, result });
@@ -79,13 +116,13 @@ function errorFor(problem: SchemaProblem, field: string): ChatwireError {
 
 /** Throws a ChatwireError naming `field` when `schema` cannot be used to validate arguments. */
 export function checkToolSchema(schema: unknown, field: string): void {
-  const result = compiled(schema);
+  const result = checked(schema);
   if (result instanceof SchemaProblem) throw errorFor(result, field);
 }
 
-/** The validator for `schema`; throws like checkToolSchema (with `field`) when there cannot be one. */
+/** The validator for `schema` (compiled now if it was not yet); throws like checkToolSchema (with `field`) when there cannot be one. */
 export function toolValidator(schema: unknown, field: string): ValueValidator {
-  const result = compiled(schema);
+  const result = checked(schema);
   if (result instanceof SchemaProblem) throw errorFor(result, field);
-  return result;
+  return result.validator;
 }

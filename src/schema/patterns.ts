@@ -7,6 +7,7 @@
  * strings up to NATIVE_INPUT_LIMIT characters. Anything else is refused when the schema is compiled.
  */
 import { RE2JS } from "re2js";
+import { BoundedCache } from "../bounded-cache.js";
 import { SchemaProblem } from "./problem.js";
 
 export interface PatternTester {
@@ -16,8 +17,27 @@ export interface PatternTester {
 /** Longest string a native-engine (fallback) pattern is tested on; longer strings do not match. */
 export const NATIVE_INPUT_LIMIT = 4096;
 
+/**
+ * Compiled patterns (and refusals) by their text: the request-time check compiles each pattern and
+ * the validator built later compiles it again, and tool lists repeat the same few patterns.
+ */
+const compiledPatterns = new BoundedCache<string, PatternTester | SchemaProblem>(1024, 1 << 20, (pattern) => pattern.length);
+
 /** Compiles an ECMA-262 pattern (JSON Schema's dialect) for linear-time matching, or throws SchemaProblem. */
 export function compilePattern(pattern: string): PatternTester {
+  const result = compiledPatterns.get(pattern, (p) => {
+    try {
+      return compileUncached(p);
+    } catch (err) {
+      if (err instanceof SchemaProblem) return err;
+      throw err;
+    }
+  });
+  if (result instanceof SchemaProblem) throw result;
+  return result;
+}
+
+function compileUncached(pattern: string): PatternTester {
   let native: RegExp;
   try {
     // The pattern must be valid where JSON Schema defines it (ECMA-262, unicode mode). Constructing

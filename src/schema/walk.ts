@@ -9,7 +9,8 @@ const SINGLE = ["not", "if", "then", "else", "additionalProperties", "additional
 const LISTS = ["allOf", "anyOf", "oneOf", "items", "prefixItems"];
 const MAPS = ["properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"];
 
-function isSchemaObject(value: unknown): value is SchemaObject {
+/** A schema that is an object (not `true`/`false`, not an array or null): the one test every layer uses. */
+export function isSchemaObject(value: unknown): value is SchemaObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

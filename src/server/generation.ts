@@ -7,6 +7,7 @@
 import type { FormatId } from "../formats/types.js";
 import { isObject } from "../request/is-object.js";
 import type { ParseOptions } from "../parse/index.js";
+import { PROMPT_SUFFIX_LENGTH } from "../template/chat-template.js";
 import type { ChatTemplate } from "../template/index.js";
 import { ApiError, badRequest } from "./api-error.js";
 import { openBackend, type BackendCall, type BackendPiece, type BackendProtocol, type Constraint, type TransportOptions } from "./backends/index.js";
@@ -60,9 +61,6 @@ export interface Generation {
 }
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** How much of the prompt's end the parser is shown (as ChatTemplate.parse does) to see an opened `<think>`. */
-const PROMPT_SUFFIX_LENGTH = 200;
 
 export const DEFAULT_MODEL_NAME = "chatwire";
 

@@ -14,7 +14,7 @@ import { buildGbnf, grammarFormats, grammarUnavailable } from "../grammar/index.
 import type { ChatTemplate } from "../template/index.js";
 import { BACKEND_KINDS, PROTOCOLS, type BackendKind } from "./backends/index.js";
 import type { GrammarRequest, ServerContext } from "./generation.js";
-import { formatMarkers } from "./preserved-tokens.js";
+import { preservedTokens } from "./preserved-tokens.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
 import { route, type RouterOptions } from "./router.js";
 
@@ -160,7 +160,7 @@ export function serverContext(options: ServeOptions): ServerContext {
     preservedTokens: (format) => {
       if (!isLlamacpp) return [];
       let list = markers.get(format);
-      if (list === undefined) markers.set(format, (list = formatMarkers(getFormat(format))));
+      if (list === undefined) markers.set(format, (list = preservedTokens(getFormat(format))));
       return list;
     },
     grammar: grammarOn ? requestGrammar(options.template, options.log) : () => undefined,

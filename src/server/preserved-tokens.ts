@@ -5,7 +5,7 @@
  */
 import type { FormatDescription } from "../formats/types.js";
 
-export function formatMarkers(format: FormatDescription): string[] {
+export function preservedTokens(format: FormatDescription): string[] {
   const markers = new Set<string>();
   const add = (list: readonly string[] | undefined): void => list?.forEach((m) => markers.add(m));
   for (const r of format.reasoning ?? []) {

@@ -8,8 +8,10 @@ import type { ReasoningMarkers } from "../formats/types.js";
 import { BoundedCache } from "../bounded-cache.js";
 
 export interface TemplateCaps {
-  /** Prints content-part arrays itself (spec rule 7 probe); otherwise text parts are joined into a string. */
+  /** Prints content-part arrays itself in user turns (spec rule 7 probe); otherwise text parts are joined into a string. */
   readsContentParts: boolean;
+  /** The same per role (rule 7 probes each): `developer` follows `system`, tool-result roles follow `tool`. */
+  contentPartsByRole: Readonly<Record<PartRole, boolean>>;
   /** The source mentions `developer`, so that role is kept instead of becoming `system`. */
   knowsDeveloperRole: boolean;
   /**
@@ -19,6 +21,11 @@ export interface TemplateCaps {
   supportsTools: boolean;
   /** Tool definitions (`tools`) reach the prompt: a probe tool's name is printed. */
   rendersToolDefinitions: boolean;
+  /**
+   * The same in a conversation that starts with a system message (functiongemma prints the tools only
+   * inside one): the polyfill plan of such a request reads this answer instead.
+   */
+  rendersToolDefinitionsAfterSystem: boolean;
   /** Every tool call of the history reaches the prompt (name, argument keys and values), in some message shape. */
   rendersToolCalls: boolean;
   /** Tool results (`role: "tool"` messages) reach the prompt. */
@@ -57,12 +64,14 @@ function rendersWithout(probe: ProbeRender, messages: Record<string, unknown>[],
   }
 }
 
-/** Spec rule 7: the probe text comes out, and not merely as part of a printed Python/JSON list. */
+/** The probe text comes out, and not merely as part of a printed Python/JSON list. */
+function printsPartText(out: string | undefined): boolean {
+  return out !== undefined && out.includes(PROBE) && !out.includes(`'text': '${PROBE}'`) && !out.includes(`"text": "${PROBE}"`);
+}
+
+/** Spec rule 7: a user message's text parts are printed (the answer for user turns). */
 export function probeReadsContentParts(key: string, probe: ProbeRender): boolean {
-  return probeAnswers.get(`parts\u0000${key}`, () => {
-    const out = rendersWithout(probe, [{ role: "user", content: [{ type: "text", text: PROBE }] }]);
-    return out !== undefined && out.includes(PROBE) && !out.includes(`'text': '${PROBE}'`) && !out.includes(`"text": "${PROBE}"`);
-  });
+  return probeAnswers.get(`parts\u0000${key}`, () => printsPartText(rendersWithout(probe, [{ role: "user", content: [{ type: "text", text: PROBE }] }])));
 }
 
 /**
@@ -75,19 +84,25 @@ export interface ToolCallShape {
   contentNone: boolean;
   argumentsAsString: boolean;
 }
-const SHAPES: readonly ToolCallShape[] = [
-  { contentNone: false, argumentsAsString: false },
-  { contentNone: false, argumentsAsString: true },
-  { contentNone: true, argumentsAsString: false },
-  { contentNone: true, argumentsAsString: true },
-];
+export const TOOL_CALL_SHAPES: readonly ToolCallShape[] = Object.freeze([
+  Object.freeze({ contentNone: false, argumentsAsString: false }),
+  Object.freeze({ contentNone: false, argumentsAsString: true }),
+  Object.freeze({ contentNone: true, argumentsAsString: false }),
+  Object.freeze({ contentNone: true, argumentsAsString: true }),
+]);
+const SHAPES = TOOL_CALL_SHAPES;
 
 /** A tool the probes declare (its name differs from the called ones, so a printed name proves the call). */
 const PROBE_TOOL = {
   type: "function",
   function: { name: "chatwire_probe_defined", description: "CHATWIRE_PROBE_DESCRIPTION", parameters: { type: "object", properties: {} } },
 };
-/** Two assistant turns with one call each (ids of 9 alphanumerics, as Mistral templates demand), each answered. */
+/**
+ * Two assistant turns with one call each, each answered, written as a client's request reaches the
+ * template after normalisation: calls with `id` (9 alphanumerics, as Mistral templates demand) and
+ * `type`, results with `tool_call_id` and the called function's `name` (rule 5 adds it; functionary
+ * v2.2 prints `message['name']` on tool turns and raises without it, which made every shape fail).
+ */
 const PROBE_CALLS = [
   { id: "a1b2c3d4e", name: "chatwire_probe_one", key: "chatwire_key_one", value: "CHATWIRE_VALUE_ONE", result: "CHATWIRE_RESULT_ONE" },
   { id: "f5g6h7i8j", name: "chatwire_probe_two", key: "chatwire_key_two", value: "CHATWIRE_VALUE_TWO", result: "CHATWIRE_RESULT_TWO" },
@@ -99,7 +114,7 @@ function callConversation(shape: ToolCallShape): Record<string, unknown>[] {
     const args = shape.argumentsAsString ? `{"${call.key}": "${call.value}"}` : { [call.key]: call.value };
     messages.push(
       { role: "assistant", content: shape.contentNone ? null : "", tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: args } }] },
-      { role: "tool", tool_call_id: call.id, content: call.result },
+      { role: "tool", tool_call_id: call.id, content: call.result, name: call.name },
     );
   }
   return messages;
@@ -157,15 +172,62 @@ export function probeToolCalls(key: string, probe: ProbeRender): ToolProbe {
   });
 }
 
+/** The roles content parts are probed in; other roles take the answer of the nearest (partRole). */
+export type PartRole = "user" | "system" | "assistant" | "tool";
+
+/** `developer` is probed as `system`; tool-result roles (`tool`, `function`, `ipython`, ...) as `tool`. */
+export function partRole(role: string): PartRole {
+  if (role === "user" || role === "assistant" || role === "system") return role;
+  return role === "developer" ? "system" : "tool";
+}
+
+/**
+ * Spec rule 7, per role: the text parts of a message in that role are printed, in a conversation where
+ * only that message has parts (a system turn before a user turn; an assistant answer after one; a tool
+ * result answering a call made in `shape`, the tool-call probe's). Templates that print parts in user
+ * turns do not all print them in the others: GLM 4.6, Mistral Small 3.2 and Kimi K2 concatenate tool
+ * results, Gemma 4 does not read system parts.
+ */
+export function probeReadsContentPartsIn(key: string, probe: ProbeRender, role: PartRole, shape: ToolCallShape): boolean {
+  if (role === "user") return probeReadsContentParts(key, probe);
+  const shapeKey = `${shape.contentNone ? 1 : 0}${shape.argumentsAsString ? 1 : 0}`;
+  return probeAnswers.get(`parts\u0000${role}\u0000${shapeKey}\u0000${key}`, () => printsPartText(rendersWithout(probe, partsConversation(role, shape))));
+}
+
+function partsConversation(role: Exclude<PartRole, "user">, shape: ToolCallShape): Record<string, unknown>[] {
+  const parts = [{ type: "text", text: PROBE }];
+  if (role === "system") return [{ role: "system", content: parts }, { role: "user", content: "x" }];
+  if (role === "assistant") return [{ role: "user", content: "x" }, { role: "assistant", content: parts }];
+  // The probe history's first call, answered by a result in parts.
+  const call = PROBE_CALLS[0]!;
+  const [user, assistant] = callConversation(shape);
+  return [user!, assistant!, { role: "tool", tool_call_id: call.id, content: parts, name: call.name }];
+}
+
 /**
  * Tool definitions reach the prompt: the probe tool's name is printed (with no call in the probe, only
  * the definitions can print it; some templates print names and schemas but no descriptions).
+ * `afterSystem`: in a conversation that starts with a system message (functiongemma prints the tools
+ * only inside one).
  */
-export function probeRendersToolDefinitions(key: string, probe: ProbeRender): boolean {
-  return probeAnswers.get(`definitions\u0000${key}`, () => {
-    const out = rendersWithout(probe, [{ role: "user", content: "x" }], [PROBE_TOOL]);
+export function probeRendersToolDefinitions(key: string, probe: ProbeRender, afterSystem = false): boolean {
+  return probeAnswers.get(`definitions\u0000${afterSystem ? "system\u0000" : ""}${key}`, () => {
+    const lead = afterSystem ? [{ role: "system", content: PROBE_SYSTEM }] : [];
+    const out = rendersWithout(probe, [...lead, { role: "user", content: "x" }], [PROBE_TOOL]);
+    // `afterSystem`: a template that raises on the system message (granite 20b fc rejects every one)
+    // keeps the answer without it.
+    if (out === undefined && afterSystem) return probeRendersToolDefinitions(key, probe);
     return out !== undefined && out.includes(PROBE_TOOL.function.name);
   });
+}
+
+/** A system message as clients write one (for the probes whose answer a leading system message changes). */
+const PROBE_SYSTEM = "You are a helpful assistant.";
+
+/** The normalised conversation starts with a system (or developer) message. */
+export function leadsWithSystem(messages: readonly Record<string, unknown>[]): boolean {
+  const role = messages[0]?.role;
+  return role === "system" || role === "developer";
 }
 
 export function probeSupportsSystem(key: string, probe: ProbeRender): boolean {

@@ -11,10 +11,23 @@ import { normalizeRequest, type Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
 import type { TemplateInfo } from "../request/message-rules.js";
 import type { ParseResult, RequestInput, StreamParser } from "../types.js";
-import { probeReadsContentParts, probeRendersToolDefinitions, probeSupportsSystem, probeToolCalls, sourceCaps, type TemplateCaps } from "./caps.js";
+import {
+  leadsWithSystem,
+  partRole,
+  probeReadsContentParts,
+  probeReadsContentPartsIn,
+  probeRendersToolDefinitions,
+  probeSupportsSystem,
+  probeToolCalls,
+  sourceCaps,
+  TOOL_CALL_SHAPES,
+  type PartRole,
+  type TemplateCaps,
+} from "./caps.js";
 import type { LoadedTemplate } from "./config.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
+import { renderInOtherShape } from "./shape-fallback.js";
 import { hasHistoryCalls, polyfillMessages, polyfillPlan, type PolyfillMode, type PolyfillPlan } from "./polyfill.js";
 import { requestVariables } from "../request/variables.js";
 import { renderTokens, type ChatTokenizer, type RenderTokensOptions, type TokenizedPrompt } from "../tokens/render-tokens.js";
@@ -47,7 +60,15 @@ export interface TemplateParseOptions extends ParseOptions {
 }
 
 /** How many characters of the prompt's end the parser gets, to see a generation prompt that opened `<think>`. */
-const PROMPT_SUFFIX_LENGTH = 200;
+/** How many characters of the prompt's end tell whether the generation prompt opened reasoning. */
+export const PROMPT_SUFFIX_LENGTH = 200;
+
+/** Render options equal for the prompt's end: the same keys with the same values (warnings aside). */
+function sameRenderOptions(a: RenderOptions, b: RenderOptions): boolean {
+  const keys = (o: RenderOptions) => Object.keys(o).filter((k) => k !== "onWarning" && o[k as keyof RenderOptions] !== undefined);
+  const ka = keys(a);
+  return ka.length === keys(b).length && ka.every((k) => a[k as keyof RenderOptions] === b[k as keyof RenderOptions]);
+}
 
 export class ChatTemplate {
   /** The template text: the `tool_use` variant when there is one (it carries the tool syntax), else `default`. */
@@ -65,6 +86,8 @@ export class ChatTemplate {
   private readonly infos = new Map<string, TemplateInfo>();
   /** Per variant text: the probed caps (the probe cache is keyed by the whole text; this avoids rehashing it). */
   private readonly capsBySource = new Map<string, TemplateCaps>();
+  /** The end of the last generation prompt rendered for each request object, and the options it had. */
+  private readonly lastPromptEnd = new WeakMap<object, { options: RenderOptions; suffix: string }>();
 
   constructor(loaded: LoadedTemplate, options: { templateName?: string } = {}) {
     this.variants = Object.freeze({ ...loaded.variants });
@@ -98,9 +121,49 @@ export class ChatTemplate {
   /** Renders a Chat Completions or Responses request body into the prompt text. */
   render<R>(request: R & RequestInput<R>, options: RenderOptions = {}): string {
     const source = this.variantFor(request);
-    const conversation = normalizeRequest(request, this.templateInfo(source));
+    const info = this.templateInfo(source);
+    const conversation = normalizeRequest(request, info);
     if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
-    return this.renderConversation(source, conversation, request, options);
+    const spans = options.generationSpans;
+    const spansBefore = spans?.length ?? 0;
+    let prompt: string;
+    try {
+      prompt = this.renderConversation(source, conversation, request, options);
+    } catch (failure) {
+      // The template rejected the probed tool-call shape on this request: try the others (shape-fallback.ts).
+      prompt = renderInOtherShape(failure, info, conversation.messages, (shaped) => {
+        if (spans !== undefined) spans.length = spansBefore; // a failed render may have recorded some
+        return this.renderConversation(source, normalizeRequest(request, shaped), request, options);
+      });
+    }
+    if (typeof request === "object" && request !== null && options.addGenerationPrompt !== false && !options.continueFinalMessage) {
+      this.lastPromptEnd.set(request, { options, suffix: prompt.slice(-PROMPT_SUFFIX_LENGTH) });
+    }
+    return prompt;
+  }
+
+  /**
+   * How the generation prompt for `request` ends (its last PROMPT_SUFFIX_LENGTH characters), which
+   * tells a parser or grammar whether the model starts inside reasoning. Taken from the last render of
+   * this very request object with the same options when there was one (a library caller renders, sends,
+   * then parses: the prompt the model continued, with no second render); otherwise rendered now.
+   * Undefined when the template cannot render the request (output is then read as starting outside
+   * reasoning).
+   */
+  promptSuffix(request: unknown, render: RenderOptions = {}): string | undefined {
+    if (typeof request === "object" && request !== null) {
+      const last = this.lastPromptEnd.get(request);
+      if (last !== undefined && sameRenderOptions(last.options, { ...render, addGenerationPrompt: last.options.addGenerationPrompt })) return last.suffix;
+    }
+    // Without messages (no request, or only `{tools}`), a one-message conversation still shows how the
+    // generation prompt ends.
+    const hasTurns = isObject(request) && (request.messages !== undefined || request.input !== undefined);
+    const body = hasTurns ? request : { ...(isObject(request) ? request : {}), messages: [{ role: "user", content: "" }] };
+    try {
+      return this.render(body, { ...render, addGenerationPrompt: true, continueFinalMessage: false }).slice(-PROMPT_SUFFIX_LENGTH);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Token ids of the prompt, with provenance (src/tokens: renderTokens; `tokenizer` from loadTokenizer). */
@@ -136,30 +199,40 @@ export class ChatTemplate {
       const tools = isObject(request) ? request.tools : undefined;
       const hasTools = Array.isArray(tools) && tools.length > 0;
       const messages = isObject(request) ? (request.messages ?? request.input) : undefined;
-      plan = this.planFor(source, render.polyfill, hasTools, Array.isArray(messages) && hasHistoryCalls(messages));
+      const hasCalls = Array.isArray(messages) && hasHistoryCalls(messages);
+      plan = this.planFor(source, render.polyfill, hasTools, hasCalls, () => this.startsWithSystem(request));
     } catch {
       return this.format; // no variant for this request: render raises the real error
     }
     return plan?.jsonBlock === true ? "json-block" : this.format;
   }
 
-  /** What the polyfill adds for this template and request (undefined: nothing). */
-  private planFor(source: string, mode: PolyfillMode | undefined, hasTools: boolean, hasCalls: boolean): PolyfillPlan | undefined {
-    return polyfillPlan(mode, hasTools, hasCalls, () => this.capsOf(source));
+  /** The normalised request starts with a system message (as render sees it); false when it does not normalise. */
+  private startsWithSystem(request: unknown): boolean {
+    try {
+      return leadsWithSystem(this.normalize(request as RequestInput<unknown>).messages);
+    } catch {
+      return false; // render raises the real error
+    }
+  }
+
+  /**
+   * What the polyfill adds for this template and request (undefined: nothing). `system`: the conversation
+   * starts with a system message, so the definitions answer probed after one applies (asked only when
+   * the two answers differ).
+   */
+  private planFor(source: string, mode: PolyfillMode | undefined, hasTools: boolean, hasCalls: boolean, system: () => boolean): PolyfillPlan | undefined {
+    return polyfillPlan(mode, hasTools, hasCalls, () => {
+      const caps = this.capsOf(source);
+      if (caps.rendersToolDefinitions === caps.rendersToolDefinitionsAfterSystem || !system()) return caps;
+      return { ...caps, rendersToolDefinitions: caps.rendersToolDefinitionsAfterSystem };
+    });
   }
 
   private withPromptSuffix(options: ParseOptions, request: unknown, render: RenderOptions | undefined): ParseOptions {
     if (options.promptSuffix !== undefined) return options;
-    // Without messages (no request, or only `{tools}`), a one-message conversation still shows how the
-    // generation prompt ends.
-    const hasTurns = isObject(request) && (request.messages !== undefined || request.input !== undefined);
-    const body = hasTurns ? request : { ...(isObject(request) ? request : {}), messages: [{ role: "user", content: "" }] };
-    try {
-      const prompt = this.render(body, { ...render, addGenerationPrompt: true, continueFinalMessage: false });
-      return { ...options, promptSuffix: prompt.slice(-PROMPT_SUFFIX_LENGTH) };
-    } catch {
-      return options; // the parser then assumes the output starts outside reasoning
-    }
+    const promptSuffix = this.promptSuffix(request, render);
+    return promptSuffix === undefined ? options : { ...options, promptSuffix };
   }
 
   private renderConversation(source: string, conversation: Conversation, request: unknown, options: RenderOptions): string {
@@ -170,7 +243,7 @@ export class ChatTemplate {
         "continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.",
       );
     }
-    const plan = this.planFor(source, options.polyfill, conversation.tools !== undefined, hasHistoryCalls(conversation.messages));
+    const plan = this.planFor(source, options.polyfill, conversation.tools !== undefined, hasHistoryCalls(conversation.messages), () => leadsWithSystem(conversation.messages));
     if (plan !== undefined) {
       const parallel = !(isObject(request) && request.parallel_tool_calls === false);
       conversation = { ...conversation, messages: polyfillMessages(conversation, plan, this.capsOf(source).supportsSystem, parallel) };
@@ -230,6 +303,7 @@ export class ChatTemplate {
       const probe = this.probe(source);
       let partsAnswer: boolean | undefined;
       let toolAnswer: ReturnType<typeof probeToolCalls> | undefined;
+      const partsByRole = new Map<PartRole, boolean>();
       const roles = new Map<string, boolean>();
       info = {
         knowsDeveloperRole: source.includes("developer"),
@@ -237,6 +311,17 @@ export class ChatTemplate {
         // too long to rebuild and hash for every message of every render.
         get readsContentParts() {
           return (partsAnswer ??= probeReadsContentParts(key, probe));
+        },
+        readsContentPartsIn: (role) => {
+          const probed = partRole(role);
+          let answer = partsByRole.get(probed);
+          if (answer === undefined) {
+            // The tool-result probe answers a call made in the shape this template gets calls in.
+            const shape = (toolAnswer ??= probeToolCalls(key, probe)).shape ?? TOOL_CALL_SHAPES[0]!;
+            answer = probeReadsContentPartsIn(key, probe, probed, shape);
+            partsByRole.set(probed, answer);
+          }
+          return answer;
         },
         get readsArgumentsAsString() {
           return (toolAnswer ??= probeToolCalls(key, probe)).shape?.argumentsAsString === true;
@@ -277,7 +362,9 @@ export class ChatTemplate {
     return {
       ...sourceCaps(source),
       readsContentParts: this.templateInfo(source).readsContentParts,
+      contentPartsByRole: Object.freeze(this.contentPartsByRole(this.templateInfo(source))),
       rendersToolDefinitions: probeRendersToolDefinitions(key, this.probe(source)),
+      rendersToolDefinitionsAfterSystem: probeRendersToolDefinitions(key, this.probe(source), true),
       rendersToolCalls: tools.shape !== undefined,
       rendersToolResults: tools.rendersResults,
       readsArgumentsAsString: tools.shape?.argumentsAsString === true,
@@ -285,6 +372,11 @@ export class ChatTemplate {
       callsOnePerMessage: tools.onePerMessage,
       supportsSystem: probeSupportsSystem(key, this.probe(source)),
     };
+  }
+
+  private contentPartsByRole(info: TemplateInfo): Record<PartRole, boolean> {
+    const reads = (role: PartRole) => info.readsContentPartsIn?.(role) ?? info.readsContentParts;
+    return { user: info.readsContentParts, system: reads("system"), assistant: reads("assistant"), tool: reads("tool") };
   }
 
   /** Probe answers depend on the template text and the special tokens it prints. */

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_COMPLETION, EXAMPLE_REQUEST } from "../../src/cli/example-data.js";
+import { EXAMPLE_COMPLETION, EXAMPLE_REQUEST } from "../../src/examples/example-data.js";
 import { renderTokenIds } from "../../src/cli/tokens.js";
 import { loadTokenizer } from "../../src/tokens/index.js";
 import { foldDeltas, loadTemplate } from "../../src/index.js";

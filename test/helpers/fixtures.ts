@@ -50,6 +50,31 @@ export function completionFiles(): CompletionFile[] {
     .map((f) => readJson<CompletionFile>(join(dir, f)));
 }
 
+/**
+ * A family's own suite (fixtures/format-suites/<format>.json): cases of the completion fixtures' shape,
+ * each run by the fluent tester with seed 1 unless it says otherwise. `tools` absent: the shared set
+ * (fixtures/format-suites/tools.json).
+ */
+export interface FormatSuite {
+  format: string;
+  about?: string;
+  tools?: unknown[];
+  cases: (CompletionCase & { seed?: number })[];
+}
+
+/** The shared tool set of the family suites (get_weather, search, write_file). */
+export function suiteTools(): unknown[] {
+  return readJson<unknown[]>(join(FIXTURES, "format-suites", "tools.json"));
+}
+
+export function formatSuites(): FormatSuite[] {
+  const dir = join(FIXTURES, "format-suites");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json") && f !== "tools.json")
+    .sort()
+    .map((f) => readJson<FormatSuite>(join(dir, f)));
+}
+
 /** The tools a case runs with, after applying the file default. */
 export function caseTools(file: CompletionFile, c: CompletionCase): unknown[] | null {
   return c.tools === undefined ? file.tools : c.tools;

@@ -9,6 +9,7 @@ import { compileTemplate } from "../../src/jinja/index.js";
 import { readJson } from "../../src/request/read-json.js";
 import { normalizeRequest } from "../../src/request/index.js";
 import { requestVariables } from "../../src/request/variables.js";
+import { partRole } from "../../src/template/caps.js";
 import { FIXED_NOW, loadConversations, loadExpected, loadTemplates } from "../../scripts/render-fixtures.mjs";
 
 process.env.TZ = "UTC";
@@ -34,8 +35,10 @@ for (const tpl of templates) {
         // Normalised by chatwire (the fixture's own copy has sorted keys, and key order shows in prompts).
         const n = normalizeRequest(conv.request, {
           readsContentParts: expected.caps.readsContentParts,
-          readsArgumentsAsString: expected.caps.readsArgumentsAsString === true,
-          callContentAsNone: expected.caps.callContentAsNone === true,
+          readsContentPartsIn: (role) => expected.caps.contentPartsByRole[partRole(role)],
+          // A pair the reference rendered in another tool-call shape (the render's fallback) says which.
+          readsArgumentsAsString: "shape" in result && result.shape !== undefined ? result.shape.argumentsAsString : expected.caps.readsArgumentsAsString === true,
+          callContentAsNone: "shape" in result && result.shape !== undefined ? result.shape.contentNone : expected.caps.callContentAsNone === true,
           callsOnePerMessage: expected.caps.callsOnePerMessage === true,
           knowsDeveloperRole: tpl.chat_template.includes("developer"),
           namesRole: (role) => tpl.chat_template.includes(`'${role}'`) || tpl.chat_template.includes(`"${role}"`),

@@ -2,7 +2,7 @@
  * Untrusted templates: huge loops, deep recursion, giant strings and prototype probing are stopped with a
  * ChatwireError (limit_exceeded / template_error), and the process keeps working afterwards.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChatwireError } from "../../src/errors.js";
 import { compileTemplate } from "../../src/jinja/index.js";
 
@@ -16,20 +16,46 @@ function failure(template: string, context: Record<string, unknown> = {}, limits
   throw new Error("expected the render to fail");
 }
 
+/**
+ * Replaces the clock the render budget reads (Date.now) with one that advances `msPerReading` at each
+ * reading, so that when the time budget trips depends on the work done, never on the machine's speed.
+ */
+function virtualClock(msPerReading: number): void {
+  let t = Date.now();
+  vi.spyOn(Date, "now").mockImplementation(() => (t += msPerReading));
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const FOREVER = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}";
+
 describe("render limits", () => {
   it("stops a loop that would run for ever with the default time budget", () => {
-    const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}");
+    // The step and size limits are lifted, so the time budget is the only one that can trip.
+    const e = failure(FOREVER, {}, { maxSteps: Infinity, maxTotalBytes: Infinity });
     expect(e.code).toBe("limit_exceeded");
     expect(e.message).toMatch(/render time limit \(1000 ms\)/);
   }, 30_000);
 
+  it("stops it at the default limits (whichever limit the machine's speed makes trip first)", () => {
+    expect(failure(FOREVER).code).toBe("limit_exceeded");
+  }, 30_000);
+
+  it("trips the time budget after 1000 ms of clock, however fast the machine", () => {
+    // 1 ms per reading, one reading per 2048 steps: about 2 M steps, far below the step limit.
+    virtualClock(1);
+    const e = failure(FOREVER);
+    expect(e.message).toMatch(/render time limit \(1000 ms\)/);
+  });
+
   it("stops it with the step budget when time is not limited", () => {
-    const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", {}, { timeMs: Infinity, maxSteps: 2_000_000 });
+    const e = failure(FOREVER, {}, { timeMs: Infinity, maxSteps: 2_000_000, maxTotalBytes: Infinity });
     expect(e.message).toMatch(/step limit \(2000000 steps\)/);
   });
 
   it("honours a per-render time budget", () => {
-    const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", {}, { timeMs: 50 });
+    const e = failure(FOREVER, {}, { timeMs: 50, maxSteps: Infinity, maxTotalBytes: Infinity });
     expect(e.message).toMatch(/render time limit \(50 ms\)/);
   });
 
@@ -37,17 +63,18 @@ describe("render limits", () => {
     // 100 upper() calls on 1 MB are 100 MB of work: over a 1M-step budget though only ~300 statements run.
     const t = "{% set s = 'a' * 1000000 %}{% for i in range(100) %}{% set t = s.upper() %}{% endfor %}";
     expect(failure(t, {}, { maxSteps: 1_000_000, timeMs: Infinity }).message).toMatch(/step limit/);
-    expect(compileTemplate(t).render({}, { limits: { maxSteps: 3_000_000 } })).toBe("");
+    // Legal work renders; the time budget is lifted so a slow or loaded machine cannot trip it.
+    expect(compileTemplate(t).render({}, { limits: { maxSteps: 3_000_000, timeMs: Infinity } })).toBe("");
   });
 
   it("bounds the total size a render builds, not only each string", () => {
     const t = "{% set s = 'a' * 1000000 %}{% set ns = namespace(l=[]) %}{% for i in range(50) %}{% set ns.l = ns.l + [s.upper()] %}{% endfor %}{{ ns.l|length }}";
-    expect(failure(t, {}, { maxTotalBytes: 20_000_000 }).message).toMatch(/total size limit \(20000000 bytes\)/);
-    expect(compileTemplate(t).render({})).toBe("50");
+    expect(failure(t, {}, { maxTotalBytes: 20_000_000, timeMs: Infinity }).message).toMatch(/total size limit \(20000000 bytes\)/);
+    expect(compileTemplate(t).render({}, { limits: { timeMs: Infinity } })).toBe("50");
   });
 
   it("ignores a limit given as undefined (keeps the default instead of no limit)", () => {
-    const e = failure("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", {}, { maxSteps: undefined, timeMs: 100 });
+    const e = failure(FOREVER, {}, { maxSteps: undefined, timeMs: 100 });
     expect(e.code).toBe("limit_exceeded");
   });
 
@@ -103,7 +130,7 @@ describe("render limits", () => {
   it("handles a 100 MB string in the context without copying it needlessly", () => {
     const big = "y".repeat(100 * 1024 * 1024);
     const t = compileTemplate("{{ big|length }} {{ big[:3] }} {{ big[-2:] }} {{ 'z' in big }} {{ big.startswith('yy') }}");
-    expect(t.render({ big })).toBe("104857600 yyy yy False True");
+    expect(t.render({ big }, { limits: { timeMs: Infinity } })).toBe("104857600 yyy yy False True");
     // Printing it is more than the default 64 MB output allows.
     expect(failure("{{ big }}", { big }).code).toBe("limit_exceeded");
     // Iterating its characters costs one step each, so it stops before building a 100M-item array.
@@ -200,7 +227,11 @@ describe("bulk work takes stepped loops past a few thousand matches, with the sa
     expect(compileTemplate("{{ (('x',) * 3)|string }}{{ [] * 3 }}{{ [1] * -2 }}").render({})).toBe("('x', 'x', 'x')[][]");
   });
   it("a native operation that would outlast the budget is refused before it runs", () => {
+    // A clock that stands still: the refusal comes from the operation's projected cost alone, not from
+    // time the machine spent getting there.
+    virtualClock(0);
     const e = failure("{{ s.upper()|length }}", { s: "é".repeat(2_000_000) }, { timeMs: 10 });
+    vi.restoreAllMocks();
     expect(e.code).toBe("limit_exceeded");
     expect(e.message).toMatch(/would exceed the render time limit/);
     expect(compileTemplate("{{ s.upper()|length }}").render({ s: "é".repeat(2_000_000) })).toBe("2000000");

@@ -1,7 +1,7 @@
 /**
- * The skeleton the tagged and call-list decoders share: text that arrives in pushes is read by a step
- * machine (`run`) from where the last push stopped; what it cannot decide yet (a partial tag, a
- * newline that may be stripped) is kept and read again with the next push. Events are queued and
+ * The skeleton the tagged, xml-calls and call-list decoders share: text that arrives in pushes is read
+ * by a step machine (`run`) from where the last push stopped; what it cannot decide yet (a partial
+ * tag, a newline that may be stripped) is kept and read again with the next push. Events are queued and
  * handed out per push. Once closed (the region ended, or a region without end marker reported
  * `close`), the decoder ignores further text.
  *

@@ -1,5 +1,5 @@
 /**
- * One decoder for the tagged (XML-like) families, configured by a TaggedSyntax (tagged-syntaxes.ts):
+ * One decoder for the tagged (XML-like) families, configured by a TaggedSyntax (compile-format.ts):
  * Qwen3-Coder `<function=f><parameter=k>v</parameter></function>`, Seed-OSS (the same inside
  * `<seed:tool_call>`), GLM `f<arg_key>k</arg_key><arg_value>v</arg_value>`, MiniMax `<invoke name="f">
  * <parameter name="k">v</parameter></invoke>` and DeepSeek V3.2's DSML tags.
@@ -20,13 +20,14 @@
  */
 import type { JsonSchema } from "../../types.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import type { ImplicitEnd } from "../language.js";
+import type { PayloadOf } from "../payload-kinds.js";
 import { TextRope } from "../rope.js";
 import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { jsonStringBody, JsonStringWriter } from "../literal/json-text.js";
 import { LiteralValueReader } from "../literal/value-reader.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
+import { isToolName } from "./tool-name.js";
 
 /** What a parameter's open tag says. */
 export interface ParamOpen {
@@ -36,14 +37,17 @@ export interface ParamOpen {
   untyped?: readonly ValueType[];
 }
 
-export interface TaggedSyntax {
+/**
+ * The tagged decoder's syntax: the description's tagged payload (language.ts), its tag patterns
+ * compiled into readers (compile-format.ts). The fields taken over as they are keep the language's
+ * meaning and documentation.
+ */
+export interface TaggedSyntax extends Pick<PayloadOf<"tagged">, "nameSep" | "afterParamNewline" | "implicitEnds" | "jsonBody" | "cdata"> {
   /**
    * The call's name from a complete open tag (`<function=f>` -> `f`), or undefined when the tag is not a
    * call's open tag. Absent: the call's name is the region's leading text, one call per region (GLM).
    */
   callOpen?: (tag: string) => string | undefined;
-  /** With the name as leading text: the tag written right after the name (Hy3 `<tool_sep:opensource>`). */
-  nameSep?: string;
   /** The tag that closes a call; absent: the region's end closes it (GLM). */
   callClose?: string;
   /** Reads a parameter's open tag, or undefined when the tag is not one. */
@@ -55,27 +59,8 @@ export interface TaggedSyntax {
   paramClose: string;
   /** What may follow `paramClose` (after whitespace) for it to be the real end of the value. */
   afterParam: readonly string[];
-  /**
-   * Whitespace between `paramClose` and the next tag must hold a newline (Qwen3-Coder and Seed-OSS
-   * templates write one), so that `'</parameter> <parameter=x>'` on one line of code stays code; tags
-   * written with nothing between them (the one-line form) count too.
-   */
-  afterParamNewline?: boolean;
-  /**
-   * Tags that end a value whose `paramClose` is missing, when they start a line (Qwen3-Coder). With
-   * `after`, what follows the tag (after whitespace) must be one of those or the region end; without,
-   * the tag must be complete on its line (`<parameter=name>`).
-   */
-  implicitEnds?: readonly ImplicitEnd[];
   /** Types for a key the tool's schema does not declare (or when no schema is known). */
   untyped: readonly ValueType[];
-  /** A call's arguments may be one JSON object instead of parameter tags (DSML as SGLang has seen it). */
-  jsonBody?: boolean;
-  /**
-   * A value may be wrapped in `<![CDATA[...]]>` (MiniCPM 5 wraps strings holding `<`, `&` or newlines):
-   * values are then held until complete and unwrapped, never streamed piecewise.
-   */
-  cdata?: boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -756,11 +741,6 @@ function withBodies(skeleton: string, streamed: readonly StreamedValue[], seen: 
 function unwrapCdata(text: string): string | undefined {
   const t = text.trim();
   return t.startsWith("<![CDATA[") && t.endsWith("]]>") ? t.slice(9, -3) : undefined;
-}
-
-/** A tool name has no spaces, quotes or brackets (prose after `<tool_call>` is not a name). */
-function isToolName(name: string): boolean {
-  return name !== "" && !/[\s"'`<>(){}[\],;]/.test(name);
 }
 
 /** Whether an open tag whose prefix ended at `s[j]` closes with `>` before the line (or a `<`) ends. */

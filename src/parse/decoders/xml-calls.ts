@@ -19,7 +19,9 @@ import type { DecoderContext, DecoderEvent, DecoderFactory } from "../decoder.js
 import { propertySchema, resolveRef, schemaTypes, typeRawValue, UNTYPED_JSON } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { jsonStringBody } from "../literal/json-text.js";
+import { isSchemaObject } from "../../schema/walk.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
+import { isToolName } from "./tool-name.js";
 
 export interface XmlCallsSyntax {
   /** An open tag is `open[0] + head + open[1]`; a close tag `close[0] + name + close[1]`. */
@@ -290,7 +292,7 @@ function writeValue(el: Element, schema: JsonSchema | undefined, root: JsonSchem
   const resolved = schema === undefined ? undefined : resolveRef(schema, root);
   const allItems = el.children.every((c) => c.name === syntax.itemTag);
   if (allItems && !(types.includes("object") && !types.includes("array"))) {
-    const items = resolved !== undefined && isSchema(resolved["items"]) ? (resolved["items"] as JsonSchema) : undefined;
+    const items = resolved !== undefined && isSchemaObject(resolved["items"]) ? (resolved["items"] as JsonSchema) : undefined;
     return `[${el.children.map((c) => writeValue(c, items, root, syntax)).join(", ")}]`;
   }
   // A name repeated among an element's children is a list of their values (`<tag>a</tag><tag>b</tag>` is
@@ -314,14 +316,7 @@ function writeValue(el: Element, schema: JsonSchema | undefined, root: JsonSchem
 function itemSchema(schema: JsonSchema | undefined, root: JsonSchema | undefined): JsonSchema | undefined {
   if (schema === undefined) return undefined;
   const resolved = resolveRef(schema, root);
-  if (isSchema(resolved["items"])) return resolved["items"] as JsonSchema;
+  if (isSchemaObject(resolved["items"])) return resolved["items"] as JsonSchema;
   return schemaTypes(schema, root).includes("array") ? undefined : schema;
 }
 
-function isSchema(v: unknown): boolean {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function isToolName(name: string): boolean {
-  return name !== "" && !/[\s"'`<>(){}[\],;]/.test(name);
-}

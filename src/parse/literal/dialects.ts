@@ -4,6 +4,7 @@
  * syntax is written here, and a new dialect is a new record (FunctionGemma differs from Gemma 4 only
  * in its quote token).
  */
+import { escapeClass } from "../../regexp-escape.js";
 
 /** How a string's body is decoded. */
 export type StringEscapes =
@@ -188,10 +189,6 @@ export function compiledDialect(dialect: LiteralDialect | LiteralDialectName): C
   const c: CompiledDialect = { d, quotes, stops, valueStart, closers };
   compiledDialects.set(d, c);
   return c;
-}
-
-function escapeClass(ch: string): string {
-  return /[\]\\^-]/.test(ch) ? `\\${ch}` : ch;
 }
 
 /** True when `ch` can begin a value of `dialect`. */

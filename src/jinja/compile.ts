@@ -10,7 +10,8 @@ import { compileCall, compileExpr, compileFilter } from "./compile-expr.js";
 import { Frame } from "./frame.js";
 import { GENERATION_FILTER } from "./lexer.js";
 import { makeMacro, type MacroShape, type Param } from "./macro.js";
-import { LoopInfo, Namespace, JinjaError, pyBool, pyIter, pyStr } from "./values.js";
+import { Namespace, JinjaError, pyBool, pyIter, pyStr } from "./values.js";
+import { LoopInfo } from "./loop.js";
 
 export { CompileError, type Stmt } from "./closures.js";
 

@@ -55,7 +55,7 @@ const BUILDERS: { readonly [K in A.Node["type"]]: (r: Raw) => Built<K> } = {
   MemberExpression: (r) => {
     const object = expression(r, "object");
     const computed = flag(r, "computed");
-    const property = adaptNode(r["property"]);
+    const property = adaptNode(child(r, "property"));
     // The parser makes a slice only inside brackets (`a[1:]`); the compiler relies on it.
     if (property.type === "SliceExpression" && computed) return { type: "MemberExpression", object, property, computed };
     return { type: "MemberExpression", object, property: asExpression(property), computed };
@@ -153,29 +153,36 @@ function malformed(type: string, field: string): ChatwireError {
 
 const typeOf = (r: Raw): string => r["type"] as string;
 
+/** A field that must hold a node (checked further by adaptNode). */
+function child(r: Raw, field: string): object {
+  const v = r[field];
+  if (v === null || typeof v !== "object") throw malformed(typeOf(r), field);
+  return v;
+}
+
 function list(r: Raw, field: string): unknown[] {
   const v = r[field];
-  if (!Array.isArray(v)) throw malformed(typeOf(r), field);
+  if (!Array.isArray(v) || !v.every((n) => n !== null && typeof n === "object")) throw malformed(typeOf(r), field);
   return v;
 }
 const statements = (r: Raw, field: string): A.Statement[] => list(r, field).map(toStatement);
 const parameters = (r: Raw, field: string): A.Parameter[] => list(r, field).map(toParameter);
-const expression = (r: Raw, field: string): A.Expression => toExpression(r[field]);
+const expression = (r: Raw, field: string): A.Expression => toExpression(child(r, field));
 
 function identifier(r: Raw, field: string): A.Identifier {
-  const n = adaptNode(r[field]);
+  const n = adaptNode(child(r, field));
   if (n.type !== "Identifier") throw malformed(typeOf(r), field);
   return n;
 }
 
 function callExpression(r: Raw, field: string): A.CallExpression {
-  const n = adaptNode(r[field]);
+  const n = adaptNode(child(r, field));
   if (n.type !== "CallExpression") throw malformed(typeOf(r), field);
   return n;
 }
 
 function loopTarget(r: Raw): A.Identifier | A.TupleLiteral {
-  const n = adaptNode(r["loopvar"]);
+  const n = adaptNode(child(r, "loopvar"));
   if (n.type === "Identifier" || n.type === "TupleLiteral") return n;
   throw new ChatwireError("invalid_template", `cannot assign to ${n.type}`);
 }

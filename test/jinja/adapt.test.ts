@@ -44,6 +44,8 @@ describe("adaptProgram", () => {
 
   it("refuses a known node whose field is missing or of the wrong kind, naming the field", () => {
     expect(refused(program({ type: "If", test: id("x"), body: [] })).message).toContain("alternate");
+    expect(refused(program({ type: "If", body: [], alternate: [] })).message).toContain("'test'");
+    expect(refused(program({ type: "ArrayLiteral", value: [id("a"), "b"] })).message).toContain("'value'");
     expect(refused(program({ type: "IntegerLiteral", value: "1" })).message).toContain("value");
     expect(refused(program({ type: "BinaryExpression", operator: "+", left: id("a"), right: id("b") })).message).toContain("operator");
     expect(refused(program({ type: "ObjectLiteral", value: [] })).message).toContain("value");

@@ -4,18 +4,16 @@
  * `a[b]` tries the item first, then the attribute. Only own data properties of plain objects are
  * visible, dunder names are refused, and mutating methods give a SecurityError when used.
  */
-import { checkKwargs, DICT_METHODS, LIST_METHODS, MUTATING, STR_METHODS } from "./methods.js";
+import { checkKwargs, DICT_METHODS, LIST_METHODS, MUTATING } from "./methods.js";
+import { STR_METHODS } from "./str-methods.js";
 import { PyFloat } from "./py-float.js";
 import { budget } from "./limits.js";
 import {
   Callable,
-  LoopInfo,
   Markup,
   Namespace,
   Undefined,
-  codePoints,
   dictGet,
-  hasSurrogates,
   isDict,
   isInt,
   isTuple,
@@ -29,6 +27,8 @@ import {
   JinjaError,
   unwrap,
 } from "./values.js";
+import { LoopInfo } from "./loop.js";
+import { codePoints, hasSurrogates } from "./code-points.js";
 
 function unsafe(obj: unknown, name: string): Undefined {
   return new Undefined(name, obj, `access to attribute ${pyRepr(name)} of ${pyRepr(typeName(obj))} object is unsafe.`, "SecurityError");

@@ -5,7 +5,7 @@
 import { getAttr, getItem } from "./access.js";
 import { pyAdd } from "./ops.js";
 import { budget } from "./limits.js";
-import { capitalize, STR_METHODS } from "./methods.js";
+import { capitalize, STR_METHODS } from "./str-methods.js";
 import { PyFloat } from "./py-float.js";
 import { percentFormat } from "./pyformat.js";
 import { pySort } from "./pysort.js";
@@ -26,18 +26,16 @@ import {
   pyIter,
   pyLen,
   pyStr,
-  strLength,
-  hasSurrogates,
   toNumber,
   tuple,
   typeName,
-  codePoints,
   dictItems,
   escapeHtml,
   iterator,
   Markup,
   type Kwargs,
 } from "./values.js";
+import { strLength, hasSurrogates, codePoints } from "./code-points.js";
 
 /** What filters need from the running template: other filters/tests by name, and the JSON cache. */
 export interface FilterEnv {

@@ -1,17 +1,19 @@
 /**
- * Front end: our Jinja2-exact lexer feeding @huggingface/jinja's parser, and syntax errors with the
- * offset of the token the parser stopped at.
+ * Front end: our Jinja2-exact lexer feeding @huggingface/jinja's parser, syntax errors with the offset
+ * of the token the parser stopped at, and the parser's nodes checked into our typed tree (adapt.ts).
  */
 import { parse } from "@huggingface/jinja";
 import { ChatwireError } from "../errors.js";
-import type { ProgramNode } from "./ast.js";
+import { adaptProgram } from "./adapt.js";
+import type { Program } from "./ast.js";
 import { tokenizeTemplate, tokenPosition, type Token } from "./lexer.js";
 import { rewriteTestArguments } from "./tests-syntax.js";
 
-export function parseTemplate(source: string): ProgramNode {
+export function parseTemplate(source: string): Program {
   const tokens = rewriteTestArguments(tokenizeTemplate(source)) as Token[];
+  let parsed: unknown;
   try {
-    return parse(tokens) as unknown as ProgramNode;
+    parsed = parse(tokens);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const position = tokenPosition(tokens[furthestToken(tokens)]);
@@ -21,6 +23,7 @@ export function parseTemplate(source: string): ProgramNode {
       position === undefined ? {} : { position },
     );
   }
+  return adaptProgram(parsed);
 }
 
 /**

@@ -16,11 +16,11 @@ import {
   ownValue,
   pyRepr,
   pyStr,
-  strLength,
   toNumber,
   typeName,
   type Kwargs,
 } from "./values.js";
+import { strLength } from "./code-points.js";
 import { budget } from "./limits.js";
 import { replaceEach } from "./text-scan.js";
 

@@ -3,7 +3,7 @@
  * https://jinja.palletsprojects.com/en/3.1.x/templates/#list-of-builtin-tests
  */
 import { FILTERS } from "./filters.js";
-import { STR_METHODS } from "./methods.js";
+import { STR_METHODS } from "./str-methods.js";
 import { pyIn } from "./ops.js";
 import { Callable, JinjaError, Markup, Namespace, Undefined, pyStr, isDict, isFloat, isInt, isNumeric, pyCompare, pyEq, toNumber } from "./values.js";
 

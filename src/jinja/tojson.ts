@@ -6,7 +6,8 @@
  */
 import { ChatwireError } from "../errors.js";
 import { PyFloat } from "./py-float.js";
-import { JinjaError, Markup, PyDict, Undefined, compareStrings, dictItems, floatRepr, isPlainDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
+import { JinjaError, Markup, PyDict, Undefined, dictItems, floatRepr, isPlainDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
+import { compareStrings } from "./code-points.js";
 import { pySort } from "./pysort.js";
 import { replaceEach } from "./text-scan.js";
 import { budget } from "./limits.js";

@@ -2,12 +2,14 @@
  * The Python value model of the runtime. Template values are plain JS values with these meanings:
  * null = None, boolean = bool, integral number or bigint = int, non-integral number or PyFloat = float,
  * string = str, array = list (or tuple / generator / dict view when tagged with KIND), plain object = dict, plus the classes
- * below (Undefined, Namespace, Callable, LoopInfo). Everything here follows CPython/Jinja2 behaviour.
+ * below (Undefined, Namespace, Callable, and PyObjects such as loop.ts's LoopInfo). Everything here follows
+ * CPython/Jinja2 behaviour.
  */
 import { PyDict, dictGet, dictItems, dictKeys, dictSize, isDict } from "./dict.js";
 import { budget } from "./limits.js";
 import { PyFloat } from "./py-float.js";
 import { anyMatch, replaceEach } from "./text-scan.js";
+import { compareStrings, codePoints, strLength } from "./code-points.js";
 
 export { PyDict, copyDict, dictGet, dictHas, dictItems, dictKeys, dictSize, dictValues, isDict, isPlainDict, newDict, type Dict } from "./dict.js";
 
@@ -53,6 +55,15 @@ export class Namespace {
 export type Kwargs = Record<string, unknown> | null;
 /** Calling convention shared by globals, macros and bound methods. */
 export type CallFn = (args: unknown[], kwargs: Kwargs) => unknown;
+
+/**
+ * A runtime object defined in a module of its own (LoopInfo), which names its Python type and prints
+ * itself, so that this module need not import it.
+ */
+export abstract class PyObject {
+  abstract readonly pyType: string;
+  abstract repr(): string;
+}
 
 export class Callable {
   constructor(
@@ -199,7 +210,7 @@ export function typeName(v: unknown): string {
   if (v instanceof Undefined) return "Undefined";
   if (v instanceof Namespace) return "Namespace";
   if (v instanceof Callable) return v.kind === "macro" ? "Macro" : v.kind === "method" ? "builtin_function_or_method" : "function";
-  if (v instanceof LoopInfo) return "LoopContext";
+  if (v instanceof PyObject) return v.pyType;
   if (isDict(v)) return "dict";
   return "object";
 }
@@ -233,39 +244,6 @@ export function pyBool(v: unknown): boolean {
     return false;
   }
   return true;
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-const SURROGATE_PAIRS = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
-/** Strings shorter than this are scanned without charging the budget (the common case stays a regex test). */
-const FREE_SCAN = 4096;
-export function hasSurrogates(s: string): boolean {
-  if (s.length > FREE_SCAN) budget().scan(s.length);
-  return SURROGATE.test(s);
-}
-/** Python's len(str): code points, so an emoji counts once. */
-export function strLength(s: string): number {
-  if (!hasSurrogates(s)) return s.length;
-  // Each surrogate pair is one code point: remove the pairs natively and count what went.
-  return s.length - (s.length - s.replace(SURROGATE_PAIRS, "").length) / 2;
-}
-/** A string as an array of code points (Python's indexing unit); the array is charged before it is made. */
-export function codePoints(s: string): string[] {
-  if (s.length > FREE_SCAN) budget().items(s.length);
-  return hasSurrogates(s) ? Array.from(s) : s.split("");
-}
-
-/** Python's str comparison: by code point, not by UTF-16 unit. */
-export function compareStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if ((x < 0xd800 || x > 0xdfff) && (y < 0xd800 || y > 0xdfff)) return x - y;
-    return (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
-  }
-  return a.length - b.length;
 }
 
 export function pyEq(a: unknown, b: unknown): boolean {
@@ -498,62 +476,6 @@ export function pyStr(v: unknown, asRepr = false): string {
   }
   if (v instanceof Namespace) return `<Namespace ${pyStr(v.attrs)}>`;
   if (v instanceof Callable) return v.kind === "macro" ? `<Macro ${strRepr(v.name)}>` : `<built-in method ${v.name}>`;
-  if (v instanceof LoopInfo) return `<LoopContext ${v.index0 + 1}/${v.length}>`;
+  if (v instanceof PyObject) return v.repr();
   return "<object>";
-}
-
-/** The `loop` variable of a for loop. Fields are computed on access. */
-export class LoopInfo {
-  index0 = 0;
-  constructor(
-    readonly items: readonly unknown[],
-    readonly depth0: number,
-  ) {}
-  get length(): number {
-    return this.items.length;
-  }
-  /** Attribute lookup for `loop.<name>`; undefined when the name is not a loop attribute. */
-  attr(name: string): unknown {
-    const i = this.index0;
-    const n = this.items.length;
-    switch (name) {
-      case "index":
-        return i + 1;
-      case "index0":
-        return i;
-      case "revindex":
-        return n - i;
-      case "revindex0":
-        return n - i - 1;
-      case "first":
-        return i === 0;
-      case "last":
-        return i === n - 1;
-      case "length":
-        return n;
-      case "depth":
-        return this.depth0 + 1;
-      case "depth0":
-        return this.depth0;
-      case "previtem":
-        return i > 0 ? this.items[i - 1] : new Undefined(undefined, MISSING, "there is no previous item");
-      case "nextitem":
-        return i < n - 1 ? this.items[i + 1] : new Undefined(undefined, MISSING, "there is no next item");
-      case "cycle":
-        return new Callable("cycle", (args) => {
-          if (args.length === 0) throw new JinjaError("TypeError", "no items for cycling given");
-          return args[i % args.length];
-        });
-      case "changed": {
-        return new Callable("changed", (args) => {
-          const key = tuple([...args]);
-          const changed = this.lastChanged === undefined || !pyEq(this.lastChanged, key);
-          this.lastChanged = key;
-          return changed;
-        });
-      }
-    }
-    return undefined;
-  }
-  private lastChanged: unknown[] | undefined;
 }

@@ -5,7 +5,7 @@
  * entries are also checked at run time: a description is plain data, and may come from a caller.
  */
 import { ChatwireError } from "../errors.js";
-import type { FormatDescription, Tolerance } from "./language.js";
+import type { FormatDescription, Payload, Tolerance } from "./language.js";
 
 type Kind = Tolerance["kind"];
 type Of<K extends Kind> = Extract<Tolerance, { kind: K }>;
@@ -21,11 +21,14 @@ export interface StrayCloser {
 export interface CompiledTolerances {
   /** The stray closers that may follow a call of a region with these start markers. */
   strayClosers(regionStart: readonly string[]): readonly StrayCloser[];
+  /** A tagged value whose open tag `open` is missing may be read up to its close tag. */
+  missingValueOpener(open: string): boolean;
 }
 
 /** The accumulator the kind compilers fill. */
 interface Build {
   stray: Array<{ after: string; closer: StrayCloser }>;
+  valueOpeners: Set<string>;
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription) => void } = {
@@ -36,8 +39,11 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription)
     if (t.closer.length === 0 || t.closer.some((c) => c === "")) throw invalid(format, t, '"closer" needs non-empty markers');
     into.stray.push({ after: t.after, closer: { closer: t.closer, missing: t.missing } });
   },
-  "missing-value-opener"(t, _into, format) {
-    throw invalid(format, t, "not implemented");
+  "missing-value-opener"(t, into, format) {
+    if (!format.regions.some((r) => valueOpens(r.payload).includes(t.open))) {
+      throw invalid(format, t, `"open" ${JSON.stringify(t.open)} is no value open tag of the family's payloads`);
+    }
+    into.valueOpeners.add(t.open);
   },
   fence(t, _into, format) {
     throw invalid(format, t, "not implemented");
@@ -63,7 +69,7 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "bare-call": ["evidence"],
 };
 
-const NONE: CompiledTolerances = { strayClosers: () => [] };
+const NONE: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
 
@@ -72,7 +78,7 @@ export function compileTolerances(format: FormatDescription): CompiledTolerances
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [] };
+  const into: Build = { stray: [], valueOpeners: new Set() };
   for (const t of list) {
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription) => void)(t, into, format);
@@ -93,7 +99,22 @@ function finish(into: Build): CompiledTolerances {
       }
       return hit;
     },
+    missingValueOpener: (open) => into.valueOpeners.has(open),
   };
+}
+
+/** The value open tags of a payload's key-value parameters (GLM `<arg_value>`), through dispatches. */
+function valueOpens(p: Payload): string[] {
+  switch (p.kind) {
+    case "tagged":
+      return "value" in p.params ? [p.params.value.open] : [];
+    case "by-first-char":
+      return [...Object.values(p.cases), p.otherwise].flatMap(valueOpens);
+    case "python-or-json":
+      return valueOpens(p.json);
+    default:
+      return [];
+  }
 }
 
 /** Run-time check of one entry: a known kind, known keys, an evidence URL. */

@@ -12,4 +12,8 @@ export const hermes = defineFormat({
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
   regions: [{ start: ["<tool_call>"], end: ["</tool_call>"], payload: { kind: "json-calls" } }],
   ignore: ["<|im_end|>"],
+  tolerate: [
+    // Qwen2.5-Coder (quantized, long prompts) writes its call object in a ```json fence instead of <tool_call>.
+    { kind: "fence", open: ["```json"], payload: { kind: "json-calls" }, evidence: "https://github.com/ardanlabs/kronk/pull/950" },
+  ],
 });

@@ -15,4 +15,8 @@ export const pythonic = defineFormat({
     { start: ["["], startInPayload: true, quietIfNotCall: true, payload: { kind: "literal-calls", dialect: "python" } },
   ],
   ignore: ["<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>"],
+  tolerate: [
+    // Llama 4 also speaks Llama 3's JSON calls, and may write one inside <|python_start|>.
+    { kind: "other-syntax", region: "<|python_start|>", when: "{", payload: { kind: "json-calls" }, evidence: "https://github.com/vllm-project/vllm/issues/16214" },
+  ],
 });

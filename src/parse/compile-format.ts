@@ -50,10 +50,11 @@ export function compileFormat(format: FormatDescription): CompiledFormat {
   const hit = compiled.get(format);
   if (hit) return hit;
   const { regions, channels, tolerate: _tolerate, ...rest } = format;
+  const tolerances = compileTolerances(format, compilePayload);
   const out: CompiledFormat = {
     ...rest,
-    regions: regions.map(({ payload, ...region }) => ({ ...region, decoder: compilePayload(payload) })),
-    tolerances: compileTolerances(format),
+    regions: [...regions.map(({ payload, ...region }) => ({ ...region, decoder: tolerances.decoder(region.start, compilePayload(payload)) })), ...tolerances.regions],
+    tolerances,
   };
   if (channels !== undefined) out.channels = compileChannels(channels);
   compiled.set(format, out);

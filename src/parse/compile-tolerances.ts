@@ -5,7 +5,14 @@
  * entries are also checked at run time: a description is plain data, and may come from a caller.
  */
 import { ChatwireError } from "../errors.js";
+import type { CompiledRegion } from "./compile-format.js";
+import type { DecoderFactory } from "./decoder.js";
+import { dispatchByFirstChar } from "./decoders/dispatch.js";
+import { repairing } from "./decoders/repairing.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
+
+/** compile-format.ts's payload compiler (passed in: that file compiles the tolerances). */
+export type PayloadCompiler = (payload: Payload) => DecoderFactory;
 
 type Kind = Tolerance["kind"];
 type Of<K extends Kind> = Extract<Tolerance, { kind: K }>;
@@ -23,15 +30,21 @@ export interface CompiledTolerances {
   strayClosers(regionStart: readonly string[]): readonly StrayCloser[];
   /** A tagged value whose open tag `open` is missing may be read up to its close tag. */
   missingValueOpener(open: string): boolean;
+  /** The decoder of a region with these start markers, given its own (`other-syntax` may wrap it). */
+  decoder(regionStart: readonly string[], own: DecoderFactory): DecoderFactory;
+  /** Regions the tolerances add (`fence`: a fenced call in place of the markers). */
+  regions: readonly CompiledRegion[];
 }
 
 /** The accumulator the kind compilers fill. */
 interface Build {
   stray: Array<{ after: string; closer: StrayCloser }>;
   valueOpeners: Set<string>;
+  others: Array<{ region: string; when: string; decoder: DecoderFactory }>;
+  regions: CompiledRegion[];
 }
 
-const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription) => void } = {
+const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
   "stray-closer"(t, into, format) {
     if (!format.regions.some((r) => r.start.includes(t.after))) {
       throw invalid(format, t, `"after" ${JSON.stringify(t.after)} is no region's start marker`);
@@ -45,11 +58,24 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription)
     }
     into.valueOpeners.add(t.open);
   },
-  fence(t, _into, format) {
-    throw invalid(format, t, "not implemented");
+  fence(t, into, format, compile) {
+    if (t.open.length === 0 || t.open.some((o) => !o.startsWith("```"))) throw invalid(format, t, '"open" needs fence lines that start with ```');
+    const decoder = compile(t.payload);
+    for (const open of t.open) {
+      into.regions.push({
+        start: [`${open}\n`],
+        end: ["```"],
+        atStartOnly: true,
+        quietIfNotCall: true,
+        decoder: repairing(decoder, { repair: "fence", message: `the ${open} fence around the call read as part of it`, text: open }),
+      });
+    }
   },
-  "other-syntax"(t, _into, format) {
-    throw invalid(format, t, "not implemented");
+  "other-syntax"(t, into, format, compile) {
+    if (!format.regions.some((r) => r.start.includes(t.region))) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    if (t.when.length !== 1 || /\s/.test(t.when)) throw invalid(format, t, '"when" must be one non-space character');
+    const message = `${t.region} holding a ${t.payload.kind} payload (the family's other syntax) read as a call`;
+    into.others.push({ region: t.region, when: t.when, decoder: repairing(compile(t.payload), { repair: "other-syntax", message, text: t.region }) });
   },
   "key-alias"(t, _into, format) {
     throw invalid(format, t, "not implemented");
@@ -63,25 +89,25 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription)
 const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "stray-closer": ["after", "closer", "missing", "evidence"],
   "missing-value-opener": ["open", "evidence"],
-  fence: ["open", "around", "evidence"],
-  "other-syntax": ["region", "payload", "evidence"],
+  fence: ["open", "payload", "evidence"],
+  "other-syntax": ["region", "when", "payload", "evidence"],
   "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
   "bare-call": ["evidence"],
 };
 
-const NONE: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false };
+const NONE: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: [] };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
 
 /** The compiled tolerances of a description (cached per description object). */
-export function compileTolerances(format: FormatDescription): CompiledTolerances {
+export function compileTolerances(format: FormatDescription, compile: PayloadCompiler): CompiledTolerances {
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [], valueOpeners: new Set() };
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [] };
   for (const t of list) {
     check(format, t);
-    (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription) => void)(t, into, format);
+    (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
   }
   const out = list.length === 0 ? NONE : finish(into);
   compiled.set(format, out);
@@ -100,6 +126,13 @@ function finish(into: Build): CompiledTolerances {
       return hit;
     },
     missingValueOpener: (open) => into.valueOpeners.has(open),
+    decoder(regionStart, own) {
+      const others = into.others.filter((o) => regionStart.includes(o.region));
+      if (others.length === 0) return own;
+      const byFirst = new Map(others.map((o) => [o.when, o.decoder]));
+      return dispatchByFirstChar((first) => byFirst.get(first) ?? own);
+    },
+    regions: into.regions,
   };
 }
 

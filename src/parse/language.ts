@@ -288,16 +288,17 @@ export type Tolerance =
    */
   | { kind: "missing-value-opener"; open: string; evidence: string }
   /**
-   * Markdown fences that only wrap a call: `open` (e.g. "```tool_code") right before one of the
-   * region starts `around` (after a newline), and "```" right after the call. The fence lines belong
-   * to the call; an empty fence (`open`, blank lines, "```") right after a call is not content.
+   * A Markdown fence in place of the family's markers, opening the output: one of `open` (e.g.
+   * "```json", "```tool_code") and a newline, a call written in `payload`, then "```". The fence lines
+   * belong to the call. A fence that holds no call is a code block: content, without an error.
    */
-  | { kind: "fence"; open: readonly string[]; around: readonly string[]; evidence: string }
+  | { kind: "fence"; open: readonly string[]; payload: Payload; evidence: string }
   /**
-   * A region opened by `region` (one of its start markers) holding the family's other syntax
-   * `payload` instead of its own (Llama 4 `<|python_start|>` holding a JSON call object).
+   * A region opened by `region` (one of its start markers) whose payload starts with `when` (its
+   * first non-space character) holds the family's other syntax `payload` instead of its own (Llama 4
+   * `<|python_start|>` holding a JSON call object instead of a Python list).
    */
-  | { kind: "other-syntax"; region: string; payload: Payload; evidence: string }
+  | { kind: "other-syntax"; region: string; when: string; payload: Payload; evidence: string }
   /**
    * JSON call objects that name their keys otherwise: `name`/`arguments` aliases real models use for
    * this family, and arguments given as a JSON string (owned by the key-alias repair).

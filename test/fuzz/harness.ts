@@ -19,6 +19,7 @@ import { getFormat, listFormats } from "../../src/formats/index.js";
 import type { FormatDescription, FormatId } from "../../src/formats/index.js";
 import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
 import type { Delta, ParseResult } from "../../src/types.js";
+import { deviate, deviationPieces } from "./deviations.js";
 import { formatMarkers, formatSyntaxWords } from "./markers.js";
 import { seededRandom } from "../helpers/rng.js";
 
@@ -34,7 +35,7 @@ export interface FuzzCase {
   tools: unknown[] | null;
   promptSuffix?: string;
   /** How the case was made (for the report). */
-  origin: "mutation" | "soup";
+  origin: "mutation" | "soup" | "deviation";
 }
 
 export interface FuzzFailure {
@@ -172,11 +173,24 @@ function fixturePieces(file: FixtureFile | undefined, markers: readonly string[]
 }
 
 export function* generateCases(f: FormatDescription, file: FixtureFile | undefined, r: Rand, count: number): Generator<FuzzCase> {
-  const markers = formatMarkers(f);
-  const pieces = fixturePieces(file, markers);
+  // The soup also holds the markers the family's tolerances read (stray closers, fence lines).
+  const markers = [...formatMarkers(f), ...deviationPieces(f)];
+  const pieces = fixturePieces(file, formatMarkers(f));
   const fileCases = file?.cases ?? [];
+  const tolerant = (f.tolerate ?? []).length > 0;
   for (let k = 0; k < count; k++) {
-    if (fileCases.length > 0 && r() < 0.5) {
+    if (tolerant && r() < 0.25) {
+      // A deviation the family tolerates, made from a fixture completion or a payload piece, then
+      // sometimes mutated: the repair must hold on broken text too.
+      const c = fileCases.length > 0 && r() < 0.7 ? pick(r, fileCases) : undefined;
+      const from = c?.completion ?? (pieces.length > 0 ? pick(r, pieces) : fillWords(pick(r, GENERIC_PIECES), r, { n: 0 }));
+      let input = deviate(f, from, r) ?? from;
+      if (r() < 0.3) input = mutate(input, markers, r);
+      const tools = c === undefined ? (r() < 0.5 ? null : (file?.tools ?? null)) : c.tools === undefined ? file!.tools : c.tools;
+      const out: FuzzCase = { format: f.id, input, tools, origin: "deviation" };
+      if (c?.promptSuffix !== undefined) out.promptSuffix = c.promptSuffix;
+      yield out;
+    } else if (fileCases.length > 0 && r() < 0.5) {
       const c = pick(r, fileCases);
       const tools = c.tools === undefined ? file!.tools : c.tools;
       const out: FuzzCase = { format: f.id, input: mutate(c.completion, markers, r), tools, origin: "mutation" };
@@ -257,7 +271,7 @@ export function syntaxWords(f: FormatDescription): Set<string> {
   const walk = (v: unknown): void => {
     if (typeof v === "string") for (const w of v.match(WORD) ?? []) out.add(w);
     else if (Array.isArray(v)) v.forEach(walk);
-    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) if (k !== "id" && k !== "description" && k !== "detect") walk(x);
+    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) if (k !== "id" && k !== "description" && k !== "detect" && k !== "evidence") walk(x);
   };
   walk(f);
   return out;

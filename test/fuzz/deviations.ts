@@ -7,7 +7,7 @@
  * do not know which cases are deviations, so a repair must hold up on mutated and soup text too.
  */
 import type { FormatDescription } from "../../src/formats/index.js";
-import type { Tolerance } from "../../src/parse/language.js";
+import type { Payload, Tolerance } from "../../src/parse/language.js";
 
 type Rand = () => number;
 type Kind = Tolerance["kind"];
@@ -27,12 +27,25 @@ function dropOne(s: string, what: string, r: Rand): string | undefined {
   return s.slice(0, i) + s.slice(i + what.length);
 }
 
+/** A call to `get_weather` written in a payload's syntax (the fixtures' tools declare it). */
+function callIn(p: Payload, r: Rand): string {
+  const city = pick(r, ["w1", "Paris", 'w2\\"q']);
+  switch (p.kind) {
+    case "json-calls":
+      return `{"name": "get_weather", "${p.argsKeys?.[0] ?? "arguments"}": {"city": "${city}"}}`;
+    case "literal-calls":
+      return `get_weather(city="${city}")`;
+    default:
+      return `get_weather ${city}`;
+  }
+}
+
 const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
   // The opener left out, its closer kept (or, when the text has no opener, a stray closer somewhere).
   "stray-closer": (t, s, _f, r) => dropOne(s, t.missing, r) ?? `${s}\n${pick(r, t.closer)}`,
   "missing-value-opener": (t, s, _f, r) => dropOne(s, t.open, r) ?? s,
-  // The text in a fence that opens the output, sometimes with text after it.
-  fence: (t, s, _f, r) => `${pick(r, t.open)}\n${s}\n\`\`\`${r() < 0.3 ? " w9" : ""}`,
+  // A call (or the text) in a fence that opens the output, sometimes with text after it.
+  fence: (t, s, _f, r) => `${pick(r, t.open)}\n${r() < 0.7 ? callIn(t.payload, r) : s}\n\`\`\`${r() < 0.3 ? " w9" : ""}`,
   // The region holding a JSON call object.
   "other-syntax": (t, s, f, r) => {
     const end = f.regions.find((x) => x.start.includes(t.region))?.end?.[0] ?? "";

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { tester } from "../helpers/tester.js";
-import { parseCompletion } from "../../src/parse/index.js";
+import { getFormat } from "../../src/formats/index.js";
+import { foldDeltas, parseCompletion, createStreamParser } from "../../src/parse/index.js";
 
 const EXEC = [{ type: "function", function: { name: "exec_command", parameters: { type: "object", properties: { cmd: { type: "string" } }, required: ["cmd"] } } }];
 const BARE = "<function=exec_command>\n<parameter=cmd>\necho LEAK_TEST\n</parameter>\n</function>";
@@ -68,5 +69,26 @@ describe("stray-closer", () => {
       .tools(EXEC)
       .test(`${BARE}\n</tool_ca`)
       .expect({ content: "\n</tool_ca", tool_calls: [{ name: "exec_command", arguments: { cmd: "echo LEAK_TEST" } }] });
+  });
+
+  it("the closer may be a section's end: bare calls of a sectioned family, then the section closer", () => {
+    // The mechanism is generic: a description whose bare calls may be followed by its section end.
+    const base = getFormat("deepseek-v3.1");
+    const begin = "<｜tool▁calls▁begin｜>";
+    const end = "<｜tool▁calls▁end｜>";
+    const f = { ...base, tolerate: [{ kind: "stray-closer" as const, after: base.regions[0]!.start[0]!, closer: [end], missing: begin, evidence: "https://github.com/chatwire/chatwire/issues/18" }] };
+    const call = (city: string) => `<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "${city}"}<｜tool▁call▁end｜>`;
+    const text = `Checking.${call("Paris")}${call("Rome")}${end}`;
+    const tools = { tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }] };
+    const one = parseCompletion(f, text, tools, { idGenerator: () => "call_x" });
+    expect(one.message.content).toBe("Checking.");
+    expect(one.message.tool_calls?.length).toBe(2);
+    expect(one.errors).toEqual([{ type: "repaired", repair: "stray-closer", message: `"${end}" after a call written without "${begin}" read as the call's closer`, text: end, name: "get_weather", call: 1 }]);
+    for (let i = 0; i <= text.length; i++) {
+      const p = createStreamParser(f, tools, { idGenerator: () => "call_x" });
+      expect(foldDeltas([...p.push(text.slice(0, i)), ...p.push(text.slice(i)), ...p.end()]), `cut at ${i}`).toEqual(one);
+    }
+    // Without the tolerance the closer is content, as before.
+    expect(parseCompletion(base, text, tools).message.content).toBe(`Checking.${end}`);
   });
 });

@@ -53,9 +53,11 @@ export function compileFormat(format: FormatDescription): CompiledFormat {
   const tolerances = compileTolerances(format, compilePayload);
   const out: CompiledFormat = {
     ...rest,
-    regions: [...regions.map(({ payload, ...region }) => ({ ...region, decoder: tolerances.decoder(region.start, compilePayload(payload)) })), ...tolerances.regions],
+    regions: [],
     tolerances,
   };
+  const own = regions.map(({ payload, ...region }) => ({ ...region, decoder: tolerances.decoder(region.start, compilePayload(payload)) }));
+  out.regions = [...own, ...tolerances.regions(own)];
   if (channels !== undefined) out.channels = compileChannels(channels);
   compiled.set(format, out);
   return out;

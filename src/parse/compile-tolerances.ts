@@ -10,6 +10,7 @@ import type { DecoderFactory } from "./decoder.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { repairing } from "./decoders/repairing.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
+import type { RepairKind } from "../types.js";
 
 /** compile-format.ts's payload compiler (passed in: that file compiles the tolerances). */
 export type PayloadCompiler = (payload: Payload) => DecoderFactory;
@@ -17,11 +18,15 @@ export type PayloadCompiler = (payload: Payload) => DecoderFactory;
 type Kind = Tolerance["kind"];
 type Of<K extends Kind> = Extract<Tolerance, { kind: K }>;
 
-/** A closer that, right after a valid call of a region, is read as that call's end (`stray-closer`). */
+/**
+ * A marker that, right after a valid call of a region (whitespace between), is read as part of that
+ * call: the closer of an opener the model left out (`stray-closer`), a fence's closing line (`fence`).
+ */
 export interface StrayCloser {
-  closer: readonly string[];
-  /** The opener the model left out (named in the repair's message). */
-  missing: string;
+  closer: string;
+  repair: RepairKind;
+  /** The repair's message. */
+  message: string;
 }
 
 /** What the engine and the decoders consult; empty for a family that tolerates nothing. */
@@ -32,8 +37,11 @@ export interface CompiledTolerances {
   missingValueOpener(open: string): boolean;
   /** The decoder of a region with these start markers, given its own (`other-syntax` may wrap it). */
   decoder(regionStart: readonly string[], own: DecoderFactory): DecoderFactory;
-  /** Regions the tolerances add (`fence`: a fenced call in place of the markers). */
-  regions: readonly CompiledRegion[];
+  /**
+   * Regions the tolerances add, given the family's own (compiled): a fenced call in place of the
+   * markers, and a fenced variant of a region (`fence` with `around`).
+   */
+  regions(own: readonly CompiledRegion[]): CompiledRegion[];
 }
 
 /** The accumulator the kind compilers fill. */
@@ -42,6 +50,8 @@ interface Build {
   valueOpeners: Set<string>;
   others: Array<{ region: string; when: string; decoder: DecoderFactory }>;
   regions: CompiledRegion[];
+  /** Fences around a region with this start marker. */
+  fenced: Array<{ open: string; around: string }>;
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -50,7 +60,10 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
       throw invalid(format, t, `"after" ${JSON.stringify(t.after)} is no region's start marker`);
     }
     if (t.closer.length === 0 || t.closer.some((c) => c === "")) throw invalid(format, t, '"closer" needs non-empty markers');
-    into.stray.push({ after: t.after, closer: { closer: t.closer, missing: t.missing } });
+    for (const c of t.closer) {
+      const message = `${JSON.stringify(c)} after a call written without ${JSON.stringify(t.missing)} read as the call's closer`;
+      into.stray.push({ after: t.after, closer: { closer: c, repair: "stray-closer", message } });
+    }
   },
   "missing-value-opener"(t, into, format) {
     if (!format.regions.some((r) => valueOpens(r.payload).includes(t.open))) {
@@ -60,7 +73,17 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
   },
   fence(t, into, format, compile) {
     if (t.open.length === 0 || t.open.some((o) => !o.startsWith("```"))) throw invalid(format, t, '"open" needs fence lines that start with ```');
-    const decoder = compile(t.payload);
+    if ((t.payload === undefined) === (t.around === undefined)) throw invalid(format, t, 'needs exactly one of "payload" and "around"');
+    if (t.around !== undefined) {
+      const around = t.around;
+      if (!format.regions.some((r) => r.start.includes(around))) throw invalid(format, t, `"around" ${JSON.stringify(around)} is no region's start marker`);
+      for (const open of t.open) {
+        into.fenced.push({ open, around });
+        into.stray.push({ after: `${open}\n${around}`, closer: { closer: "```", repair: "fence", message: `the closing \`\`\` of the ${open} fence around the call read as part of it` } });
+      }
+      return;
+    }
+    const decoder = compile(t.payload!);
     for (const open of t.open) {
       into.regions.push({
         start: [`${open}\n`],
@@ -89,13 +112,13 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
 const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "stray-closer": ["after", "closer", "missing", "evidence"],
   "missing-value-opener": ["open", "evidence"],
-  fence: ["open", "payload", "evidence"],
+  fence: ["open", "payload", "around", "evidence"],
   "other-syntax": ["region", "when", "payload", "evidence"],
   "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
   "bare-call": ["evidence"],
 };
 
-const NONE: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: [] };
+const NONE: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [] };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
 
@@ -104,7 +127,7 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [] };
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [] };
   for (const t of list) {
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
@@ -132,8 +155,24 @@ function finish(into: Build): CompiledTolerances {
       const byFirst = new Map(others.map((o) => [o.when, o.decoder]));
       return dispatchByFirstChar((first) => byFirst.get(first) ?? own);
     },
-    regions: into.regions,
+    regions: (own) => [...into.regions, ...into.fenced.flatMap(({ open, around }) => own.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))],
   };
+}
+
+/**
+ * `region` opened by `around` with the fence line `open` before it: the fence line is part of its start
+ * marker (so it is held only as a marker prefix is), and reported once the call validates.
+ */
+function fencedRegion(region: CompiledRegion, open: string, around: string): CompiledRegion {
+  const inPayload = region.startInPayload;
+  const out: CompiledRegion = {
+    ...region,
+    start: [`${open}\n${around}`],
+    decoder: repairing(region.decoder, { repair: "fence", message: `the ${open} fence around the call read as part of it`, text: open }),
+  };
+  // The payload part of the start marker is still the original marker's (or its last N characters).
+  if (inPayload === true) out.startInPayload = around.length;
+  return out;
 }
 
 /** The value open tags of a payload's key-value parameters (GLM `<arg_value>`), through dispatches. */

@@ -452,8 +452,8 @@ export class ParseEngine {
         if (st.kind !== "text" || st.after === undefined) return this.channelText(st.kind === "text" ? st.channel : "content", m);
         this.issues.push({
           type: "repaired",
-          repair: "stray-closer",
-          message: `${JSON.stringify(m)} after a call written without ${JSON.stringify(action.missing)} read as the call's closer`,
+          repair: action.repair,
+          message: action.message,
           text: m,
           name: st.after.name,
           call: st.after.call,

@@ -288,11 +288,14 @@ export type Tolerance =
    */
   | { kind: "missing-value-opener"; open: string; evidence: string }
   /**
-   * A Markdown fence in place of the family's markers, opening the output: one of `open` (e.g.
-   * "```json", "```tool_code") and a newline, a call written in `payload`, then "```". The fence lines
-   * belong to the call. A fence that holds no call is a code block: content, without an error.
+   * Markdown fences that only wrap a call: one of `open` (e.g. "```json", "```tool_code") and a
+   * newline, then the call, then "```"; the fence lines belong to the call. Either `payload`: the
+   * fence takes the place of the family's markers, opening the output, and holds a call written in
+   * `payload` (a fence that holds no call is a code block: content, without an error); or `around`:
+   * the fence wraps a region opened by that start marker, anywhere (Gemma 3 writes its pythonic list in
+   * a ```tool_code fence after a sentence).
    */
-  | { kind: "fence"; open: readonly string[]; payload: Payload; evidence: string }
+  | { kind: "fence"; open: readonly string[]; payload?: Payload; around?: string; evidence: string }
   /**
    * A region opened by `region` (one of its start markers) whose payload starts with `when` (its
    * first non-space character) holds the family's other syntax `payload` instead of its own (Llama 4

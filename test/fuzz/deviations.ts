@@ -44,8 +44,13 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
   // The opener left out, its closer kept (or, when the text has no opener, a stray closer somewhere).
   "stray-closer": (t, s, _f, r) => dropOne(s, t.missing, r) ?? `${s}\n${pick(r, t.closer)}`,
   "missing-value-opener": (t, s, _f, r) => dropOne(s, t.open, r) ?? s,
-  // A call (or the text) in a fence that opens the output, sometimes with text after it.
-  fence: (t, s, _f, r) => `${pick(r, t.open)}\n${r() < 0.7 ? callIn(t.payload, r) : s}\n\`\`\`${r() < 0.3 ? " w9" : ""}`,
+  // A call (or the text) in a fence that opens the output, or (`around`) the text in a fence after a
+  // sentence; sometimes with text after it.
+  fence: (t, s, _f, r) => {
+    const after = r() < 0.3 ? " w9" : "";
+    if (t.payload === undefined) return `w5 said.\n${pick(r, t.open)}\n${s}\n\`\`\`${after}`;
+    return `${pick(r, t.open)}\n${r() < 0.7 ? callIn(t.payload, r) : s}\n\`\`\`${after}`;
+  },
   // The region holding a JSON call object.
   "other-syntax": (t, s, f, r) => {
     const end = f.regions.find((x) => x.start.includes(t.region))?.end?.[0] ?? "";
@@ -74,7 +79,7 @@ export function deviationPieces(f: FormatDescription): string[] {
       case "missing-value-opener":
         return [t.open];
       case "fence":
-        return [...t.open.map((o) => `${o}\n`), "```"];
+        return [...t.open.map((o) => `${o}\n${t.around ?? ""}`), "```"];
       case "other-syntax":
         return [t.region];
       default:

@@ -60,6 +60,43 @@ describe("fence", () => {
   });
 });
 
+describe("fence around a region", () => {
+  const FILTER = [{ type: "function", function: { name: "filter_dataframe_by_search_term", parameters: { type: "object", properties: { column_name: { type: "string" }, search_terms: { type: "array", items: { type: "string" } } }, required: ["column_name"] } } }];
+  const SAID = "The search term is \"tech experts\".\n";
+  const LIST = "[filter_dataframe_by_search_term(column_name='Division', search_terms=['tech experts'])]";
+
+  it("pythonic: Gemma 3 27B's ```tool_code fence after a sentence (vllm#14734): both fence lines belong to the call", () => {
+    tester("pythonic")
+      .tools(FILTER)
+      .test(`${SAID}\`\`\`tool_code\n${LIST}\n\`\`\``)
+      .errors([
+        { type: "repaired", repair: "fence", call: 0, text: "```tool_code" },
+        { type: "repaired", repair: "fence", call: 0, text: "```" },
+      ])
+      .expect({ content: SAID, tool_calls: [{ name: "filter_dataframe_by_search_term", arguments: { column_name: "Division", search_terms: ["tech experts"] } }] });
+  });
+
+  it("a fence whose list is no call, or whose call does not validate, is content, fence lines included", () => {
+    tester("pythonic")
+      .tools(FILTER)
+      .test(`${SAID}\`\`\`tool_code\n[1, 2]\n\`\`\``)
+      .expect({ content: `${SAID}\`\`\`tool_code\n[1, 2]\n\`\`\``, tool_calls: [] });
+    tester("pythonic")
+      .tools(FILTER)
+      .test("```tool_code\n[filter_dataframe_by_search_term(search_terms=['x'])]\n```")
+      .errors([{ type: "invalid_arguments", name: "filter_dataframe_by_search_term" }])
+      .expect({ content: "```tool_code\n[filter_dataframe_by_search_term(search_terms=['x'])]\n```", tool_calls: [] });
+  });
+
+  it("text between the call and the closing fence line: the line is content", () => {
+    tester("pythonic")
+      .tools(FILTER)
+      .test(`\`\`\`tool_code\n${LIST}\nDone.\n\`\`\``)
+      .errors([{ type: "repaired", repair: "fence", text: "```tool_code" }])
+      .expect({ content: "\nDone.\n```", tool_calls: [{ name: "filter_dataframe_by_search_term", arguments: { column_name: "Division", search_terms: ["tech experts"] } }] });
+  });
+});
+
 describe("other-syntax", () => {
   it("pythonic: Llama 4 writes a JSON call object inside <|python_start|> (vllm#16214)", () => {
     tester("pythonic")

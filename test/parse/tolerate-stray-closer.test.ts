@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { tester } from "../helpers/tester.js";
 import { getFormat } from "../../src/formats/index.js";
 import { foldDeltas, parseCompletion, createStreamParser } from "../../src/parse/index.js";
+import { withoutIndex } from "../../src/server/held-calls.js";
 
 const EXEC = [{ type: "function", function: { name: "exec_command", parameters: { type: "object", properties: { cmd: { type: "string" } }, required: ["cmd"] } } }];
 const BARE = "<function=exec_command>\n<parameter=cmd>\necho LEAK_TEST\n</parameter>\n</function>";
@@ -35,6 +36,17 @@ describe("stray-closer", () => {
     const r = parseCompletion("qwen3-coder", `<tool_call>\n<function=exec_command>\n</function>\n</tool_call>\n${BARE}\n</tool_call>`, { tools: EXEC });
     expect(r.message.tool_calls?.map((c) => c.function.arguments)).toEqual(['{"cmd": "echo LEAK_TEST"}']);
     expect(r.errors.map((e) => [e.type, e.call])).toEqual([["invalid_arguments", undefined], ["repaired", 0]]);
+  });
+
+  it("held calls (serve): a repair's call is renumbered as the kept calls are", () => {
+    const errors = [
+      { type: "invalid_arguments" as const, message: "m", text: "t", index: 0 },
+      { type: "repaired" as const, repair: "stray-closer" as const, message: "m", text: "</tool_call>", call: 1 },
+    ];
+    expect(withoutIndex(errors)).toEqual([
+      { type: "invalid_arguments", message: "m", text: "t" },
+      { type: "repaired", repair: "stray-closer", message: "m", text: "</tool_call>", call: 0 },
+    ]);
   });
 
   it("text between the call and the closer: the closer is text", () => {

@@ -113,10 +113,14 @@ type State =
 export interface EngineOptions {
   idGenerator?: () => string;
   promptSuffix?: string;
+  /** What a call written inside reasoning is (see ParseOptions.reasoningCalls); default "call". */
+  reasoningCalls?: "call" | "text";
 }
 
 export class ParseEngine {
   private readonly tables: FormatTables;
+  /** The reasoning state's table: with or without call markers (options.reasoningCalls). */
+  private readonly reasoningTable: MarkerTable;
   private readonly sink = new DeltaSink();
   private readonly content: TextChannel;
   private readonly reasoning: TextChannel;
@@ -137,6 +141,7 @@ export class ParseEngine {
     options: EngineOptions = {},
   ) {
     this.tables = tablesFor(format);
+    this.reasoningTable = options.reasoningCalls === "text" ? this.tables.reasoningText : this.tables.reasoning;
     this.content = new TextChannel((t) => this.sink.content(t));
     this.reasoning = new TextChannel((t) => this.sink.reasoning(t));
     this.nextId = idsFor(format.idStyle, options.idGenerator);
@@ -234,7 +239,7 @@ export class ParseEngine {
     const s = this.state;
     switch (s.kind) {
       case "text":
-        if (s.channel === "reasoning") return this.tables.reasoning;
+        if (s.channel === "reasoning") return this.reasoningTable;
         return this.atStart ? this.tables.contentAtStart : this.tables.content;
       case "section":
         return this.tables.section;

@@ -18,6 +18,7 @@
 import { getFormat, listFormats } from "../../src/formats/index.js";
 import type { FormatDescription, FormatId } from "../../src/formats/index.js";
 import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
+import type { ParseOptions, ReasoningCalls } from "../../src/parse/index.js";
 import type { Delta, ParseResult } from "../../src/types.js";
 import { formatMarkers, formatSyntaxWords } from "./markers.js";
 import { seededRandom } from "../helpers/rng.js";
@@ -33,6 +34,8 @@ export interface FuzzCase {
   input: string;
   tools: unknown[] | null;
   promptSuffix?: string;
+  /** A quarter of the cases read calls inside reasoning as reasoning text (ParseOptions.reasoningCalls). */
+  reasoningCalls?: ReasoningCalls;
   /** How the case was made (for the report). */
   origin: "mutation" | "soup";
 }
@@ -44,6 +47,7 @@ export interface FuzzFailure {
   input: string;
   tools?: unknown[] | null;
   promptSuffix?: string;
+  reasoningCalls?: ReasoningCalls;
   pieces?: string[];
 }
 
@@ -181,12 +185,17 @@ export function* generateCases(f: FormatDescription, file: FixtureFile | undefin
       const tools = c.tools === undefined ? file!.tools : c.tools;
       const out: FuzzCase = { format: f.id, input: mutate(c.completion, markers, r), tools, origin: "mutation" };
       if (c.promptSuffix !== undefined) out.promptSuffix = c.promptSuffix;
-      yield out;
+      yield withReasoningCalls(out, r);
     } else {
       const tools = r() < 0.5 ? null : (file?.tools ?? null);
-      yield { format: f.id, input: soup(f, markers, pieces, r), tools, origin: "soup" };
+      yield withReasoningCalls({ format: f.id, input: soup(f, markers, pieces, r), tools, origin: "soup" }, r);
     }
   }
+}
+
+function withReasoningCalls(c: FuzzCase, r: Rand): FuzzCase {
+  if (r() < 0.25) c.reasoningCalls = "text";
+  return c;
 }
 
 // ---- the checks --------------------------------------------------------------------------------
@@ -200,14 +209,19 @@ function request(tools: unknown[] | null): unknown {
   return tools === null ? undefined : { tools };
 }
 
+function optionsOf(c: FuzzCase): ParseOptions {
+  const opts: ParseOptions = { idGenerator: counterIds() };
+  if (c.promptSuffix !== undefined) opts.promptSuffix = c.promptSuffix;
+  if (c.reasoningCalls !== undefined) opts.reasoningCalls = c.reasoningCalls;
+  return opts;
+}
+
 function oneShot(c: FuzzCase): ParseResult {
-  const opts = c.promptSuffix === undefined ? { idGenerator: counterIds() } : { idGenerator: counterIds(), promptSuffix: c.promptSuffix };
-  return parseCompletion(c.format as FormatId, c.input, request(c.tools), opts);
+  return parseCompletion(c.format as FormatId, c.input, request(c.tools), optionsOf(c));
 }
 
 function streamed(c: FuzzCase, pieces: readonly string[]): ParseResult {
-  const opts = c.promptSuffix === undefined ? { idGenerator: counterIds() } : { idGenerator: counterIds(), promptSuffix: c.promptSuffix };
-  const p = createStreamParser(c.format as FormatId, request(c.tools), opts);
+  const p = createStreamParser(c.format as FormatId, request(c.tools), optionsOf(c));
   const deltas: Delta[] = [];
   for (const piece of pieces) deltas.push(...p.push(piece));
   deltas.push(...p.end());
@@ -330,7 +344,13 @@ function slowBound(length: number): number {
 /** Checks one case; the failures found (at most one per property). */
 export function checkCase(c: FuzzCase, markers: readonly string[], syntax: ReadonlySet<string>, r: Rand): FuzzFailure[] {
   const failures: FuzzFailure[] = [];
-  const base = { format: c.format, input: c.input, tools: c.tools, ...(c.promptSuffix === undefined ? {} : { promptSuffix: c.promptSuffix }) };
+  const base = {
+    format: c.format,
+    input: c.input,
+    tools: c.tools,
+    ...(c.promptSuffix === undefined ? {} : { promptSuffix: c.promptSuffix }),
+    ...(c.reasoningCalls === undefined ? {} : { reasoningCalls: c.reasoningCalls }),
+  };
   let one: ParseResult;
   try {
     const t0 = performance.now();

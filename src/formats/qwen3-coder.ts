@@ -32,4 +32,8 @@ export const qwen3Coder = defineFormat({
     { start: ["<function="], startInPayload: true, quietIfNotCall: true, payload: QWEN3_CODER_TAGS },
   ],
   ignore: ["<|im_end|>"],
+  tolerate: [
+    // Qwen3-Coder / Qwen3.5 leave out `<tool_call>` but still write its closer after `</function>`.
+    { kind: "stray-closer", after: "<function=", closer: ["</tool_call>"], missing: "<tool_call>", evidence: "https://github.com/ollama/ollama/pull/17742" },
+  ],
 });

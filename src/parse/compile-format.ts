@@ -7,6 +7,8 @@ import { ChatwireError } from "../errors.js";
 import { UNTYPED_JSON, UNTYPED_STRING } from "./coerce.js";
 import type { ValueType } from "./coerce.js";
 import type { DecoderFactory } from "./decoder.js";
+import { compileTolerances } from "./compile-tolerances.js";
+import type { CompiledTolerances } from "./compile-tolerances.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { headerArgs } from "./decoders/header-args.js";
 import { jsonArgs } from "./decoders/json-args.js";
@@ -34,9 +36,11 @@ export interface CompiledChannels extends Omit<ChannelSpec, "headers" | "rules" 
   callDecoder: DecoderFactory;
 }
 
-export interface CompiledFormat extends Omit<FormatDescription, "regions" | "channels"> {
+export interface CompiledFormat extends Omit<FormatDescription, "regions" | "channels" | "tolerate"> {
   regions: readonly CompiledRegion[];
   channels?: CompiledChannels;
+  /** The deviations the family tolerates (compile-tolerances.ts). */
+  tolerances: CompiledTolerances;
 }
 
 const compiled = new WeakMap<FormatDescription, CompiledFormat>();
@@ -45,10 +49,11 @@ const compiled = new WeakMap<FormatDescription, CompiledFormat>();
 export function compileFormat(format: FormatDescription): CompiledFormat {
   const hit = compiled.get(format);
   if (hit) return hit;
-  const { regions, channels, ...rest } = format;
+  const { regions, channels, tolerate: _tolerate, ...rest } = format;
   const out: CompiledFormat = {
     ...rest,
     regions: regions.map(({ payload, ...region }) => ({ ...region, decoder: compilePayload(payload) })),
+    tolerances: compileTolerances(format),
   };
   if (channels !== undefined) out.channels = compileChannels(channels);
   compiled.set(format, out);

@@ -9,6 +9,7 @@ import type { ValueType } from "./coerce.js";
 import type { DecoderFactory } from "./decoder.js";
 import { compileTolerances } from "./compile-tolerances.js";
 import type { CompiledTolerances } from "./compile-tolerances.js";
+import { bareCall } from "./decoders/bare-call.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { headerArgs } from "./decoders/header-args.js";
 import { jsonArgs } from "./decoders/json-args.js";
@@ -45,15 +46,28 @@ export interface CompiledFormat extends Omit<FormatDescription, "regions" | "cha
 
 const compiled = new WeakMap<FormatDescription, CompiledFormat>();
 
+/**
+ * The `bare-call` repair as a region: a `{` that starts the output (after reasoning, as llama3-json's
+ * bare calls may), read by the bare-call decoder, which hands everything back as content unless the
+ * whole output is one call object naming an accepted tool.
+ */
+function bareCallRegion(tolerances: CompiledTolerances): CompiledRegion[] {
+  const bare = tolerances.bareCall;
+  if (bare === undefined) return [];
+  const { kind: _kind, ...opts } = bare.payload;
+  return [{ start: ["{"], startInPayload: true, atStartOnly: true, decoder: bareCall(opts, bare.markers) }];
+}
+
 /** The engine's form of a description (cached per description object). */
 export function compileFormat(format: FormatDescription): CompiledFormat {
   const hit = compiled.get(format);
   if (hit) return hit;
   const { regions, channels, tolerate: _tolerate, ...rest } = format;
+  const tolerances = compileTolerances(format);
   const out: CompiledFormat = {
     ...rest,
-    regions: regions.map(({ payload, ...region }) => ({ ...region, decoder: compilePayload(payload) })),
-    tolerances: compileTolerances(format),
+    regions: [...regions.map(({ payload, ...region }) => ({ ...region, decoder: compilePayload(payload) })), ...bareCallRegion(tolerances)],
+    tolerances,
   };
   if (channels !== undefined) out.channels = compileChannels(channels);
   compiled.set(format, out);

@@ -5,7 +5,9 @@
  * entries are also checked at run time: a description is plain data, and may come from a caller.
  */
 import { ChatwireError } from "../errors.js";
-import type { FormatDescription, Tolerance } from "./language.js";
+import type { FormatDescription, Payload, Tolerance } from "./language.js";
+
+type JsonCallsPayload = Extract<Payload, { kind: "json-calls" }>;
 
 type Kind = Tolerance["kind"];
 type Of<K extends Kind> = Extract<Tolerance, { kind: K }>;
@@ -17,15 +19,42 @@ export interface StrayCloser {
   missing: string;
 }
 
+/**
+ * Other names real models of the family give a JSON call object's keys (`key-alias`), beside the
+ * payload's own: each use is a repair. `argsAsString`: arguments written as a JSON string holding the
+ * object are read as that object (without it such a string is not an arguments object).
+ */
+export interface KeyAliases {
+  nameKeys: readonly string[];
+  argsKeys: readonly string[];
+  argsAsString: boolean;
+}
+
+/**
+ * A whole completion that is exactly one JSON call object, the family's markers missing (`bare-call`):
+ * read with the family's own JSON call payload; `markers` are the region starts the model left out
+ * (named in the repair's message).
+ */
+export interface BareCall {
+  payload: JsonCallsPayload;
+  markers: readonly string[];
+}
+
 /** What the engine and the decoders consult; empty for a family that tolerates nothing. */
 export interface CompiledTolerances {
   /** The stray closers that may follow a call of a region with these start markers. */
   strayClosers(regionStart: readonly string[]): readonly StrayCloser[];
+  /** JSON call object key aliases; undefined: the family tolerates none. */
+  keyAliases: KeyAliases | undefined;
+  /** Whole-completion bare calls; undefined: not tolerated. */
+  bareCall: BareCall | undefined;
 }
 
 /** The accumulator the kind compilers fill. */
 interface Build {
   stray: Array<{ after: string; closer: StrayCloser }>;
+  keyAliases?: KeyAliases;
+  bareCall?: BareCall;
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription) => void } = {
@@ -45,11 +74,31 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription)
   "other-syntax"(t, _into, format) {
     throw invalid(format, t, "not implemented");
   },
-  "key-alias"(t, _into, format) {
-    throw invalid(format, t, "not implemented");
+  "key-alias"(t, into, format) {
+    if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
+    const keys = (name: string, v: readonly string[] | undefined): readonly string[] => {
+      if (v !== undefined && (!Array.isArray(v) || v.some((k) => typeof k !== "string" || k === ""))) throw invalid(format, t, `"${name}" must be non-empty key names`);
+      return v ?? [];
+    };
+    const nameKeys = keys("nameKeys", t.nameKeys);
+    const argsKeys = keys("argsKeys", t.argsKeys);
+    if (t.argsAsString !== undefined && typeof t.argsAsString !== "boolean") throw invalid(format, t, '"argsAsString" must be a boolean');
+    if (nameKeys.length === 0 && argsKeys.length === 0 && t.argsAsString !== true) throw invalid(format, t, "names no alias");
+    const prev = into.keyAliases;
+    into.keyAliases = {
+      nameKeys: [...(prev?.nameKeys ?? []), ...nameKeys],
+      argsKeys: [...(prev?.argsKeys ?? []), ...argsKeys],
+      argsAsString: (prev?.argsAsString ?? false) || t.argsAsString === true,
+    };
   },
-  "bare-call"(t, _into, format) {
-    throw invalid(format, t, "not implemented");
+  "bare-call"(t, into, format) {
+    const found = jsonCallRegions(format);
+    if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
+    // A family whose output may already start with a bare `{` reads it itself (llama3-json).
+    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => m.trimStart().startsWith("{")))) {
+      throw invalid(format, t, "the family already reads a JSON object at the start of the output");
+    }
+    into.bareCall = { payload: found[0]!.payload, markers: found.flatMap((f) => f.markers) };
   },
 };
 
@@ -63,7 +112,7 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "bare-call": ["evidence"],
 };
 
-const NONE: CompiledTolerances = { strayClosers: () => [] };
+const NONE: CompiledTolerances = { strayClosers: () => [], keyAliases: undefined, bareCall: undefined };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
 
@@ -85,6 +134,8 @@ export function compileTolerances(format: FormatDescription): CompiledTolerances
 function finish(into: Build): CompiledTolerances {
   const byStart = new Map<readonly string[], readonly StrayCloser[]>();
   return {
+    keyAliases: into.keyAliases,
+    bareCall: into.bareCall,
     strayClosers(regionStart) {
       let hit = byStart.get(regionStart);
       if (hit === undefined) {
@@ -94,6 +145,29 @@ function finish(into: Build): CompiledTolerances {
       return hit;
     },
   };
+}
+
+/** The JSON call payloads of a region's payload (inside a choice by first character, or Python-or-JSON). */
+function jsonCallsIn(p: Payload): JsonCallsPayload[] {
+  switch (p.kind) {
+    case "json-calls":
+      return [p];
+    case "python-or-json":
+      return jsonCallsIn(p.json);
+    case "by-first-char":
+      return [...Object.values(p.cases).flatMap(jsonCallsIn), ...jsonCallsIn(p.otherwise)];
+    default:
+      return [];
+  }
+}
+
+/** The family's regions that hold JSON call objects, with their start markers. */
+function jsonCallRegions(format: FormatDescription): Array<{ payload: JsonCallsPayload; markers: readonly string[] }> {
+  return format.regions.flatMap((r) => jsonCallsIn(r.payload).map((payload) => ({ payload, markers: r.start })));
+}
+
+function jsonCallPayloads(format: FormatDescription): JsonCallsPayload[] {
+  return [...format.regions.map((r) => r.payload), ...(format.channels ? [format.channels.callPayload] : [])].flatMap(jsonCallsIn);
 }
 
 /** Run-time check of one entry: a known kind, known keys, an evidence URL. */

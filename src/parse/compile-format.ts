@@ -47,7 +47,7 @@ export interface CompiledFormat extends Omit<FormatDescription, "regions" | "cha
 const compiled = new WeakMap<FormatDescription, CompiledFormat>();
 
 /**
- * The `bare-call` repair as a region: a `{` that starts the output (after reasoning, as llama3-json's
+ * The `bare-call` repair as a region: a `{` (or a `[` of calls) that starts the output (after reasoning, as llama3-json's
  * bare calls may), read by the bare-call decoder, which hands everything back as content unless the
  * whole output is one call object naming an accepted tool.
  */
@@ -55,7 +55,7 @@ function bareCallRegion(tolerances: CompiledTolerances): CompiledRegion[] {
   const bare = tolerances.bareCall;
   if (bare === undefined) return [];
   const { kind: _kind, ...opts } = bare.payload;
-  return [{ start: ["{"], startInPayload: true, atStartOnly: true, decoder: bareCall(opts, bare.markers) }];
+  return [{ start: ["{", "["], startInPayload: true, atStartOnly: true, decoder: bareCall(opts, bare.markers) }];
 }
 
 /** The engine's form of a description (cached per description object). */

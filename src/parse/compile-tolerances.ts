@@ -94,8 +94,8 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription)
   "bare-call"(t, into, format) {
     const found = jsonCallRegions(format);
     if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
-    // A family whose output may already start with a bare `{` reads it itself (llama3-json).
-    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => m.trimStart().startsWith("{")))) {
+    // A family whose output may already start with a bare `{` or `[` reads it itself (llama3-json, xLAM).
+    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => /^\s*[[{]/.test(m)))) {
       throw invalid(format, t, "the family already reads a JSON object at the start of the output");
     }
     into.bareCall = { payload: found[0]!.payload, markers: found.flatMap((f) => f.markers) };

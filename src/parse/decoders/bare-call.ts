@@ -1,7 +1,7 @@
 /**
  * The `bare-call` repair (compile-tolerances.ts): a whole completion that is exactly one JSON call
  * object naming a declared tool, the family's markers missing (`{"name": "Bash", "arguments": {...}}`
- * from a model that should have written `<tool_call>` around it). The region opens at a `{` that starts
+ * from a model that should have written `<tool_call>` around it), or a JSON list of such calls. The region opens at a `{` that starts
  * the output (like llama3-json's bare calls); this decoder reads it with the family's JSON call decoder
  * and holds everything it reports until it knows the object is the whole output.
  *
@@ -64,7 +64,8 @@ class BareCallDecoder implements PayloadDecoder {
     const done = this.held.findIndex((e) => e.kind === "done");
     if (done < 0) return [];
     const text = this.pieces.join("").trim();
-    const message = `a completion that is only a JSON call object, without ${JSON.stringify(this.missing[0] ?? "")}, read as a call`;
+    const message = `a completion that is only JSON call objects, without ${JSON.stringify(this.missing[0] ?? "")}, read as calls`;
+    // The repair belongs to the first call (the engine keeps it only if that call validates).
     return [...this.held.slice(0, done), { kind: "repaired", repair: "bare-call", message, text }, ...this.held.slice(done)];
   }
 }

@@ -63,6 +63,10 @@ const GENERIC_PIECES = [
   '{"name": "get_weather", "arguments": {"city": "W"}}',
   '{"name": "f", "arguments": {}}',
   '{"name": "f", "argumentz": {"a": "W"}}',
+  // Deviations the JSON tolerances read (docs/parsing.md "What we repair"): key aliases, string arguments.
+  '{"name": "get_weather", "args": {"city": "W"}}',
+  '{"tool_name": "get_weather", "tool_input": {"city": "W"}}',
+  '{"name": "get_weather", "arguments": "{\\"city\\": \\"W\\"}"}',
   '[{"name": "f", "arguments": {"a": 1}}]',
   '{"a": "W"}',
   '"W</tool_call>W"',
@@ -128,6 +132,21 @@ function soup(f: FormatDescription, markers: readonly string[], fixturePieces: r
   return parts.join("");
 }
 
+/** A bare JSON call (object or list) naming one of the fixture's tools, as the bare-call repair reads it. */
+function bareCall(f: FormatDescription, file: FixtureFile | undefined, r: Rand): string {
+  const counter = { n: 0 };
+  const tools = (file?.tools ?? []) as Array<{ function?: { name?: string; parameters?: { properties?: Record<string, unknown> } } }>;
+  const t = tools.length > 0 ? pick(r, tools).function : undefined;
+  const name = t?.name ?? "get_weather";
+  const keys = Object.keys(t?.parameters?.properties ?? { city: {} });
+  const args = `{${keys.slice(0, int(r, 0, keys.length)).map((k) => `"${k}": "${word(r, counter.n++)}"`).join(", ")}}`;
+  const call = pick(r, [`{"name": "${name}", "arguments": ${args}}`, `{"name": "${name}", "args": ${args}}`, `[{"name": "${name}", "arguments": ${args}}]`, `{"arguments": ${args}, "name": "${name}"}`]);
+  const reasoning = f.reasoning?.[0];
+  const before = reasoning !== undefined && r() < 0.3 ? `${reasoning.start[0]}${word(r, counter.n++)}${reasoning.end[0]}\n\n` : pick(r, ["", "\n", " "]);
+  const after = pick(r, ["", "", "\n", ` ${word(r, counter.n++)}`]);
+  return before + call + after;
+}
+
 /** One to three edits of a fixture completion. */
 function mutate(s: string, markers: readonly string[], r: Rand): string {
   let out = s;
@@ -186,6 +205,11 @@ export function* generateCases(f: FormatDescription, file: FixtureFile | undefin
       const out: FuzzCase = { format: f.id, input: mutate(c.completion, markers, r), tools, origin: "mutation" };
       if (c.promptSuffix !== undefined) out.promptSuffix = c.promptSuffix;
       yield withReasoningCalls(out, r);
+    } else if (r() < 0.1) {
+      // A whole answer that is only a call object (or a list), the markers missing (the bare-call repair),
+      // sometimes with reasoning before it or text after it.
+      const tools = r() < 0.8 ? (file?.tools ?? null) : null;
+      yield withReasoningCalls({ format: f.id, input: bareCall(f, file, r), tools, origin: "soup" }, r);
     } else {
       const tools = r() < 0.5 ? null : (file?.tools ?? null);
       yield withReasoningCalls({ format: f.id, input: soup(f, markers, pieces, r), tools, origin: "soup" }, r);

@@ -8,7 +8,7 @@
 import { defineFormat } from "../parse/language.js";
 import type { Payload } from "../parse/language.js";
 
-const calls: Payload = { kind: "json-calls", sequence: true };
+const calls: Payload = { kind: "json-calls", sequence: true, argsKeys: ["parameters", "arguments"] };
 
 export const llama3Json = defineFormat({
   id: "llama3-json",

@@ -15,6 +15,8 @@ import type { RepairKind } from "../types.js";
 /** compile-format.ts's payload compiler (passed in: that file compiles the tolerances). */
 export type PayloadCompiler = (payload: Payload) => DecoderFactory;
 
+type JsonCallsPayload = Extract<Payload, { kind: "json-calls" }>;
+
 type Kind = Tolerance["kind"];
 type Of<K extends Kind> = Extract<Tolerance, { kind: K }>;
 
@@ -27,6 +29,27 @@ export interface StrayCloser {
   repair: RepairKind;
   /** The repair's message. */
   message: string;
+}
+
+/**
+ * Other names real models of the family give a JSON call object's keys (`key-alias`), beside the
+ * payload's own: each use is a repair. `argsAsString`: arguments written as a JSON string holding the
+ * object are read as that object (without it such a string is not an arguments object).
+ */
+export interface KeyAliases {
+  nameKeys: readonly string[];
+  argsKeys: readonly string[];
+  argsAsString: boolean;
+}
+
+/**
+ * A whole completion that is exactly one JSON call object, the family's markers missing (`bare-call`):
+ * read with the family's own JSON call payload; `markers` are the region starts the model left out
+ * (named in the repair's message).
+ */
+export interface BareCall {
+  payload: JsonCallsPayload;
+  markers: readonly string[];
 }
 
 /** What the engine and the decoders consult; empty for a family that tolerates nothing. */
@@ -42,6 +65,10 @@ export interface CompiledTolerances {
    * markers, and a fenced variant of a region (`fence` with `around`).
    */
   regions(own: readonly CompiledRegion[]): CompiledRegion[];
+  /** JSON call object key aliases; undefined: the family tolerates none. */
+  keyAliases: KeyAliases | undefined;
+  /** Whole-completion bare calls; undefined: not tolerated. */
+  bareCall: BareCall | undefined;
 }
 
 /** The accumulator the kind compilers fill. */
@@ -52,6 +79,8 @@ interface Build {
   regions: CompiledRegion[];
   /** Fences around a region with this start marker. */
   fenced: Array<{ open: string; around: string }>;
+  keyAliases?: KeyAliases;
+  bareCall?: BareCall;
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -100,11 +129,31 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     const message = `${t.region} holding a ${t.payload.kind} payload (the family's other syntax) read as a call`;
     into.others.push({ region: t.region, when: t.when, decoder: repairing(compile(t.payload), { repair: "other-syntax", message, text: t.region }) });
   },
-  "key-alias"(t, _into, format) {
-    throw invalid(format, t, "not implemented");
+  "key-alias"(t, into, format) {
+    if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
+    const keys = (name: string, v: readonly string[] | undefined): readonly string[] => {
+      if (v !== undefined && (!Array.isArray(v) || v.some((k) => typeof k !== "string" || k === ""))) throw invalid(format, t, `"${name}" must be non-empty key names`);
+      return v ?? [];
+    };
+    const nameKeys = keys("nameKeys", t.nameKeys);
+    const argsKeys = keys("argsKeys", t.argsKeys);
+    if (t.argsAsString !== undefined && typeof t.argsAsString !== "boolean") throw invalid(format, t, '"argsAsString" must be a boolean');
+    if (nameKeys.length === 0 && argsKeys.length === 0 && t.argsAsString !== true) throw invalid(format, t, "names no alias");
+    const prev = into.keyAliases;
+    into.keyAliases = {
+      nameKeys: [...(prev?.nameKeys ?? []), ...nameKeys],
+      argsKeys: [...(prev?.argsKeys ?? []), ...argsKeys],
+      argsAsString: (prev?.argsAsString ?? false) || t.argsAsString === true,
+    };
   },
-  "bare-call"(t, _into, format) {
-    throw invalid(format, t, "not implemented");
+  "bare-call"(t, into, format) {
+    const found = jsonCallRegions(format);
+    if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
+    // A family whose output may already start with a bare `{` or `[` reads it itself (llama3-json, xLAM).
+    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => /^\s*[[{]/.test(m)))) {
+      throw invalid(format, t, "the family already reads a JSON object at the start of the output");
+    }
+    into.bareCall = { payload: found[0]!.payload, markers: found.flatMap((f) => f.markers) };
   },
 };
 
@@ -118,7 +167,8 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "bare-call": ["evidence"],
 };
 
-const NONE: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [] };
+/** A family that tolerates nothing (tests build one tolerance on it). */
+export const NO_TOLERANCES: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [], keyAliases: undefined, bareCall: undefined };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
 
@@ -132,7 +182,7 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
   }
-  const out = list.length === 0 ? NONE : finish(into);
+  const out = list.length === 0 ? NO_TOLERANCES : finish(into);
   compiled.set(format, out);
   return out;
 }
@@ -140,6 +190,8 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
 function finish(into: Build): CompiledTolerances {
   const byStart = new Map<readonly string[], readonly StrayCloser[]>();
   return {
+    keyAliases: into.keyAliases,
+    bareCall: into.bareCall,
     strayClosers(regionStart) {
       let hit = byStart.get(regionStart);
       if (hit === undefined) {
@@ -175,18 +227,35 @@ function fencedRegion(region: CompiledRegion, open: string, around: string): Com
   return out;
 }
 
-/** The value open tags of a payload's key-value parameters (GLM `<arg_value>`), through dispatches. */
-function valueOpens(p: Payload): string[] {
+/** The payloads a region's payload may hand its text to (through choices by first character, Python-or-JSON). */
+function leafPayloads(p: Payload): Payload[] {
   switch (p.kind) {
-    case "tagged":
-      return "value" in p.params ? [p.params.value.open] : [];
-    case "by-first-char":
-      return [...Object.values(p.cases), p.otherwise].flatMap(valueOpens);
     case "python-or-json":
-      return valueOpens(p.json);
+      return leafPayloads(p.json);
+    case "by-first-char":
+      return [...Object.values(p.cases), p.otherwise].flatMap(leafPayloads);
     default:
-      return [];
+      return [p];
   }
+}
+
+/** The value open tags of a payload's key-value parameters (GLM `<arg_value>`). */
+function valueOpens(p: Payload): string[] {
+  return leafPayloads(p).flatMap((q) => (q.kind === "tagged" && "value" in q.params ? [q.params.value.open] : []));
+}
+
+/** The JSON call payloads of a region's payload. */
+function jsonCallsIn(p: Payload): JsonCallsPayload[] {
+  return leafPayloads(p).filter((q): q is JsonCallsPayload => q.kind === "json-calls");
+}
+
+/** The family's regions that hold JSON call objects, with their start markers. */
+function jsonCallRegions(format: FormatDescription): Array<{ payload: JsonCallsPayload; markers: readonly string[] }> {
+  return format.regions.flatMap((r) => jsonCallsIn(r.payload).map((payload) => ({ payload, markers: r.start })));
+}
+
+function jsonCallPayloads(format: FormatDescription): JsonCallsPayload[] {
+  return [...format.regions.map((r) => r.payload), ...(format.channels ? [format.channels.callPayload] : [])].flatMap(jsonCallsIn);
 }
 
 /** Run-time check of one entry: a known kind, known keys, an evidence URL. */

@@ -113,6 +113,13 @@ export interface DecoderContext {
   regionPieces?(from: number, to: number): string[];
   /** The deviations the family tolerates (absent: none). */
   tolerances?: CompiledTolerances;
+  /**
+   * The request declares this tool and would accept a call to it now (tool_choice, parallel calls):
+   * a repair that reads markup-less text as a call (`bare-call`) applies only then.
+   */
+  acceptsDeclared?(name: string): boolean;
+  /** Some declared tool may be called at all (tools declared, tool_choice not "none"). */
+  declaredCallsPossible?: boolean;
 }
 
 /** The shared, frozen answer of a push that produced no events (callers never modify event arrays). */

@@ -127,10 +127,14 @@ type State =
 export interface EngineOptions {
   idGenerator?: () => string;
   promptSuffix?: string;
+  /** What a call written inside reasoning is (see ParseOptions.reasoningCalls); default "call". */
+  reasoningCalls?: "call" | "text";
 }
 
 export class ParseEngine {
   private readonly tables: FormatTables;
+  /** The reasoning state's table: with or without call markers (options.reasoningCalls). */
+  private readonly reasoningTable: MarkerTable;
   private readonly sink = new DeltaSink();
   private readonly content: TextChannel;
   private readonly reasoning: TextChannel;
@@ -151,6 +155,7 @@ export class ParseEngine {
     options: EngineOptions = {},
   ) {
     this.tables = tablesFor(format);
+    this.reasoningTable = options.reasoningCalls === "text" ? this.tables.reasoningText : this.tables.reasoning;
     this.content = new TextChannel((t) => this.sink.content(t));
     this.reasoning = new TextChannel((t) => this.sink.reasoning(t));
     this.nextId = idsFor(format.idStyle, options.idGenerator);
@@ -249,7 +254,7 @@ export class ParseEngine {
     switch (s.kind) {
       case "text":
         if (s.after !== undefined) return s.after.table;
-        if (s.channel === "reasoning") return this.tables.reasoning;
+        if (s.channel === "reasoning") return this.reasoningTable;
         return this.atStart ? this.tables.contentAtStart : this.tables.content;
       case "section":
         return this.tables.section;
@@ -508,6 +513,8 @@ export class ParseEngine {
       toolSchema: (name) => this.policy.schema(name),
       selfClosing,
       tolerances: this.format.tolerances,
+      acceptsDeclared: (name) => this.policy.declares(name) && this.policy.accept(name, this.nextIndex).ok,
+      declaredCallsPossible: this.policy.declaresAny() && this.policy.choice.kind !== "none",
       // Called only after `r` exists (decoders slice when a call ends).
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),

@@ -98,7 +98,7 @@ export type Payload =
       kind: "json-calls";
       /** Keys that hold the tool name (default `name`). */
       nameKeys?: readonly string[];
-      /** Keys that hold the arguments (default `arguments`, `parameters`). */
+      /** Keys that hold the arguments (default `arguments`; `parameters` where the template writes it). */
       argsKeys?: readonly string[];
       /** Keys that hold the model's own call id (Mistral `id`). */
       idKeys?: readonly string[];

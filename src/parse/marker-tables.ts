@@ -35,6 +35,8 @@ export interface FormatTables {
   /** Content while nothing but whitespace has been seen: also the regions allowed only at the start. */
   contentAtStart: MarkerTable;
   reasoning: MarkerTable;
+  /** Reasoning when calls written inside it are its text (`reasoningCalls: "text"`): no call markers. */
+  reasoningText: MarkerTable;
   section: MarkerTable;
   header: MarkerTable;
   region(region: CallRegion): MarkerTable;
@@ -74,12 +76,16 @@ export function tablesFor(format: FormatDescription): FormatTables {
 
   type Entries = Array<[readonly string[] | undefined, MarkerAction]>;
   // What content and reasoning both react to: calls (also inside reasoning), channel messages, noise.
-  const textEntries: Entries = [
-    [sectionStarts, { kind: "sectionStart" }],
-    ...regionStarts(anywhere),
+  const messageEntries: Entries = [
     [ch?.headerStart, { kind: "headerStart" }],
     [ch?.bodyEnd, { kind: "bodyEnd" }],
     [format.ignore, { kind: "ignore" }],
+  ];
+  const textEntries: Entries = [[sectionStarts, { kind: "sectionStart" }], ...regionStarts(anywhere), ...messageEntries];
+  const reasoningMarkers: Entries = [
+    [reasoningEnds, { kind: "reasoningEnd" }],
+    // A model that repeats the opening marker the prompt already wrote (R1 distills do).
+    [reasoningStarts, { kind: "reasoningStart" }],
   ];
   const contentEntries: Entries = [[reasoningStarts, { kind: "reasoningStart" }], ...textEntries];
   const channelRegion: CallRegion | undefined = ch
@@ -88,16 +94,13 @@ export function tablesFor(format: FormatDescription): FormatTables {
   const regionTables = new Map<CallRegion, MarkerTable>();
   const afterTables = new Map<CallRegion, { content: MarkerTable; reasoning: MarkerTable } | null>();
   const contentTable = table(contentEntries);
-  const reasoningEntries: Entries = [
-    [reasoningEnds, { kind: "reasoningEnd" }],
-    // A model that repeats the opening marker the prompt already wrote (R1 distills do).
-    [reasoningStarts, { kind: "reasoningStart" }],
-    ...textEntries,
-  ];
+  const reasoningEntries: Entries = [...reasoningMarkers, ...textEntries];
   const tables: FormatTables = {
     content: contentTable,
     contentAtStart: table([...regionStarts(atStart), ...contentEntries]),
     reasoning: table(reasoningEntries),
+    // Call markers are then reasoning text; a channel header still ends a reasoning message.
+    reasoningText: table([...reasoningMarkers, ...messageEntries]),
     // A channel message addressed to a tool (a `calls` route) is read as a section that its body end,
     // or the next header, ends.
     section: table([

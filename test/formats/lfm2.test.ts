@@ -38,7 +38,7 @@ describe("lfm2 completions", () => {
   });
 
   it("JSON call objects in the same markers", () => {
-    t.test('<|tool_call_start|>[{"name": "get_weather", "arguments": {"city": "Madrid"}}, {"name": "search", "parameters": {"query": "tapas"}}]<|tool_call_end|>').expect({
+    t.test('<|tool_call_start|>[{"name": "get_weather", "arguments": {"city": "Madrid"}}, {"name": "search", "arguments": {"query": "tapas"}}]<|tool_call_end|>').expect({
       content: null,
       tool_calls: [
         { name: "get_weather", arguments: { city: "Madrid" } },

@@ -30,6 +30,7 @@ export interface ExpectedIssue {
   repair?: ParseIssue["repair"];
   call?: number;
   text?: string;
+  message?: string;
 }
 
 /** The id rule when a case does not state the id: Mistral's 9 alphanumerics, else `call_` + 24. */

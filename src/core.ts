@@ -18,7 +18,7 @@ export type { CompiledTemplate, RenderLimits } from "./jinja/index.js";
 export { detectFormat, detectReasoning, getFormat, listFormats } from "./formats/index.js";
 export type { FormatDescription, FormatId } from "./formats/index.js";
 export { parseCompletion, createStreamParser, foldDeltas } from "./parse/index.js";
-export type { ParseOptions } from "./parse/index.js";
+export type { ParseOptions, ReasoningCalls } from "./parse/index.js";
 export { buildGbnf, buildStructuralTag, buildToolJsonSchema, gbnfForTemplate, grammarFormats, grammarUnavailable } from "./grammar/index.js";
 export type { GrammarOptions, StructuralTag } from "./grammar/index.js";
 export { checkTemplate, formatReport } from "./check/index.js";

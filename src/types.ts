@@ -2,6 +2,8 @@
  * The OpenAI-shaped types chatwire reads and writes. Input types are permissive (extra fields pass
  * through to the template); output types are exact.
  */
+import type { Tolerance } from "./parse/language.js";
+
 export type JsonSchema = { [key: string]: unknown };
 
 export interface FunctionDefinition {
@@ -105,13 +107,28 @@ export interface AssistantMessage {
 
 export type FinishReason = "stop" | "tool_calls" | "length";
 
+/** What kind of deviation a `repaired` issue repaired (the tolerance kinds of the format language). */
+export type RepairKind = Tolerance["kind"];
+
 /**
  * Something in the completion that did not become a valid tool call. Its `text` is the model's text
  * for it, which is also kept in `content` (or reasoning); nothing is lost.
+ *
+ * Or (`type: "repaired"`) a deviation from the format's own syntax that was read as what the model
+ * meant (docs/parsing.md, "What we repair"): `repair` says which kind, `text` is the model's text that
+ * the repair consumed or reinterpreted (it is not in content), `call` the call it belongs to.
  */
 export interface ParseIssue {
-  type: "unknown_tool" | "invalid_arguments" | "malformed" | "truncated" | "tool_choice";
+  type: "unknown_tool" | "invalid_arguments" | "malformed" | "truncated" | "tool_choice" | "repaired";
   message: string;
+  /** `repaired` only: the repair kind. */
+  repair?: RepairKind;
+  /**
+   * `repaired` only: the call the repair belongs to. In a stream, its `tool_calls[].index`; in a
+   * one-shot or folded result, its position in `message.tool_calls`. (Not `index`: that names a
+   * streamed call the client must drop.)
+   */
+  call?: number;
   /** The tool name the model wrote, when it got that far. */
   name?: string;
   /** The model's text for the failed call. */

@@ -66,6 +66,21 @@ describe("the new flags", () => {
     expect(without.message).not.toEqual(withSuffix.message);
   });
 
+  it("parse --reasoning-calls text keeps a call written inside reasoning as reasoning, one-shot and streamed", async () => {
+    const completion = '<think>Try <tool_call>{"name": "f", "arguments": {}}</tool_call>.</think>Done.';
+    const byDefault = JSON.parse((await cli(["parse", "--format", "hermes"], completion)).stdout);
+    expect(byDefault.message.tool_calls).toHaveLength(1);
+    const text = JSON.parse((await cli(["parse", "--format", "hermes", "--reasoning-calls", "text"], completion)).stdout);
+    expect(text.message).toEqual({ role: "assistant", content: "Done.", reasoning_content: 'Try <tool_call>{"name": "f", "arguments": {}}</tool_call>.' });
+    const lines = (await cli(["parse", "--format", "hermes", "--reasoning-calls", "text", "--stream", "--chunk-size", "3"], completion)).stdout.trim().split("\n");
+    const streamed = lines.map((l) => JSON.parse(l) as { delta: { reasoning_content?: string; tool_calls?: unknown } });
+    expect(streamed.map((l) => l.delta.reasoning_content ?? "").join("")).toBe(text.message.reasoning_content);
+    expect(streamed.some((l) => l.delta.tool_calls !== undefined)).toBe(false);
+    const bad = await cli(["parse", "--format", "hermes", "--reasoning-calls", "never"], completion);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--reasoning-calls must be call or text/);
+  });
+
   it("parse --var passes render variables (Qwen3.5's prompt opens <think> unless enable_thinking=false)", async () => {
     const completion = "Plain answer.";
     const template = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "templates", "Qwen3.5-4B.jinja");

@@ -236,6 +236,7 @@ describe("errors", () => {
     await expectError("/v1/chat/completions", '{"messages": [{"role": "user", "content": "hi"}], "stream": "yes"}', 400, "stream");
     await expectError("/v1/chat/completions", '{"messages": [{"role": "wizard", "content": "hi"}]}', 400, "messages[0].role");
     await expectError("/v1/chat/completions", '{"messages": [{"role": "user", "content": "hi"}], "tools": [{"type": "function", "function": {}}]}', 400, "tools[0].function.name");
+    await expectError("/v1/chat/completions", '{"messages": [{"role": "user", "content": "hi"}], "reasoning_calls": "drop"}', 400, "reasoning_calls");
     await expectError("/v1/responses", '{"messages": []}', 400, "input");
     await expectError("/v1/responses", '{"input": "hi", "previous_response_id": "resp_1"}', 400, "previous_response_id");
     // Nothing reached the backend, and nothing was logged as a server fault.
@@ -367,6 +368,29 @@ describe("errors", () => {
         .slice(0, -1)
         .map((e) => e.data as Chunk);
       expect(reassemble(chunks)).toEqual({ message: choice?.message, finish_reason: "stop" });
+    } finally {
+      backend.set({ completion: COMPLETION });
+    }
+  });
+
+  it("reads reasoning_calls: a call rehearsed inside reasoning is a call by default, reasoning text with \"text\"", async () => {
+    const call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+    backend.set({ completion: `<think>\nI will write ${call} next.\n</think>\n\n${call}` });
+    try {
+      const callsOf = (body: Record<string, unknown>) => (body.choices as { message: { tool_calls?: unknown[]; reasoning_content?: string } }[])[0]!.message;
+      const byDefault = callsOf((await post(`${server.url}/v1/chat/completions`, chatBody())).json());
+      expect(byDefault.tool_calls).toHaveLength(2);
+      const whole = (await post(`${server.url}/v1/chat/completions`, chatBody(', "reasoning_calls": "text"'))).json();
+      const message = callsOf(whole);
+      expect(message.tool_calls).toHaveLength(1);
+      expect(message.reasoning_content).toBe(`\nI will write ${call} next.\n`);
+      const r = await post(`${server.url}/v1/chat/completions`, chatBody(', "reasoning_calls": "text", "stream": true'));
+      const chunks = sseEvents(r.text)
+        .slice(0, -1)
+        .map((e) => e.data as Chunk);
+      expect(reassemble(chunks)).toEqual({ message, finish_reason: "tool_calls" });
+      const responses = (await post(`${server.url}/v1/responses`, responsesBody(', "reasoning_calls": "text"'))).json();
+      expect((responses.output as { type: string }[]).filter((o) => o.type === "function_call")).toHaveLength(1);
     } finally {
       backend.set({ completion: COMPLETION });
     }

@@ -2,18 +2,19 @@
  * `chatwire parse --template SRC | --format ID [--request FILE] [--stream [--chunk-size N]]`: reads a raw
  * completion from stdin and prints the assistant message as JSON (`{"message", "finish_reason",
  * "errors"}`), or with --stream one JSON line per chunk delta (`{"delta", "finish_reason"}`), the input
- * cut into N-character deltas (default 8) to show what a streaming client receives.
+ * cut into N-character deltas (default 8) to show what a streaming client receives. --reasoning-calls text
+ * keeps calls written inside reasoning as reasoning text (docs/parsing.md).
  */
 import { getFormat } from "../formats/index.js";
 import { createStreamParser, parseCompletion } from "../parse/index.js";
 import type { Delta, ParseResult, StreamParser } from "../types.js";
-import type { ParseOptions } from "../parse/index.js";
+import { REASONING_CALLS, type ParseOptions, type ReasoningCalls } from "../parse/index.js";
 import type { RenderOptions, TemplateParseOptions } from "../template/index.js";
 import { parseOptions, parsePolyfill, parseVars, positiveInt, templateFrom, POLYFILL_OPTIONS, TEMPLATE_OPTIONS, type Options } from "./args.js";
 import { UsageError, printJson, readAll, readJsonInput, type CliIO } from "./io.js";
 
 export const PARSE_USAGE =
-  "chatwire parse --template SRC [--template-name NAME] [--var k=JSON]... [--polyfill auto|always|never] | --format ID  [--request FILE] [--prompt-suffix TEXT] [--stream [--chunk-size N]] < completion";
+  "chatwire parse --template SRC [--template-name NAME] [--var k=JSON]... [--polyfill auto|always|never] | --format ID  [--request FILE] [--prompt-suffix TEXT] [--reasoning-calls call|text] [--stream [--chunk-size N]] < completion";
 
 export const PARSE_OPTIONS = {
   ...TEMPLATE_OPTIONS,
@@ -22,6 +23,7 @@ export const PARSE_OPTIONS = {
   request: { type: "string" },
   var: { type: "string", multiple: true },
   "prompt-suffix": { type: "string" },
+  "reasoning-calls": { type: "string" },
   stream: { type: "boolean" },
   "chunk-size": { type: "string" },
 } as const satisfies Options;
@@ -63,22 +65,29 @@ interface ParserValues {
   var?: string[] | undefined;
   polyfill?: string | undefined;
   "prompt-suffix"?: string | undefined;
+  "reasoning-calls"?: string | undefined;
 }
 
 async function parserFor(values: ParserValues, request: unknown): Promise<Parser> {
   // --prompt-suffix: the end of the prompt the completion continues (e.g. a generation prompt that opened <think>).
-  const suffix: ParseOptions = values["prompt-suffix"] === undefined ? {} : { promptSuffix: values["prompt-suffix"] };
+  const parsing: ParseOptions = values["prompt-suffix"] === undefined ? {} : { promptSuffix: values["prompt-suffix"] };
+  // --reasoning-calls: whether a call written inside reasoning is a call (default) or reasoning text.
+  const reasoningCalls = values["reasoning-calls"];
+  if (reasoningCalls !== undefined) {
+    if (!REASONING_CALLS.includes(reasoningCalls as ReasoningCalls)) throw new UsageError(`--reasoning-calls must be call or text, got ${JSON.stringify(reasoningCalls)}`);
+    parsing.reasoningCalls = reasoningCalls as ReasoningCalls;
+  }
   if (values.format !== undefined) {
     const format = getFormat(values.format);
     return {
-      oneShot: (completion) => parseCompletion(format, completion, request, suffix),
-      stream: () => createStreamParser(format, request, suffix),
+      oneShot: (completion) => parseCompletion(format, completion, request, parsing),
+      stream: () => createStreamParser(format, request, parsing),
     };
   }
   const render: RenderOptions = { variables: parseVars(values.var) };
   const polyfill = parsePolyfill(values.polyfill);
   if (polyfill !== undefined) render.polyfill = polyfill;
-  const options: TemplateParseOptions = { ...suffix, render };
+  const options: TemplateParseOptions = { ...parsing, render };
   const template = await templateFrom(values);
   return {
     oneShot: (completion) => template.parse(completion, request, options),

@@ -16,4 +16,8 @@ export const gemma4 = defineFormat({
   regions: [{ start: ["<|tool_call>"], end: ["<tool_call|>"], payload: { kind: "literal-calls", dialect: "gemma", namePrefix: "call:" } }],
   // `<|tool_response>` is where the model stops after its calls (the tool's answer comes next).
   ignore: ["<turn|>", "<|tool_response>"],
+  tolerate: [
+    // Gemma 4 E2B falls back to Gemma 3's convention: a Python call in a ```tool_code fence.
+    { kind: "fence", open: ["```tool_code"], payload: { kind: "literal-calls", dialect: "python" }, evidence: "https://github.com/waybarrios/vllm-mlx/pull/622" },
+  ],
 });

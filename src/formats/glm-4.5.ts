@@ -34,4 +34,8 @@ export const glm45 = defineFormat({
     },
   ],
   ignore: ["<|observation|>", "<|user|>", "<|endoftext|>"],
+  tolerate: [
+    // GLM-4.7 / GLM-5 leave out `<arg_value>` and still close the value: `<arg_key>k</arg_key>v</arg_value>`.
+    { kind: "missing-value-opener", open: "<arg_value>", evidence: "https://github.com/vllm-project/vllm/issues/49248" },
+  ],
 });

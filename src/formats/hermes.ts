@@ -2,6 +2,8 @@
  * Hermes 2 Pro / 3, Qwen2.5, QwQ, Qwen3, Granite 4, Reka, Exaone, MiMo:
  * `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>` once per call. Qwen3 thinks in
  * `<think>...</think>` first and sometimes calls inside it; the last call may lack `</tool_call>`.
+ * Tolerated (each reported as a repair): an `args` key, arguments as a JSON string, a whole answer that
+ * is one bare call object naming a declared tool.
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -12,4 +14,14 @@ export const hermes = defineFormat({
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
   regions: [{ start: ["<tool_call>"], end: ["</tool_call>"], payload: { kind: "json-calls" } }],
   ignore: ["<|im_end|>"],
+  tolerate: [
+    // Qwen2.5-Coder (quantized, long prompts) writes its call object in a ```json fence instead of <tool_call>.
+    { kind: "fence", open: ["```json"], payload: { kind: "json-calls" }, evidence: "https://github.com/ardanlabs/kronk/pull/950" },
+    // gemma3nTools (a Gemma 3n fine-tune served with a hermes template) writes `args`.
+    { kind: "key-alias", argsKeys: ["args"], evidence: "https://github.com/ollama/ollama/issues/18357" },
+    // Granite 4 writes its arguments as a JSON string holding the object.
+    { kind: "key-alias", argsAsString: true, evidence: "https://github.com/vllm-project/vllm/pull/54964" },
+    // Qwen2.5-Coder answers with the bare call object, no <tool_call> around it (under tool_choice auto).
+    { kind: "bare-call", evidence: "https://github.com/nicedreamzapp/claude-code-local/pull/43" },
+  ],
 });

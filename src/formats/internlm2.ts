@@ -10,6 +10,6 @@ export const internlm2 = defineFormat({
   id: "internlm2",
   description: "InternLM2: <|action_start|><|plugin|> JSON call <|action_end|>",
   detect: { anyOf: [["<|action_start|><|plugin|>"], ["system name=<|plugin|>"]] },
-  regions: [{ start: ["<|action_start|><|plugin|>"], end: ["<|action_end|>"], payload: { kind: "json-calls" } }],
+  regions: [{ start: ["<|action_start|><|plugin|>"], end: ["<|action_end|>"], payload: { kind: "json-calls", argsKeys: ["parameters", "arguments"] } }],
   ignore: ["<|im_end|>"],
 });

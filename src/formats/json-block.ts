@@ -9,5 +9,5 @@ import { defineFormat } from "../parse/language.js";
 export const jsonBlock = defineFormat({
   id: "json-block",
   description: "A ```json block holding a call object or a list of them",
-  regions: [{ start: ["```json"], end: ["```"], quietIfNotCall: true, payload: { kind: "json-calls" } }],
+  regions: [{ start: ["```json"], end: ["```"], quietIfNotCall: true, payload: { kind: "json-calls", argsKeys: ["arguments", "parameters"] } }],
 });

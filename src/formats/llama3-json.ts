@@ -8,7 +8,7 @@
 import { defineFormat } from "../parse/language.js";
 import type { Payload } from "../parse/language.js";
 
-const calls: Payload = { kind: "json-calls", sequence: true };
+const calls: Payload = { kind: "json-calls", sequence: true, argsKeys: ["parameters", "arguments"] };
 
 export const llama3Json = defineFormat({
   id: "llama3-json",
@@ -23,4 +23,8 @@ export const llama3Json = defineFormat({
     },
   ],
   ignore: ["<|eom_id|>", "<|eot_id|>"],
+  tolerate: [
+    // Llama 3.2 3B wraps its call object in a ```json fence.
+    { kind: "fence", open: ["```json"], payload: calls, evidence: "https://github.com/ollama/ollama/issues/13519" },
+  ],
 });

@@ -15,4 +15,10 @@ export const pythonic = defineFormat({
     { start: ["["], startInPayload: true, quietIfNotCall: true, payload: { kind: "literal-calls", dialect: "python" } },
   ],
   ignore: ["<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>"],
+  tolerate: [
+    // Gemma 3 (prompted for pythonic calls) writes its call list in a ```tool_code fence, after a sentence.
+    { kind: "fence", open: ["```tool_code"], around: "[", evidence: "https://github.com/vllm-project/vllm/issues/14734" },
+    // Llama 4 also speaks Llama 3's JSON calls, and may write one inside <|python_start|>.
+    { kind: "other-syntax", region: "<|python_start|>", when: "{", payload: { kind: "json-calls", argsKeys: ["parameters", "arguments"] }, evidence: "https://github.com/vllm-project/vllm/issues/16214" },
+  ],
 });

@@ -32,4 +32,12 @@ export const qwen3Coder = defineFormat({
     { start: ["<function="], startInPayload: true, quietIfNotCall: true, payload: QWEN3_CODER_TAGS },
   ],
   ignore: ["<|im_end|>"],
+  tolerate: [
+    // Qwen3-Coder / Qwen3.5 leave out `<tool_call>` but still write its closer after `</function>`.
+    { kind: "stray-closer", after: "<function=", closer: ["</tool_call>"], missing: "<tool_call>", evidence: "https://github.com/ollama/ollama/pull/17742" },
+    // Qwen3.6 27B (AWQ) answers with bare JSON calls: a list of call objects, or one object keyed
+    // `tool_name` / `tool_input`, with no <tool_call> around them.
+    { kind: "bare-call", evidence: "https://github.com/1CatAI/1Cat-vLLM/issues/26" },
+    { kind: "key-alias", nameKeys: ["tool_name"], argsKeys: ["tool_input"], evidence: "https://github.com/1CatAI/1Cat-vLLM/issues/26" },
+  ],
 });

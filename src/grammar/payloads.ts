@@ -113,7 +113,7 @@ function jsonCalls(payload: PayloadOf<"json-calls">, ctx: EmitContext): PayloadW
   const member = (key: string) => `${lit(JSON.stringify(key))} ${space} ":" ${space}`;
   // Every key the parser reads: the model writes the one it was trained on (Llama `parameters`).
   const nameKey = alt((payload.nameKeys ?? ["name"]).map((k) => lit(JSON.stringify(k))));
-  const argsKey = alt((payload.argsKeys ?? ["arguments", "parameters"]).map((k) => lit(JSON.stringify(k))));
+  const argsKey = alt((payload.argsKeys ?? ["arguments"]).map((k) => lit(JSON.stringify(k))));
   const keyed = (key: string) => `${key} ${space} ":" ${space}`;
   const idKey = payload.idKeys?.[0];
   const idValue = `"\\"" ${callId(ctx)} "\\""`;

@@ -8,6 +8,9 @@ import { ChatwireError } from "../errors.js";
 import { UNTYPED_JSON, UNTYPED_STRING } from "./coerce.js";
 import type { ValueType } from "./coerce.js";
 import type { DecoderFactory } from "./decoder.js";
+import { compileTolerances } from "./compile-tolerances.js";
+import type { CompiledTolerances } from "./compile-tolerances.js";
+import { bareCall } from "./decoders/bare-call.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { headerArgs } from "./decoders/header-args.js";
 import { jsonArgs } from "./decoders/json-args.js";
@@ -37,23 +40,41 @@ export interface CompiledChannels extends Omit<ChannelSpec, "headers" | "rules" 
   callDecoder: DecoderFactory;
 }
 
-export interface CompiledFormat extends Omit<FormatDescription, "regions" | "channels"> {
+export interface CompiledFormat extends Omit<FormatDescription, "regions" | "channels" | "tolerate"> {
   regions: readonly CompiledRegion[];
   channels?: CompiledChannels;
+  /** The deviations the family tolerates (compile-tolerances.ts). */
+  tolerances: CompiledTolerances;
 }
 
 const compiled = new WeakMap<FormatDescription, CompiledFormat>();
+
+/**
+ * The `bare-call` repair as a region: a `{` (or a `[` of calls) that starts the output (after reasoning, as llama3-json's
+ * bare calls may), read by the bare-call decoder, which hands everything back as content unless the
+ * whole output is one call object naming an accepted tool.
+ */
+function bareCallRegion(tolerances: CompiledTolerances): CompiledRegion[] {
+  const bare = tolerances.bareCall;
+  if (bare === undefined) return [];
+  const { kind: _kind, ...opts } = bare.payload;
+  return [{ start: ["{", "["], startInPayload: true, atStartOnly: true, decoder: bareCall(opts, bare.markers) }];
+}
 
 /** The engine's form of a description (cached per description object). */
 export function compileFormat(format: FormatDescription): CompiledFormat {
   const hit = compiled.get(format);
   if (hit) return hit;
   validateFormat(format);
-  const { regions, channels, ...rest } = format;
+  const { regions, channels, tolerate: _tolerate, ...rest } = format;
+  const tolerances = compileTolerances(format, compilePayload);
   const out: CompiledFormat = {
     ...rest,
-    regions: regions.map(({ payload, ...region }) => ({ ...region, decoder: compilePayload(payload) })),
+    regions: [],
+    tolerances,
   };
+  const own = regions.map(({ payload, ...region }) => ({ ...region, decoder: tolerances.decoder(region.start, compilePayload(payload)) }));
+  out.regions = [...own, ...tolerances.regions(own), ...bareCallRegion(tolerances)];
   if (channels !== undefined) out.channels = compileChannels(channels);
   compiled.set(format, out);
   return out;

@@ -11,7 +11,8 @@
  * - the concatenation of a call's `args` fragments equals the `arguments` string of its `done` event;
  * - the events do not depend on how the region text was split into pushes.
  */
-import type { JsonSchema } from "../types.js";
+import type { JsonSchema, RepairKind } from "../types.js";
+import type { CompiledTolerances } from "./compile-tolerances.js";
 
 export type DecoderEvent =
   /** A call begins; `id` when the format carries its own (Kimi `functions.f:0`, Mistral `[CALL_ID]`). */
@@ -39,7 +40,14 @@ export type DecoderEvent =
    * content, without an error). `rest` is a suffix of the text pushed so far that lies after the
    * payload; the engine reads it again outside the region. After `close` the decoder gets no more calls.
    */
-  | { kind: "close"; rest: string };
+  | { kind: "close"; rest: string }
+  /**
+   * The decoder read a deviation from the syntax as what the model meant (a tolerance of the format,
+   * compile-tolerances.ts). It belongs to the current call, or to the next one to open: the engine
+   * reports it (`repaired` in `errors`) only if that call validates, and forgets it if the call fails.
+   * `text` is the model's text the repair consumed or reinterpreted (never empty).
+   */
+  | { kind: "repaired"; repair: RepairKind; message: string; text: string };
 
 export interface PayloadDecoder {
   push(text: string): DecoderEvent[];
@@ -103,6 +111,15 @@ export interface DecoderContext {
   regionText?(from: number, to: number): string;
   /** The same text as `regionText`, as the pieces the engine stores it in (not joined). */
   regionPieces?(from: number, to: number): string[];
+  /** The deviations the family tolerates (absent: none). */
+  tolerances?: CompiledTolerances;
+  /**
+   * The request declares this tool and would accept a call to it now (tool_choice, parallel calls):
+   * a repair that reads markup-less text as a call (`bare-call`) applies only then.
+   */
+  acceptsDeclared?(name: string): boolean;
+  /** Some declared tool may be called at all (tools declared, tool_choice not "none"). */
+  declaredCallsPossible?: boolean;
 }
 
 /** The shared, frozen answer of a push that produced no events (callers never modify event arrays). */

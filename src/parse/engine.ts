@@ -102,10 +102,24 @@ interface Region {
   failedRaw: string[];
   issues: ParseIssue[];
   current: CurrentCall | undefined;
+  /** Repairs the decoder reported for the current (or next) call: kept only if that call validates. */
+  repairs: ParseIssue[];
+  /** The last call of the region that validated: its streamed index and name. */
+  lastValid: { index: number; name: string } | undefined;
+}
+
+/**
+ * Right after a valid call, while only whitespace followed it: the closers of an opener the model
+ * left out may still come (a `stray-closer` tolerance), and belong to that call.
+ */
+interface AfterCall {
+  table: MarkerTable;
+  call: number;
+  name: string;
 }
 
 type State =
-  | { kind: "text"; channel: Channel }
+  | { kind: "text"; channel: Channel; after?: AfterCall }
   | { kind: "section"; section: Section }
   | { kind: "region"; r: Region }
   /** `opener`: the model's header start marker; `fromPrompt`: header text that came from the prompt. */
@@ -114,10 +128,14 @@ type State =
 export interface EngineOptions {
   idGenerator?: () => string;
   promptSuffix?: string;
+  /** What a call written inside reasoning is (see ParseOptions.reasoningCalls); default "call". */
+  reasoningCalls?: "call" | "text";
 }
 
 export class ParseEngine {
   private readonly tables: FormatTables;
+  /** The reasoning state's table: with or without call markers (options.reasoningCalls). */
+  private readonly reasoningTable: MarkerTable;
   private readonly sink = new DeltaSink();
   private readonly content: TextChannel;
   private readonly reasoning: TextChannel;
@@ -138,6 +156,7 @@ export class ParseEngine {
     options: EngineOptions = {},
   ) {
     this.tables = tablesFor(format);
+    this.reasoningTable = options.reasoningCalls === "text" ? this.tables.reasoningText : this.tables.reasoning;
     this.content = new TextChannel((t) => this.sink.content(t));
     this.reasoning = new TextChannel((t) => this.sink.reasoning(t));
     this.nextId = idsFor(format.idStyle, options.idGenerator);
@@ -235,7 +254,8 @@ export class ParseEngine {
     const s = this.state;
     switch (s.kind) {
       case "text":
-        if (s.channel === "reasoning") return this.tables.reasoning;
+        if (s.after !== undefined) return s.after.table;
+        if (s.channel === "reasoning") return this.reasoningTable;
         return this.atStart ? this.tables.contentAtStart : this.tables.content;
       case "section":
         return this.tables.section;
@@ -318,6 +338,9 @@ export class ParseEngine {
     const st = this.state;
     switch (st.kind) {
       case "text":
+        // Text after a call: a stray closer can no longer follow it (the run loop reads the marker
+        // after this text again, in the plain text state).
+        if (st.after !== undefined && /\S/.test(s)) this.state = { kind: "text", channel: st.channel };
         if (st.channel === "reasoning") this.reasoning.text(s);
         else {
           if (this.atStart && /\S/.test(s)) this.atStart = false;
@@ -430,6 +453,20 @@ export class ParseEngine {
       case "headerEnd":
         if (st.kind === "header") this.routeHeader(st, m);
         return;
+      case "strayCloser":
+        // Only the after-call table holds it, so the state is that one.
+        if (st.kind !== "text" || st.after === undefined) return this.channelText(st.kind === "text" ? st.channel : "content", m);
+        this.issues.push({
+          type: "repaired",
+          repair: action.repair,
+          message: action.message,
+          text: m,
+          name: st.after.name,
+          call: st.after.call,
+        });
+        this.boundary(st.channel);
+        this.state = { kind: "text", channel: st.channel };
+        return;
     }
   }
 
@@ -476,13 +513,16 @@ export class ParseEngine {
     const ctx: DecoderContext = {
       toolSchema: (name) => this.policy.schema(name),
       selfClosing,
+      tolerances: this.format.tolerances,
+      acceptsDeclared: (name) => this.policy.declares(name) && this.policy.accept(name, this.nextIndex).ok,
+      declaredCallsPossible: this.policy.declaresAny() && this.policy.choice.kind !== "none",
       // Called only after `r` exists (decoders slice when a call ends).
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
     };
     const table = this.tables.region(region);
     const decoder = region.decoder(ctx);
-    const r: Region = { region, table, ltEnds: unscannedEnds(table, decoder), decoder, channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined };
+    const r: Region = { region, table, ltEnds: unscannedEnds(table, decoder), decoder, channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined, repairs: [], lastValid: undefined };
     return r;
   }
 
@@ -544,6 +584,9 @@ export class ParseEngine {
         case "fail":
           this.onFail(r, ev);
           break;
+        case "repaired":
+          r.repairs.push({ type: "repaired", repair: ev.repair, message: ev.message, text: ev.text });
+          break;
         case "close": {
           // The region keeps at least its start marker: the engine always moves past what it matched.
           const most = Math.max(0, r.raw.length - r.floor);
@@ -578,6 +621,8 @@ export class ParseEngine {
   private onDone(r: Region, value: unknown, raw: string | undefined): void {
     const call = r.current;
     r.current = undefined;
+    const repairs = r.repairs;
+    r.repairs = [];
     if (call === undefined) return;
     if (call.rejected) {
       this.regionIssue(r, { type: call.rejected.type, message: call.rejected.message, name: call.name, text: raw ?? "" }, raw);
@@ -605,12 +650,17 @@ export class ParseEngine {
     }
     r.valid++;
     this.validCalls++;
+    if (call.index !== undefined) {
+      r.lastValid = { index: call.index, name: call.name };
+      for (const repair of repairs) r.issues.push({ ...repair, name: call.name, call: call.index });
+    }
     if (r.section !== undefined && r.section.recipient === call.name) r.section.called = true;
   }
 
   private onFail(r: Region, ev: Extract<DecoderEvent, { kind: "fail" }>): void {
     const call = r.current;
     r.current = undefined;
+    r.repairs = [];
     const issue: ParseIssue = { type: call?.rejected?.type ?? ev.type, message: call?.rejected?.message ?? ev.message, text: ev.raw ?? "" };
     if (ev.at !== undefined && call?.rejected === undefined) r.quotes.push({ issue, at: ev.at });
     const name = call?.name ?? ev.name;
@@ -697,7 +747,17 @@ export class ParseEngine {
     }
     this.state = { kind: "text", channel: r.channel };
     this.keepText(r.channel, text);
-    if (r.valid > 0) this.boundary(r.channel);
+    if (r.valid > 0) {
+      this.boundary(r.channel);
+      this.awaitStrayCloser(r);
+    }
+  }
+
+  /** After a region's valid call: the format may tolerate the closer of an opener left out. */
+  private awaitStrayCloser(r: Region): void {
+    const last = r.lastValid;
+    const table = last === undefined ? undefined : this.tables.afterCall(r.region, r.channel);
+    if (table !== undefined) this.state = { kind: "text", channel: r.channel, after: { table, call: last!.index, name: last!.name } };
   }
 
   // ---- channel messages (harmony, functionary v3.2) --------------------------------------------

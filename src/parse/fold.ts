@@ -2,7 +2,8 @@
  * Folds streamed deltas back into a one-shot result, exactly as a client reassembling the stream:
  * text is concatenated, each call is built from its deltas by `index`, and the calls whose index
  * appears in the final delta's `errors` are dropped (they failed after they were streamed).
- * Nothing is re-indexed; one-shot errors omit `index`.
+ * Nothing is re-indexed; one-shot errors omit `index`, and a repair's `call` names the position in
+ * `message.tool_calls`.
  */
 import type { AssistantMessage, Delta, FinishReason, ParseIssue, ParseResult, ToolCall } from "../types.js";
 
@@ -33,9 +34,20 @@ export function foldDeltas(deltas: readonly Delta[]): ParseResult {
   const message: AssistantMessage = { role: "assistant", content: content === "" && toolCalls.length > 0 ? null : content };
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
-  return {
-    message,
-    finish_reason: finish,
-    errors: errors.map(({ index: _index, ...rest }) => rest),
-  };
+  return { message, finish_reason: finish, errors: issuesForMessage(errors) };
+}
+
+/**
+ * The final delta's errors as they read beside the assembled message: no `index` (the calls it named
+ * are dropped), and a repair's `call` (a streamed index) becomes the call's position in
+ * `message.tool_calls`. Streamed indices are 0, 1, 2 ... in order, so that position is the index less
+ * the dropped calls before it.
+ */
+export function issuesForMessage(errors: readonly ParseIssue[]): ParseIssue[] {
+  const dropped = errors.flatMap((e) => (e.index === undefined ? [] : [e.index]));
+  return errors.map(({ index: _index, ...rest }) => {
+    const call = rest.call;
+    if (call === undefined) return rest;
+    return { ...rest, call: call - dropped.filter((d) => d < call).length };
+  });
 }

@@ -3,6 +3,7 @@
  * pushes the whole text, ends, and folds the deltas with `foldDeltas`, the same function a streaming
  * client would use, so a one-shot parse equals a reassembled stream by construction.
  */
+import { invalidRequest } from "../errors.js";
 import { getFormat } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
 import type { Delta, ParseResult, StreamParser } from "../types.js";
@@ -20,6 +21,28 @@ export interface ParseOptions {
    * reasoning; harmony and functionary prompts end inside a message header.
    */
   promptSuffix?: string;
+  /**
+   * What a call written inside a reasoning block (`<think>…<tool_call>…</tool_call>…</think>`) is.
+   * `"call"` (the default): a call like any other, the reasoning around it stays reasoning. `"text"`:
+   * reasoning text, kept in `reasoning_content` and never returned as a call (for agents whose model
+   * rehearses a call in its reasoning and then makes it). Why "call" is the default: docs/parsing.md,
+   * "Calls written inside reasoning".
+   */
+  reasoningCalls?: ReasoningCalls;
+}
+
+/** The values of ParseOptions.reasoningCalls. */
+export type ReasoningCalls = "call" | "text";
+
+export const REASONING_CALLS: readonly ReasoningCalls[] = ["call", "text"];
+
+/** Options come from JavaScript callers too: a value the parser does not know is refused, not ignored. */
+function checkOptions(options: ParseOptions): ParseOptions {
+  const v: unknown = options.reasoningCalls;
+  if (v !== undefined && !REASONING_CALLS.includes(v as ReasoningCalls)) {
+    throw invalidRequest("reasoningCalls", `must be "call" or "text", got ${JSON.stringify(v)}`);
+  }
+  return options;
 }
 
 function resolve(format: FormatId | FormatDescription): CompiledFormat {
@@ -32,7 +55,7 @@ function resolve(format: FormatId | FormatDescription): CompiledFormat {
  * Throws ChatwireError for an unknown format id or a malformed request; never for model output.
  */
 export function createStreamParser(format: FormatId | FormatDescription, request?: unknown, options: ParseOptions = {}): StreamParser {
-  return new EngineStreamParser(new ParseEngine(resolve(format), new CallPolicy(request), options));
+  return new EngineStreamParser(new ParseEngine(resolve(format), new CallPolicy(request), checkOptions(options)));
 }
 
 /**

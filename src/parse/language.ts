@@ -98,7 +98,7 @@ export type Payload =
       kind: "json-calls";
       /** Keys that hold the tool name (default `name`). */
       nameKeys?: readonly string[];
-      /** Keys that hold the arguments (default `arguments`, `parameters`). */
+      /** Keys that hold the arguments (default `arguments`; `parameters` where the template writes it). */
       argsKeys?: readonly string[];
       /** Keys that hold the model's own call id (Mistral `id`). */
       idKeys?: readonly string[];
@@ -275,6 +275,50 @@ export interface ChannelSpec {
   startsInHeader?: boolean;
 }
 
+/**
+ * A deviation from the family's own syntax that real models write and that is read as what they meant
+ * (docs/parsing.md, "What we repair"). Each entry names a generic repair kind, its markers, and
+ * `evidence`: the URL of a real completion that shows it. Every repair the engine makes is reported in
+ * `errors` as a `repaired` issue; a repaired call must still name an accepted tool and validate, else
+ * its text stays content with its ordinary error. Grammars never emit a tolerated form.
+ */
+export type Tolerance =
+  /**
+   * A call region opened by `after` (one of a region's start markers) that ended with a valid call,
+   * then (after whitespace only) `closer`, the end of the opener `missing` that the model left out:
+   * Qwen3.5's bare `<function=f>...</function>` then `</tool_call>`; a bare call then its section's
+   * end. The closer belongs to the call.
+   */
+  | { kind: "stray-closer"; after: string; closer: readonly string[]; missing: string; evidence: string }
+  /**
+   * A tagged key-value parameter whose value open tag `open` is missing while its close tag is
+   * present: GLM `<arg_key>k</arg_key>v</arg_value>`. The value is what lies between the key's close
+   * tag and the value's close tag.
+   */
+  | { kind: "missing-value-opener"; open: string; evidence: string }
+  /**
+   * Markdown fences that only wrap a call: one of `open` (e.g. "```json", "```tool_code") and a
+   * newline, then the call, then "```"; the fence lines belong to the call. Either `payload`: the
+   * fence takes the place of the family's markers, opening the output, and holds a call written in
+   * `payload` (a fence that holds no call is a code block: content, without an error); or `around`:
+   * the fence wraps a region opened by that start marker, anywhere (Gemma 3 writes its pythonic list in
+   * a ```tool_code fence after a sentence).
+   */
+  | { kind: "fence"; open: readonly string[]; payload?: Payload; around?: string; evidence: string }
+  /**
+   * A region opened by `region` (one of its start markers) whose payload starts with `when` (its
+   * first non-space character) holds the family's other syntax `payload` instead of its own (Llama 4
+   * `<|python_start|>` holding a JSON call object instead of a Python list).
+   */
+  | { kind: "other-syntax"; region: string; when: string; payload: Payload; evidence: string }
+  /**
+   * JSON call objects that name their keys otherwise: `name`/`arguments` aliases real models use for
+   * this family, and arguments given as a JSON string (owned by the key-alias repair).
+   */
+  | { kind: "key-alias"; nameKeys?: readonly string[]; argsKeys?: readonly string[]; argsAsString?: boolean; evidence: string }
+  /** A whole completion that is exactly one JSON call object naming a declared tool, the markers missing. */
+  | { kind: "bare-call"; evidence: string };
+
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";
 
@@ -304,6 +348,8 @@ export interface FormatDescription {
    * what the emitter can write (a format it cannot write must say why, one it can must not).
    */
   grammar?: { unavailable: string };
+  /** Deviations real models of this family write that are read as what they meant (see Tolerance). */
+  tolerate?: readonly Tolerance[];
 }
 
 /**

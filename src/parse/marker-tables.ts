@@ -5,6 +5,7 @@
  */
 import type { CompiledFormat as FormatDescription, CompiledRegion as CallRegion } from "./compile-format.js";
 import { MarkerSet } from "./lexer.js";
+import type { RepairKind } from "../types.js";
 
 export type MarkerAction =
   | { kind: "reasoningStart" }
@@ -20,7 +21,9 @@ export type MarkerAction =
   /** The region ends unterminated because the next region of its kind starts (`endsAtNextStart`). */
   | { kind: "regionEndThenRegion"; region: CallRegion }
   /** A channel call body ends because the next message's header starts. */
-  | { kind: "regionEndThenHeader" };
+  | { kind: "regionEndThenHeader" }
+  /** Right after a valid call: the closer of the opener the model left out (a `stray-closer` repair). */
+  | { kind: "strayCloser"; repair: RepairKind; message: string };
 
 export interface MarkerTable {
   set: MarkerSet;
@@ -32,9 +35,16 @@ export interface FormatTables {
   /** Content while nothing but whitespace has been seen: also the regions allowed only at the start. */
   contentAtStart: MarkerTable;
   reasoning: MarkerTable;
+  /** Reasoning when calls written inside it are its text (`reasoningCalls: "text"`): no call markers. */
+  reasoningText: MarkerTable;
   section: MarkerTable;
   header: MarkerTable;
   region(region: CallRegion): MarkerTable;
+  /**
+   * Text right after a valid call of `region`: the channel's table plus the stray closers the format
+   * tolerates there; undefined when it tolerates none.
+   */
+  afterCall(region: CallRegion, channel: "content" | "reasoning"): MarkerTable | undefined;
   /** The region a channel call body is read as (ends at a body end or the next header). */
   channelRegion: CallRegion | undefined;
 }
@@ -66,27 +76,31 @@ export function tablesFor(format: FormatDescription): FormatTables {
 
   type Entries = Array<[readonly string[] | undefined, MarkerAction]>;
   // What content and reasoning both react to: calls (also inside reasoning), channel messages, noise.
-  const textEntries: Entries = [
-    [sectionStarts, { kind: "sectionStart" }],
-    ...regionStarts(anywhere),
+  const messageEntries: Entries = [
     [ch?.headerStart, { kind: "headerStart" }],
     [ch?.bodyEnd, { kind: "bodyEnd" }],
     [format.ignore, { kind: "ignore" }],
+  ];
+  const textEntries: Entries = [[sectionStarts, { kind: "sectionStart" }], ...regionStarts(anywhere), ...messageEntries];
+  const reasoningMarkers: Entries = [
+    [reasoningEnds, { kind: "reasoningEnd" }],
+    // A model that repeats the opening marker the prompt already wrote (R1 distills do).
+    [reasoningStarts, { kind: "reasoningStart" }],
   ];
   const contentEntries: Entries = [[reasoningStarts, { kind: "reasoningStart" }], ...textEntries];
   const channelRegion: CallRegion | undefined = ch
     ? { start: [], end: [...ch.bodyEnd, ...ch.headerStart], decoder: ch.callDecoder }
     : undefined;
   const regionTables = new Map<CallRegion, MarkerTable>();
+  const afterTables = new Map<CallRegion, { content: MarkerTable; reasoning: MarkerTable } | null>();
+  const contentTable = table(contentEntries);
+  const reasoningEntries: Entries = [...reasoningMarkers, ...textEntries];
   const tables: FormatTables = {
-    content: table(contentEntries),
+    content: contentTable,
     contentAtStart: table([...regionStarts(atStart), ...contentEntries]),
-    reasoning: table([
-      [reasoningEnds, { kind: "reasoningEnd" }],
-      // A model that repeats the opening marker the prompt already wrote (R1 distills do).
-      [reasoningStarts, { kind: "reasoningStart" }],
-      ...textEntries,
-    ]),
+    reasoning: table(reasoningEntries),
+    // Call markers are then reasoning text; a channel header still ends a reasoning message.
+    reasoningText: table([...reasoningMarkers, ...messageEntries]),
     // A channel message addressed to a tool (a `calls` route) is read as a section that its body end,
     // or the next header, ends.
     section: table([
@@ -99,6 +113,17 @@ export function tablesFor(format: FormatDescription): FormatTables {
     // A body end inside a header shows the "header" was not one (see the engine's notHeader).
     header: table([[ch?.headerEnd, { kind: "headerEnd" }], [ch?.bodyEnd, { kind: "bodyEnd" }]]),
     channelRegion,
+    afterCall(region, channel) {
+      let t = afterTables.get(region);
+      if (t === undefined) {
+        const strays = format.tolerances.strayClosers(region.start);
+        // The format's own markers win over a stray closer of the same text.
+        const extra: Entries = strays.map((s) => [[s.closer], { kind: "strayCloser", repair: s.repair, message: s.message }]);
+        t = strays.length === 0 ? null : { content: table([...contentEntries, ...extra]), reasoning: table([...reasoningEntries, ...extra]) };
+        afterTables.set(region, t);
+      }
+      return t === null ? undefined : t[channel];
+    },
     region(region: CallRegion): MarkerTable {
       let t = regionTables.get(region);
       if (t === undefined) {

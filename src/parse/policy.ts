@@ -38,6 +38,11 @@ export class CallPolicy {
     return this.tools?.get(name);
   }
 
+  /** The request declares at least one tool. */
+  declaresAny(): boolean {
+    return this.tools !== undefined;
+  }
+
   /** The request declares a tool of this name. */
   declares(name: string): boolean {
     return this.tools?.has(name) === true;

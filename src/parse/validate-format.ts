@@ -225,6 +225,8 @@ const FORMAT = obj<FormatDescription>({
   idStyle: opt(oneOf(["openai", "mistral"])),
   pseudoTools: opt(strings),
   grammar: opt(obj<NonNullable<FormatDescription["grammar"]>>({ unavailable: str })),
+  // Each entry's kind, keys and evidence are checked by its own table in compile-tolerances.ts.
+  tolerate: opt(list((v, path) => void plainObject(v, path))),
 });
 
 const checked = new WeakSet<object>();

@@ -12,6 +12,7 @@ import type { ChatTemplate } from "../template/index.js";
 import { ApiError, badRequest } from "./api-error.js";
 import { openBackend, type BackendCall, type BackendPiece, type BackendProtocol, type Constraint, type TransportOptions } from "./backends/index.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
+import { readParseFields } from "./parse-fields.js";
 import { responseFormatOf } from "./response-format.js";
 import { readSampling, streamFlag, type SamplingFields } from "./sampling.js";
 
@@ -102,6 +103,7 @@ export async function prepareGeneration(
   const stream = streamFlag(body);
   const sampling = readSampling(body, fields);
   const responseFormat = responseFormatOf(body, conversationField === "messages" ? "chat" : "responses");
+  const parseFields = readParseFields(body);
   const { text, sent } = await renderPrompt(ctx, body, signal);
   // Rendering (with its tool-schema compile) and the grammar build are each bounded, but a huge tool
   // list makes both long: a turn of the event loop between them keeps other clients answered.
@@ -118,7 +120,7 @@ export async function prepareGeneration(
     constraint: constraintFor(ctx, { body, format, promptSuffix }, responseFormat),
     preservedTokens: ctx.preservedTokens(format),
   };
-  const parseOptions: ParseOptions = { promptSuffix };
+  const parseOptions: ParseOptions = { ...parseFields, promptSuffix };
   if (ctx.idGenerator !== undefined) parseOptions.idGenerator = ctx.idGenerator;
   return { body, prompt: text, stream, model: (body.model as string | undefined) ?? ctx.model ?? DEFAULT_MODEL_NAME, call, parseOptions };
 }

@@ -6,6 +6,7 @@
  * whole at the end of the answer, only for calls the parser kept, numbered without gaps: the streamed
  * message is then exactly the non-streamed one. Text and reasoning are not held.
  */
+import { issuesForMessage } from "../parse/fold.js";
 import type { Delta, ParseIssue, ToolCallDelta } from "../types.js";
 
 export interface HeldCall {
@@ -42,7 +43,10 @@ export class CallHolder {
   }
 }
 
-/** Errors as the client sees them when nothing invalid was streamed: no `index` to drop. */
+/**
+ * Errors as the client sees them when nothing invalid was streamed: no `index` to drop, and a
+ * repair's `call` renumbered as the kept calls are.
+ */
 export function withoutIndex(errors: readonly ParseIssue[]): ParseIssue[] {
-  return errors.map(({ index: _index, ...rest }) => rest);
+  return issuesForMessage(errors);
 }

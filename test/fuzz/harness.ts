@@ -18,7 +18,9 @@
 import { getFormat, listFormats } from "../../src/formats/index.js";
 import type { FormatDescription, FormatId } from "../../src/formats/index.js";
 import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
+import type { ParseOptions, ReasoningCalls } from "../../src/parse/index.js";
 import type { Delta, ParseResult } from "../../src/types.js";
+import { deviate, deviationPieces } from "./deviations.js";
 import { formatMarkers, formatSyntaxWords } from "./markers.js";
 import { seededRandom } from "../helpers/rng.js";
 
@@ -33,8 +35,10 @@ export interface FuzzCase {
   input: string;
   tools: unknown[] | null;
   promptSuffix?: string;
+  /** A quarter of the cases read calls inside reasoning as reasoning text (ParseOptions.reasoningCalls). */
+  reasoningCalls?: ReasoningCalls;
   /** How the case was made (for the report). */
-  origin: "mutation" | "soup";
+  origin: "mutation" | "soup" | "deviation";
 }
 
 export interface FuzzFailure {
@@ -44,6 +48,7 @@ export interface FuzzFailure {
   input: string;
   tools?: unknown[] | null;
   promptSuffix?: string;
+  reasoningCalls?: ReasoningCalls;
   pieces?: string[];
 }
 
@@ -59,6 +64,10 @@ const GENERIC_PIECES = [
   '{"name": "get_weather", "arguments": {"city": "W"}}',
   '{"name": "f", "arguments": {}}',
   '{"name": "f", "argumentz": {"a": "W"}}',
+  // Deviations the JSON tolerances read (docs/parsing.md "What we repair"): key aliases, string arguments.
+  '{"name": "get_weather", "args": {"city": "W"}}',
+  '{"tool_name": "get_weather", "tool_input": {"city": "W"}}',
+  '{"name": "get_weather", "arguments": "{\\"city\\": \\"W\\"}"}',
   '[{"name": "f", "arguments": {"a": 1}}]',
   '{"a": "W"}',
   '"W</tool_call>W"',
@@ -124,6 +133,21 @@ function soup(f: FormatDescription, markers: readonly string[], fixturePieces: r
   return parts.join("");
 }
 
+/** A bare JSON call (object or list) naming one of the fixture's tools, as the bare-call repair reads it. */
+function bareCall(f: FormatDescription, file: FixtureFile | undefined, r: Rand): string {
+  const counter = { n: 0 };
+  const tools = (file?.tools ?? []) as Array<{ function?: { name?: string; parameters?: { properties?: Record<string, unknown> } } }>;
+  const t = tools.length > 0 ? pick(r, tools).function : undefined;
+  const name = t?.name ?? "get_weather";
+  const keys = Object.keys(t?.parameters?.properties ?? { city: {} });
+  const args = `{${keys.slice(0, int(r, 0, keys.length)).map((k) => `"${k}": "${word(r, counter.n++)}"`).join(", ")}}`;
+  const call = pick(r, [`{"name": "${name}", "arguments": ${args}}`, `{"name": "${name}", "args": ${args}}`, `[{"name": "${name}", "arguments": ${args}}]`, `{"arguments": ${args}, "name": "${name}"}`]);
+  const reasoning = f.reasoning?.[0];
+  const before = reasoning !== undefined && r() < 0.3 ? `${reasoning.start[0]}${word(r, counter.n++)}${reasoning.end[0]}\n\n` : pick(r, ["", "\n", " "]);
+  const after = pick(r, ["", "", "\n", ` ${word(r, counter.n++)}`]);
+  return before + call + after;
+}
+
 /** One to three edits of a fixture completion. */
 function mutate(s: string, markers: readonly string[], r: Rand): string {
   let out = s;
@@ -172,21 +196,44 @@ function fixturePieces(file: FixtureFile | undefined, markers: readonly string[]
 }
 
 export function* generateCases(f: FormatDescription, file: FixtureFile | undefined, r: Rand, count: number): Generator<FuzzCase> {
-  const markers = formatMarkers(f);
-  const pieces = fixturePieces(file, markers);
+  // The soup also holds the markers the family's tolerances read (stray closers, fence lines).
+  const markers = [...formatMarkers(f), ...deviationPieces(f)];
+  const pieces = fixturePieces(file, formatMarkers(f));
   const fileCases = file?.cases ?? [];
+  const tolerant = (f.tolerate ?? []).length > 0;
   for (let k = 0; k < count; k++) {
-    if (fileCases.length > 0 && r() < 0.5) {
+    if (tolerant && r() < 0.25) {
+      // A deviation the family tolerates, made from a fixture completion or a payload piece, then
+      // sometimes mutated: the repair must hold on broken text too.
+      const c = fileCases.length > 0 && r() < 0.7 ? pick(r, fileCases) : undefined;
+      const from = c?.completion ?? (pieces.length > 0 ? pick(r, pieces) : fillWords(pick(r, GENERIC_PIECES), r, { n: 0 }));
+      let input = deviate(f, from, r) ?? from;
+      if (r() < 0.3) input = mutate(input, markers, r);
+      const tools = c === undefined ? (r() < 0.5 ? null : (file?.tools ?? null)) : c.tools === undefined ? file!.tools : c.tools;
+      const out: FuzzCase = { format: f.id, input, tools, origin: "deviation" };
+      if (c?.promptSuffix !== undefined) out.promptSuffix = c.promptSuffix;
+      yield out;
+    } else if (fileCases.length > 0 && r() < 0.5) {
       const c = pick(r, fileCases);
       const tools = c.tools === undefined ? file!.tools : c.tools;
       const out: FuzzCase = { format: f.id, input: mutate(c.completion, markers, r), tools, origin: "mutation" };
       if (c.promptSuffix !== undefined) out.promptSuffix = c.promptSuffix;
-      yield out;
+      yield withReasoningCalls(out, r);
+    } else if (r() < 0.1) {
+      // A whole answer that is only a call object (or a list), the markers missing (the bare-call repair),
+      // sometimes with reasoning before it or text after it.
+      const tools = r() < 0.8 ? (file?.tools ?? null) : null;
+      yield withReasoningCalls({ format: f.id, input: bareCall(f, file, r), tools, origin: "soup" }, r);
     } else {
       const tools = r() < 0.5 ? null : (file?.tools ?? null);
-      yield { format: f.id, input: soup(f, markers, pieces, r), tools, origin: "soup" };
+      yield withReasoningCalls({ format: f.id, input: soup(f, markers, pieces, r), tools, origin: "soup" }, r);
     }
   }
+}
+
+function withReasoningCalls(c: FuzzCase, r: Rand): FuzzCase {
+  if (r() < 0.25) c.reasoningCalls = "text";
+  return c;
 }
 
 // ---- the checks --------------------------------------------------------------------------------
@@ -200,14 +247,19 @@ function request(tools: unknown[] | null): unknown {
   return tools === null ? undefined : { tools };
 }
 
+function optionsOf(c: FuzzCase): ParseOptions {
+  const opts: ParseOptions = { idGenerator: counterIds() };
+  if (c.promptSuffix !== undefined) opts.promptSuffix = c.promptSuffix;
+  if (c.reasoningCalls !== undefined) opts.reasoningCalls = c.reasoningCalls;
+  return opts;
+}
+
 function oneShot(c: FuzzCase): ParseResult {
-  const opts = c.promptSuffix === undefined ? { idGenerator: counterIds() } : { idGenerator: counterIds(), promptSuffix: c.promptSuffix };
-  return parseCompletion(c.format as FormatId, c.input, request(c.tools), opts);
+  return parseCompletion(c.format as FormatId, c.input, request(c.tools), optionsOf(c));
 }
 
 function streamed(c: FuzzCase, pieces: readonly string[]): ParseResult {
-  const opts = c.promptSuffix === undefined ? { idGenerator: counterIds() } : { idGenerator: counterIds(), promptSuffix: c.promptSuffix };
-  const p = createStreamParser(c.format as FormatId, request(c.tools), opts);
+  const p = createStreamParser(c.format as FormatId, request(c.tools), optionsOf(c));
   const deltas: Delta[] = [];
   for (const piece of pieces) deltas.push(...p.push(piece));
   deltas.push(...p.end());
@@ -257,7 +309,7 @@ export function syntaxWords(f: FormatDescription): Set<string> {
   const walk = (v: unknown): void => {
     if (typeof v === "string") for (const w of v.match(WORD) ?? []) out.add(w);
     else if (Array.isArray(v)) v.forEach(walk);
-    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) if (k !== "id" && k !== "description" && k !== "detect") walk(x);
+    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) if (k !== "id" && k !== "description" && k !== "detect" && k !== "evidence") walk(x);
   };
   walk(f);
   return out;
@@ -330,7 +382,13 @@ function slowBound(length: number): number {
 /** Checks one case; the failures found (at most one per property). */
 export function checkCase(c: FuzzCase, markers: readonly string[], syntax: ReadonlySet<string>, r: Rand): FuzzFailure[] {
   const failures: FuzzFailure[] = [];
-  const base = { format: c.format, input: c.input, tools: c.tools, ...(c.promptSuffix === undefined ? {} : { promptSuffix: c.promptSuffix }) };
+  const base = {
+    format: c.format,
+    input: c.input,
+    tools: c.tools,
+    ...(c.promptSuffix === undefined ? {} : { promptSuffix: c.promptSuffix }),
+    ...(c.reasoningCalls === undefined ? {} : { reasoningCalls: c.reasoningCalls }),
+  };
   let one: ParseResult;
   try {
     const t0 = performance.now();

@@ -4,7 +4,7 @@
  * generator, so two runs over the same text must produce the same ids.
  */
 import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
-import type { ParseOptions } from "../../src/parse/index.js";
+import type { ParseOptions, ReasoningCalls } from "../../src/parse/index.js";
 import type { FormatId } from "../../src/formats/index.js";
 import type { Delta, ParseResult } from "../../src/types.js";
 
@@ -18,6 +18,7 @@ export interface RunSpec {
   format: string;
   request?: ParseRequest;
   promptSuffix?: string;
+  reasoningCalls?: ReasoningCalls;
 }
 
 /**
@@ -33,6 +34,7 @@ export function countingIds(format: string): () => string {
 function options(spec: RunSpec): ParseOptions {
   const opts: ParseOptions = { idGenerator: countingIds(spec.format) };
   if (spec.promptSuffix !== undefined) opts.promptSuffix = spec.promptSuffix;
+  if (spec.reasoningCalls !== undefined) opts.reasoningCalls = spec.reasoningCalls;
   return opts;
 }
 

@@ -9,6 +9,7 @@
  */
 import { expectResult } from "./expect-message.js";
 import type { ExpectedIssue, ExpectedMessage } from "./expect-message.js";
+import type { ReasoningCalls } from "../../src/parse/index.js";
 import { codePointPieces } from "./rng.js";
 import { parseOneShot } from "./run-parse.js";
 import type { ParseRequest, RunSpec } from "./run-parse.js";
@@ -23,6 +24,7 @@ interface Settings {
   tools?: unknown[] | null;
   toolChoice?: unknown;
   promptSuffix?: string;
+  reasoningCalls?: ReasoningCalls;
   seed: number;
 }
 
@@ -40,6 +42,11 @@ export class Tester {
   /** The end of the rendered prompt (for example `<think>\n`: the output starts inside reasoning). */
   promptSuffix(suffix: string): Tester {
     return new Tester({ ...this.settings, promptSuffix: suffix });
+  }
+
+  /** What a call written inside reasoning is (ParseOptions.reasoningCalls). */
+  reasoningCalls(mode: ReasoningCalls): Tester {
+    return new Tester({ ...this.settings, reasoningCalls: mode });
   }
 
   seed(seed: number): Tester {
@@ -82,6 +89,7 @@ export class TestCase {
     if (s.toolChoice !== undefined) request.tool_choice = s.toolChoice;
     const spec: RunSpec = { format: s.format, request };
     if (s.promptSuffix !== undefined) spec.promptSuffix = s.promptSuffix;
+    if (s.reasoningCalls !== undefined) spec.reasoningCalls = s.reasoningCalls;
     return spec;
   }
 }

@@ -93,7 +93,7 @@ describe("lfm2", () => {
   });
 
   it("reads JSON call objects, in a list or bare", () => {
-    expect(callsOf(decodeEverySplit(lfm2, NONE, '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "search", "parameters": {"q": "x"}}]'))).toEqual([
+    expect(callsOf(decodeEverySplit(lfm2, NONE, '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "search", "arguments": {"q": "x"}}]'))).toEqual([
       { name: "get_weather", arguments: { city: "Paris" } },
       { name: "search", arguments: { q: "x" } },
     ]);

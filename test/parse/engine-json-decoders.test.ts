@@ -3,6 +3,8 @@
  * events do not depend on how the payload is split, and argument fragments add up to `arguments`.
  */
 import { describe, expect, it } from "vitest";
+import type { CompiledTolerances } from "../../src/parse/compile-tolerances.js";
+import { NO_TOLERANCES } from "../../src/parse/compile-tolerances.js";
 import type { DecoderEvent, DecoderFactory } from "../../src/parse/decoder.js";
 import { headerArgs } from "../../src/parse/decoders/header-args.js";
 import { jsonArgs } from "../../src/parse/decoders/json-args.js";
@@ -50,8 +52,14 @@ function argsAddUp(events: DecoderEvent[]): void {
 describe("jsonCalls", () => {
   it("an array of calls with swapped keys, ids and string-encoded arguments", () => {
     const text = ' [{"arguments": {"a": "x}]"}, "name": "f", "id": "abc123XYZ"}, {"name": "g", "arguments": "{\\"b\\": 2}"}] ';
-    const events = everySplit(jsonCalls({ idKeys: ["id"] }), text);
+    // String-encoded arguments are a repair the family must tolerate (hermes does: Granite 4).
+    const strings: CompiledTolerances = { ...NO_TOLERANCES, keyAliases: { nameKeys: [], argsKeys: [], argsAsString: true } };
+    const events = everySplit((ctx) => jsonCalls({ idKeys: ["id"] })({ ...ctx, tolerances: strings }), text);
     argsAddUp(events);
+    expect(events.filter((e) => e.kind === "repaired")).toEqual([{ kind: "repaired", repair: "key-alias", message: "arguments written as a JSON string holding the object, read as the object", text: '"{\\"b\\": 2}"' }]);
+    // Without the tolerance the string stays a string (not an arguments object).
+    const plain = everySplit(jsonCalls({ idKeys: ["id"] }), text).filter((e) => e.kind === "done");
+    expect(plain.map((e) => (e as { value: unknown }).value)).toEqual([{ a: "x}]" }, '{"b": 2}']);
     expect(events.filter((e) => e.kind === "call")).toEqual([
       { kind: "call", name: "f", id: "abc123XYZ" },
       { kind: "call", name: "g" },
@@ -66,7 +74,7 @@ describe("jsonCalls", () => {
   });
 
   it("a self-closing sequence hands back the text after the last call", () => {
-    const events = everySplit(jsonCalls({ sequence: true }), '{"name": "f", "parameters": {}}; {"name": "g", "parameters": {"k": 1}} then prose', true);
+    const events = everySplit(jsonCalls({ sequence: true, argsKeys: ["parameters"] }), '{"name": "f", "parameters": {}}; {"name": "g", "parameters": {"k": 1}} then prose', true);
     expect(events.at(-1)).toEqual({ kind: "close", rest: " then prose" });
     expect(events.filter((e) => e.kind === "done")).toHaveLength(2);
   });

@@ -2,9 +2,10 @@
  * The decoder for JSON call objects: `{"name": "f", "arguments": {...}}`, an array of them, or (with
  * `sequence`) several separated by whitespace or `;` (Llama 3). It reads the object's top-level keys
  * itself, so it knows the name as soon as its string closes and streams the arguments value's bytes
- * as they arrive. Tolerated: swapped key order (arguments buffered until the name comes), `parameters`
- * for `arguments`, arguments as a JSON string holding the object, a missing final `}` (or `]`) at the
- * end of the output, no arguments at all (`{}`).
+ * as they arrive. Read as written: swapped key order (arguments buffered until the name comes), a
+ * missing final `}` (or `]`) at the end of the output, no arguments at all (`{}`). Repaired when the
+ * family tolerates it (compile-tolerances.ts `keyAliases`, each use reported): other key names for the
+ * name or the arguments, and arguments written as a JSON string holding the object.
  */
 import { NO_EVENTS } from "../decoder.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
@@ -24,7 +25,7 @@ function offset(reader: ValueExtentScanner | undefined, start: number): number |
 export interface JsonCallsOptions {
   /** Keys that hold the tool name (default `name`). */
   nameKeys?: readonly string[];
-  /** Keys that hold the arguments (default `arguments`, `parameters`). */
+  /** Keys that hold the arguments (default `arguments`). */
   argsKeys?: readonly string[];
   /** Keys that hold the model's own call id (Mistral `id`). */
   idKeys?: readonly string[];
@@ -98,6 +99,11 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private readonly nameKeys: readonly string[];
   private readonly argsKeys: readonly string[];
   private readonly idKeys: readonly string[];
+  /** The family's aliases of the name and arguments keys (repairs), without the payload's own keys. */
+  private readonly nameAliases: readonly string[];
+  private readonly argsAliases: readonly string[];
+  /** Arguments written as a JSON string holding them are read as what they hold (a repair). */
+  private readonly argsAsString: boolean;
 
   private readonly seen: SeenText;
   private readonly string: OpenString;
@@ -117,8 +123,12 @@ export class JsonCallsDecoder implements PayloadDecoder {
     this.seen = new SeenText(ctx.regionText, ctx.regionPieces);
     this.string = new OpenString(this.seen);
     this.nameKeys = opts.nameKeys ?? ["name"];
-    this.argsKeys = opts.argsKeys ?? ["arguments", "parameters"];
+    this.argsKeys = opts.argsKeys ?? ["arguments"];
     this.idKeys = opts.idKeys ?? [];
+    const aliases = ctx.tolerances?.keyAliases;
+    this.nameAliases = (aliases?.nameKeys ?? []).filter((k) => !this.nameKeys.includes(k));
+    this.argsAliases = (aliases?.argsKeys ?? []).filter((k) => !this.argsKeys.includes(k));
+    this.argsAsString = aliases?.argsAsString === true;
   }
 
   push(text: string): DecoderEvent[] {
@@ -194,6 +204,24 @@ export class JsonCallsDecoder implements PayloadDecoder {
     this.string.clean();
     obj!.rawEnd = this.seen.total;
     return obj!.opened ? args.release() : "";
+  }
+
+  /**
+   * False once the text read so far can no longer be a call: the region failed, or an object has a key
+   * no call object has (`{"answer": ...`). A reader that holds text while it may be a call (bare-call)
+   * lets it go then.
+   */
+  mayBeCall(): boolean {
+    if (this.phase === "skip" || this.phase === "skipLine" || this.pendingFail !== undefined) return false;
+    const obj = this.obj;
+    if (obj === undefined || this.opts.nameIsKey) return true;
+    if (obj.otherKeys.length > 0) return false;
+    return (obj.step !== "colon" && obj.step !== "value") || this.isCallKey(obj.key);
+  }
+
+  private isCallKey(key: string): boolean {
+    return this.nameKeys.includes(key) || this.nameAliases.includes(key) || this.argsKeys.includes(key) || this.argsAliases.includes(key) ||
+      this.idKeys.includes(key) || key === "type" || NEUTRAL_KEYS.includes(key);
   }
 
   /** Inside a JSON string of a call object (a key, the name, the arguments): see PayloadDecoder.opaque. */
@@ -444,7 +472,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
             }
             if (this.isArgsKey(obj)) {
               obj.inArgs = true;
-              obj.args = new ArgsValue();
+              obj.args = new ArgsValue(this.argsAsString);
+              if (this.argsAliases.includes(obj.key)) this.aliasRepair(obj, this.argsKeys, out);
               if (this.opts.nameIsKey) {
                 obj.name = obj.key;
                 this.openCall(obj, out);
@@ -499,12 +528,18 @@ export class JsonCallsDecoder implements PayloadDecoder {
 
   private isArgsKey(obj: CallObject): boolean {
     if (this.opts.nameIsKey) return obj.args === undefined && obj.name === undefined;
-    return obj.args === undefined && this.argsKeys.includes(obj.key);
+    return obj.args === undefined && (this.argsKeys.includes(obj.key) || this.argsAliases.includes(obj.key));
+  }
+
+  /** A key the family's models write for `canonical` (a key-alias repair, kept if the call validates). */
+  private aliasRepair(obj: CallObject, canonical: readonly string[], out: DecoderEvent[]): void {
+    out.push({ kind: "repaired", repair: "key-alias", message: `key ${obj.keyText} read as ${JSON.stringify(canonical[0])}`, text: obj.keyText });
   }
 
   /** A non-arguments key's value is complete. */
   private keyValue(obj: CallObject, out: DecoderEvent[]): void {
-    const isName = this.nameKeys.includes(obj.key) && obj.name === undefined;
+    const alias = obj.name === undefined && this.nameAliases.includes(obj.key);
+    const isName = (this.nameKeys.includes(obj.key) || alias) && obj.name === undefined;
     const isId = this.idKeys.includes(obj.key) && obj.id === undefined;
     if (!isName && !isId) {
       // `"type"` says nothing only when it says "function".
@@ -521,6 +556,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (typeof value !== "string") return;
     if (isId) obj.id = value;
     if (isName) obj.name = value;
+    if (alias) this.aliasRepair(obj, this.nameKeys, out);
     this.openCall(obj, out);
   }
 
@@ -576,6 +612,10 @@ export class JsonCallsDecoder implements PayloadDecoder {
       return;
     }
     if (tail !== "") out.push({ kind: "args", text: tail });
+    if (outcome.fromString) {
+      const text = this.seen.slice(obj.args.start, obj.args.end);
+      out.push({ kind: "repaired", repair: "key-alias", message: "arguments written as a JSON string holding the object, read as the object", text });
+    }
     out.push({ kind: "done", arguments: outcome.arguments, value: outcome.value, raw });
   }
 

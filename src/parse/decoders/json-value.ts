@@ -9,7 +9,8 @@ import { ValueExtentScanner } from "../literal/extent-scanner.js";
 import { parseWithLongMember } from "./long-member.js";
 import type { SeenText } from "./seen-text.js";
 
-export type ArgsOutcome = { ok: true; arguments: string; value: unknown } | { ok: false; message: string };
+/** `fromString`: the value was a JSON string holding the arguments, read as what it holds. */
+export type ArgsOutcome = { ok: true; arguments: string; value: unknown; fromString?: true } | { ok: false; message: string };
 
 export class ArgsValue {
   /** Finds where the value ends; JSON.parse reads it once it is complete. */
@@ -20,6 +21,9 @@ export class ArgsValue {
   /** The part of the value not yet released for streaming. */
   private pending = "";
   private live = false;
+
+  /** `stringHoldsArgs`: a JSON string value that holds JSON is read as what it holds (else it stays a string). */
+  constructor(private readonly stringHoldsArgs = true) {}
 
   get done(): boolean {
     return this.reader.done;
@@ -87,12 +91,12 @@ export class ArgsValue {
     } catch {
       return { outcome: { ok: false, message: `arguments are not valid JSON: ${clip(raw)}` }, tail: "" };
     }
-    if (this.reader.kind === "string") {
+    if (this.reader.kind === "string" && this.stringHoldsArgs) {
       // A string holding JSON: decode it and use the inner text as the arguments.
       const inner = value as string;
       try {
         const decoded: unknown = JSON.parse(inner);
-        return { outcome: { ok: true, arguments: inner, value: decoded }, tail: inner };
+        return { outcome: { ok: true, arguments: inner, value: decoded, fromString: true }, tail: inner };
       } catch {
         return { outcome: { ok: true, arguments: raw, value }, tail: raw };
       }

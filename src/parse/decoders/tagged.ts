@@ -483,7 +483,16 @@ class TaggedDecoder extends StepDecoder<State> {
     if (j > i) return j;
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
-    if (tag !== this.syntax.valueOpen) return this.failAt(i, `expected ${this.syntax.valueOpen}`);
+    const open = this.syntax.valueOpen ?? "";
+    if (tag === null && i < s.length && this.ctx.tolerances?.missingValueOpener(open) === true) {
+      // The value's open tag is missing and text follows the key: the value is that text, up to its
+      // close tag (a `missing-value-opener` tolerance; the call must still validate to count).
+      const key = this.text.trim();
+      this.emit({ kind: "repaired", repair: "missing-value-opener", message: `the value of ${JSON.stringify(key)} has no ${JSON.stringify(open)}: read up to its ${JSON.stringify(this.syntax.paramClose)}`, text: this.syntax.paramClose });
+      this.openValue(key);
+      return i;
+    }
+    if (tag !== open) return this.failAt(i, `expected ${open}`);
     this.openValue(this.text.trim());
     return i + tag.length;
   }

@@ -1,0 +1,278 @@
+/**
+ * Compiles a family's `tolerate` entries (language.ts, `Tolerance`) into what the engine and the
+ * decoders consult. One entry of `COMPILE` per repair kind, typed over `Tolerance["kind"]`, so a kind
+ * added to the language without its compiler is a compile error (as the payload kinds are). The
+ * entries are also checked at run time: a description is plain data, and may come from a caller.
+ */
+import { ChatwireError } from "../errors.js";
+import type { CompiledRegion } from "./compile-format.js";
+import type { DecoderFactory } from "./decoder.js";
+import { dispatchByFirstChar } from "./decoders/dispatch.js";
+import { repairing } from "./decoders/repairing.js";
+import type { FormatDescription, Payload, Tolerance } from "./language.js";
+import type { RepairKind } from "../types.js";
+
+/** compile-format.ts's payload compiler (passed in: that file compiles the tolerances). */
+export type PayloadCompiler = (payload: Payload) => DecoderFactory;
+
+type JsonCallsPayload = Extract<Payload, { kind: "json-calls" }>;
+
+type Kind = Tolerance["kind"];
+type Of<K extends Kind> = Extract<Tolerance, { kind: K }>;
+
+/**
+ * A marker that, right after a valid call of a region (whitespace between), is read as part of that
+ * call: the closer of an opener the model left out (`stray-closer`), a fence's closing line (`fence`).
+ */
+export interface StrayCloser {
+  closer: string;
+  repair: RepairKind;
+  /** The repair's message. */
+  message: string;
+}
+
+/**
+ * Other names real models of the family give a JSON call object's keys (`key-alias`), beside the
+ * payload's own: each use is a repair. `argsAsString`: arguments written as a JSON string holding the
+ * object are read as that object (without it such a string is not an arguments object).
+ */
+export interface KeyAliases {
+  nameKeys: readonly string[];
+  argsKeys: readonly string[];
+  argsAsString: boolean;
+}
+
+/**
+ * A whole completion that is exactly one JSON call object, the family's markers missing (`bare-call`):
+ * read with the family's own JSON call payload; `markers` are the region starts the model left out
+ * (named in the repair's message).
+ */
+export interface BareCall {
+  payload: JsonCallsPayload;
+  markers: readonly string[];
+}
+
+/** What the engine and the decoders consult; empty for a family that tolerates nothing. */
+export interface CompiledTolerances {
+  /** The stray closers that may follow a call of a region with these start markers. */
+  strayClosers(regionStart: readonly string[]): readonly StrayCloser[];
+  /** A tagged value whose open tag `open` is missing may be read up to its close tag. */
+  missingValueOpener(open: string): boolean;
+  /** The decoder of a region with these start markers, given its own (`other-syntax` may wrap it). */
+  decoder(regionStart: readonly string[], own: DecoderFactory): DecoderFactory;
+  /**
+   * Regions the tolerances add, given the family's own (compiled): a fenced call in place of the
+   * markers, and a fenced variant of a region (`fence` with `around`).
+   */
+  regions(own: readonly CompiledRegion[]): CompiledRegion[];
+  /** JSON call object key aliases; undefined: the family tolerates none. */
+  keyAliases: KeyAliases | undefined;
+  /** Whole-completion bare calls; undefined: not tolerated. */
+  bareCall: BareCall | undefined;
+}
+
+/** The accumulator the kind compilers fill. */
+interface Build {
+  stray: Array<{ after: string; closer: StrayCloser }>;
+  valueOpeners: Set<string>;
+  others: Array<{ region: string; when: string; decoder: DecoderFactory }>;
+  regions: CompiledRegion[];
+  /** Fences around a region with this start marker. */
+  fenced: Array<{ open: string; around: string }>;
+  keyAliases?: KeyAliases;
+  bareCall?: BareCall;
+}
+
+const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
+  "stray-closer"(t, into, format) {
+    if (!format.regions.some((r) => r.start.includes(t.after))) {
+      throw invalid(format, t, `"after" ${JSON.stringify(t.after)} is no region's start marker`);
+    }
+    if (t.closer.length === 0 || t.closer.some((c) => c === "")) throw invalid(format, t, '"closer" needs non-empty markers');
+    for (const c of t.closer) {
+      const message = `${JSON.stringify(c)} after a call written without ${JSON.stringify(t.missing)} read as the call's closer`;
+      into.stray.push({ after: t.after, closer: { closer: c, repair: "stray-closer", message } });
+    }
+  },
+  "missing-value-opener"(t, into, format) {
+    if (!format.regions.some((r) => valueOpens(r.payload).includes(t.open))) {
+      throw invalid(format, t, `"open" ${JSON.stringify(t.open)} is no value open tag of the family's payloads`);
+    }
+    into.valueOpeners.add(t.open);
+  },
+  fence(t, into, format, compile) {
+    if (t.open.length === 0 || t.open.some((o) => !o.startsWith("```"))) throw invalid(format, t, '"open" needs fence lines that start with ```');
+    if ((t.payload === undefined) === (t.around === undefined)) throw invalid(format, t, 'needs exactly one of "payload" and "around"');
+    if (t.around !== undefined) {
+      const around = t.around;
+      if (!format.regions.some((r) => r.start.includes(around))) throw invalid(format, t, `"around" ${JSON.stringify(around)} is no region's start marker`);
+      for (const open of t.open) {
+        into.fenced.push({ open, around });
+        into.stray.push({ after: `${open}\n${around}`, closer: { closer: "```", repair: "fence", message: `the closing \`\`\` of the ${open} fence around the call read as part of it` } });
+      }
+      return;
+    }
+    const decoder = compile(t.payload!);
+    for (const open of t.open) {
+      into.regions.push({
+        start: [`${open}\n`],
+        end: ["```"],
+        atStartOnly: true,
+        quietIfNotCall: true,
+        decoder: repairing(decoder, { repair: "fence", message: `the ${open} fence around the call read as part of it`, text: open }),
+      });
+    }
+  },
+  "other-syntax"(t, into, format, compile) {
+    if (!format.regions.some((r) => r.start.includes(t.region))) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    if (t.when.length !== 1 || /\s/.test(t.when)) throw invalid(format, t, '"when" must be one non-space character');
+    const message = `${t.region} holding a ${t.payload.kind} payload (the family's other syntax) read as a call`;
+    into.others.push({ region: t.region, when: t.when, decoder: repairing(compile(t.payload), { repair: "other-syntax", message, text: t.region }) });
+  },
+  "key-alias"(t, into, format) {
+    if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
+    const keys = (name: string, v: readonly string[] | undefined): readonly string[] => {
+      if (v !== undefined && (!Array.isArray(v) || v.some((k) => typeof k !== "string" || k === ""))) throw invalid(format, t, `"${name}" must be non-empty key names`);
+      return v ?? [];
+    };
+    const nameKeys = keys("nameKeys", t.nameKeys);
+    const argsKeys = keys("argsKeys", t.argsKeys);
+    if (t.argsAsString !== undefined && typeof t.argsAsString !== "boolean") throw invalid(format, t, '"argsAsString" must be a boolean');
+    if (nameKeys.length === 0 && argsKeys.length === 0 && t.argsAsString !== true) throw invalid(format, t, "names no alias");
+    const prev = into.keyAliases;
+    into.keyAliases = {
+      nameKeys: [...(prev?.nameKeys ?? []), ...nameKeys],
+      argsKeys: [...(prev?.argsKeys ?? []), ...argsKeys],
+      argsAsString: (prev?.argsAsString ?? false) || t.argsAsString === true,
+    };
+  },
+  "bare-call"(t, into, format) {
+    const found = jsonCallRegions(format);
+    if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
+    // A family whose output may already start with a bare `{` or `[` reads it itself (llama3-json, xLAM).
+    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => /^\s*[[{]/.test(m)))) {
+      throw invalid(format, t, "the family already reads a JSON object at the start of the output");
+    }
+    into.bareCall = { payload: found[0]!.payload, markers: found.flatMap((f) => f.markers) };
+  },
+};
+
+/** The keys each kind may have (besides `kind`): a misspelt key is rejected by name, not ignored. */
+const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
+  "stray-closer": ["after", "closer", "missing", "evidence"],
+  "missing-value-opener": ["open", "evidence"],
+  fence: ["open", "payload", "around", "evidence"],
+  "other-syntax": ["region", "when", "payload", "evidence"],
+  "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
+  "bare-call": ["evidence"],
+};
+
+/** A family that tolerates nothing (tests build one tolerance on it). */
+export const NO_TOLERANCES: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [], keyAliases: undefined, bareCall: undefined };
+
+const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
+
+/** The compiled tolerances of a description (cached per description object). */
+export function compileTolerances(format: FormatDescription, compile: PayloadCompiler): CompiledTolerances {
+  const hit = compiled.get(format);
+  if (hit) return hit;
+  const list = format.tolerate ?? [];
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [] };
+  for (const t of list) {
+    check(format, t);
+    (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
+  }
+  const out = list.length === 0 ? NO_TOLERANCES : finish(into);
+  compiled.set(format, out);
+  return out;
+}
+
+function finish(into: Build): CompiledTolerances {
+  const byStart = new Map<readonly string[], readonly StrayCloser[]>();
+  return {
+    keyAliases: into.keyAliases,
+    bareCall: into.bareCall,
+    strayClosers(regionStart) {
+      let hit = byStart.get(regionStart);
+      if (hit === undefined) {
+        hit = into.stray.filter((s) => regionStart.includes(s.after)).map((s) => s.closer);
+        byStart.set(regionStart, hit);
+      }
+      return hit;
+    },
+    missingValueOpener: (open) => into.valueOpeners.has(open),
+    decoder(regionStart, own) {
+      const others = into.others.filter((o) => regionStart.includes(o.region));
+      if (others.length === 0) return own;
+      const byFirst = new Map(others.map((o) => [o.when, o.decoder]));
+      return dispatchByFirstChar((first) => byFirst.get(first) ?? own);
+    },
+    regions: (own) => [...into.regions, ...into.fenced.flatMap(({ open, around }) => own.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))],
+  };
+}
+
+/**
+ * `region` opened by `around` with the fence line `open` before it: the fence line is part of its start
+ * marker (so it is held only as a marker prefix is), and reported once the call validates.
+ */
+function fencedRegion(region: CompiledRegion, open: string, around: string): CompiledRegion {
+  const inPayload = region.startInPayload;
+  const out: CompiledRegion = {
+    ...region,
+    start: [`${open}\n${around}`],
+    decoder: repairing(region.decoder, { repair: "fence", message: `the ${open} fence around the call read as part of it`, text: open }),
+  };
+  // The payload part of the start marker is still the original marker's (or its last N characters).
+  if (inPayload === true) out.startInPayload = around.length;
+  return out;
+}
+
+/** The payloads a region's payload may hand its text to (through choices by first character, Python-or-JSON). */
+function leafPayloads(p: Payload): Payload[] {
+  switch (p.kind) {
+    case "python-or-json":
+      return leafPayloads(p.json);
+    case "by-first-char":
+      return [...Object.values(p.cases), p.otherwise].flatMap(leafPayloads);
+    default:
+      return [p];
+  }
+}
+
+/** The value open tags of a payload's key-value parameters (GLM `<arg_value>`). */
+function valueOpens(p: Payload): string[] {
+  return leafPayloads(p).flatMap((q) => (q.kind === "tagged" && "value" in q.params ? [q.params.value.open] : []));
+}
+
+/** The JSON call payloads of a region's payload. */
+function jsonCallsIn(p: Payload): JsonCallsPayload[] {
+  return leafPayloads(p).filter((q): q is JsonCallsPayload => q.kind === "json-calls");
+}
+
+/** The family's regions that hold JSON call objects, with their start markers. */
+function jsonCallRegions(format: FormatDescription): Array<{ payload: JsonCallsPayload; markers: readonly string[] }> {
+  return format.regions.flatMap((r) => jsonCallsIn(r.payload).map((payload) => ({ payload, markers: r.start })));
+}
+
+function jsonCallPayloads(format: FormatDescription): JsonCallsPayload[] {
+  return [...format.regions.map((r) => r.payload), ...(format.channels ? [format.channels.callPayload] : [])].flatMap(jsonCallsIn);
+}
+
+/** Run-time check of one entry: a known kind, known keys, an evidence URL. */
+function check(format: FormatDescription, t: Tolerance): void {
+  const raw = t as unknown as Record<string, unknown>;
+  const kind = raw["kind"];
+  if (typeof kind !== "string" || !Object.hasOwn(KEYS, kind)) {
+    throw new ChatwireError("invalid_format", `${format.id}: unknown tolerance kind ${JSON.stringify(kind)} (known: ${Object.keys(KEYS).join(", ")})`);
+  }
+  const allowed = new Set<string>(KEYS[kind as Kind] as readonly string[]);
+  for (const key of Object.keys(raw)) {
+    if (key !== "kind" && !allowed.has(key)) throw invalid(format, t, `unknown key ${JSON.stringify(key)}`);
+  }
+  const evidence = raw["evidence"];
+  if (typeof evidence !== "string" || !/^https:\/\/\S+$/.test(evidence)) throw invalid(format, t, '"evidence" must be the https URL of a real completion');
+}
+
+function invalid(format: FormatDescription, t: Tolerance, why: string): ChatwireError {
+  return new ChatwireError("invalid_format", `${format.id}: tolerance ${JSON.stringify(t.kind)}: ${why}`);
+}

@@ -1,0 +1,90 @@
+/**
+ * The fuzzer's deviations (issue 18): for each tolerance kind of the format language, how to turn a
+ * completion of the family into one that shows that deviation, from the tolerance's own data. The
+ * table is typed over every kind, so a kind added to the language without a generator here is a
+ * compile error. The generated text goes through the same checks as every fuzz case (no exception,
+ * stream == one-shot, nothing lost), and a valid repaired call must name a declared tool: the checks
+ * do not know which cases are deviations, so a repair must hold up on mutated and soup text too.
+ */
+import type { FormatDescription } from "../../src/formats/index.js";
+import type { Payload, Tolerance } from "../../src/parse/language.js";
+
+type Rand = () => number;
+type Kind = Tolerance["kind"];
+type Of<K extends Kind> = Extract<Tolerance, { kind: K }>;
+
+const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+/** A completion `s` of the family (a fixture, or a payload piece), rewritten to show the deviation. */
+type Deviate<K extends Kind> = (t: Of<K>, s: string, f: FormatDescription, r: Rand) => string;
+
+/** Removes one occurrence of `what` (a random one), or returns undefined when there is none. */
+function dropOne(s: string, what: string, r: Rand): string | undefined {
+  const at: number[] = [];
+  for (let i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) at.push(i);
+  if (at.length === 0) return undefined;
+  const i = pick(r, at);
+  return s.slice(0, i) + s.slice(i + what.length);
+}
+
+/** A call to `get_weather` written in a payload's syntax (the fixtures' tools declare it). */
+function callIn(p: Payload, r: Rand): string {
+  const city = pick(r, ["w1", "Paris", 'w2\\"q']);
+  switch (p.kind) {
+    case "json-calls":
+      return `{"name": "get_weather", "${p.argsKeys?.[0] ?? "arguments"}": {"city": "${city}"}}`;
+    case "literal-calls":
+      return `get_weather(city="${city}")`;
+    default:
+      return `get_weather ${city}`;
+  }
+}
+
+const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
+  // The opener left out, its closer kept (or, when the text has no opener, a stray closer somewhere).
+  "stray-closer": (t, s, _f, r) => dropOne(s, t.missing, r) ?? `${s}\n${pick(r, t.closer)}`,
+  "missing-value-opener": (t, s, _f, r) => dropOne(s, t.open, r) ?? s,
+  // A call (or the text) in a fence that opens the output, or (`around`) the text in a fence after a
+  // sentence; sometimes with text after it.
+  fence: (t, s, _f, r) => {
+    const after = r() < 0.3 ? " w9" : "";
+    if (t.payload === undefined) return `w5 said.\n${pick(r, t.open)}\n${s}\n\`\`\`${after}`;
+    return `${pick(r, t.open)}\n${r() < 0.7 ? callIn(t.payload, r) : s}\n\`\`\`${after}`;
+  },
+  // The region holding a JSON call object.
+  "other-syntax": (t, s, f, r) => {
+    const end = f.regions.find((x) => x.start.includes(t.region))?.end?.[0] ?? "";
+    const body = pick(r, ['{"name": "get_weather", "arguments": {"city": "w7"}}', '{"name": "f", "parameters": {}}', s]);
+    return `${t.region}${body}${end}`;
+  },
+  // The JSON kinds' deviations are made by harness.ts itself (alias and string-argument pieces in the
+  // soup, whole answers that are a bare call), for every family, tolerant or not.
+  "key-alias": (_t, s) => s,
+  "bare-call": (_t, s) => s,
+};
+
+/** `s` rewritten to show one of the family's tolerated deviations (undefined: it tolerates none). */
+export function deviate(f: FormatDescription, s: string, r: Rand): string | undefined {
+  const list = f.tolerate ?? [];
+  if (list.length === 0) return undefined;
+  const t = pick(r, list);
+  return (DEVIATIONS[t.kind] as Deviate<Kind>)(t, s, f, r);
+}
+
+/** The markers the family's tolerances read (stray closers, fence lines): soup pieces. */
+export function deviationPieces(f: FormatDescription): string[] {
+  return (f.tolerate ?? []).flatMap((t): string[] => {
+    switch (t.kind) {
+      case "stray-closer":
+        return [...t.closer, t.missing];
+      case "missing-value-opener":
+        return [t.open];
+      case "fence":
+        return [...t.open.map((o) => `${o}\n${t.around ?? ""}`), "```"];
+      case "other-syntax":
+        return [t.region];
+      default:
+        return [];
+    }
+  });
+}

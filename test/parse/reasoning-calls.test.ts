@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ChatwireError } from "../../src/errors.js";
-import { createStreamParser, parseCompletion } from "../../src/parse/index.js";
+import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
+import { loadTemplate } from "../../src/template/index.js";
 import type { ParseOptions } from "../../src/parse/index.js";
 import { canonicalJson, parsedOrText } from "../helpers/canonical-json.js";
 import { expectTextKept } from "../helpers/expect-message.js";
@@ -64,6 +65,18 @@ describe("reasoningCalls", () => {
       .reasoningCalls("text")
       .test('<|channel|>analysis<|message|>Need Oslo weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|>')
       .expect({ content: null, reasoning_content: "Need Oslo weather.", tool_calls: [OSLO] });
+  });
+
+  it("ChatTemplate.parse and streamParser take it too", async () => {
+    const template = await loadTemplate("qwen3");
+    const request = { messages: [{ role: "user", content: "weather?" }], tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }] };
+    const ids = () => "call_000000000000000000000001";
+    expect(template.parse(REHEARSED, request, { idGenerator: ids }).message.tool_calls).toHaveLength(2);
+    const oneShot = template.parse(REHEARSED, request, { reasoningCalls: "text", idGenerator: ids });
+    expect(oneShot.message.tool_calls).toHaveLength(1);
+    const parser = template.streamParser(request, { reasoningCalls: "text", idGenerator: ids });
+    const deltas = [...REHEARSED].flatMap((ch) => parser.push(ch)).concat(parser.end());
+    expect(foldDeltas(deltas)).toEqual(oneShot);
   });
 
   it("an unknown value is refused by name", () => {

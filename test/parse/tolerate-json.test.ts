@@ -7,7 +7,11 @@
  * error where the markup says a call was meant).
  */
 import { describe, expect, it } from "vitest";
+import { ChatwireError } from "../../src/errors.js";
+import { listFormats } from "../../src/formats/index.js";
+import { compileFormat } from "../../src/parse/compile-format.js";
 import { createStreamParser, parseCompletion } from "../../src/parse/index.js";
+import type { FormatDescription, Tolerance } from "../../src/parse/language.js";
 import { tester } from "../helpers/tester.js";
 
 const tool = (name: string, properties: Record<string, unknown>, required: string[] = []) => ({
@@ -131,5 +135,30 @@ describe("bare-call", () => {
     expect(held('{"name": "Other", "arguments": {')).toBe('{"name": "Other", "arguments": {');
     expect(held('{"name": "Bash", "arguments": {"command": "ls"}} more')).toBe('{"name": "Bash", "arguments": {"command": "ls"}} more');
     expect(held('{"name": "Bash"', null)).toBe('{"name": "Bash"');
+  });
+});
+
+describe("the JSON tolerances as data", () => {
+  const family = (id: string) => listFormats().find((f) => f.id === id)!;
+  const withTolerance = (id: string, t: unknown) => () => compileFormat({ ...family(id), id: "probe", tolerate: [t as Tolerance] } as FormatDescription);
+  const evidence = "https://github.com/ollama/ollama/issues/18357";
+
+  it("are checked when a description is compiled, naming what is wrong", () => {
+    expect(withTolerance("hermes", { kind: "key-alias", evidence })).toThrow(/names no alias/);
+    expect(withTolerance("hermes", { kind: "key-alias", argsKeys: [""], evidence })).toThrow(/"argsKeys" must be non-empty key names/);
+    expect(withTolerance("hermes", { kind: "key-alias", argsAsString: "yes", evidence })).toThrow(/"argsAsString" must be a boolean/);
+    expect(withTolerance("qwen3-coder", { kind: "key-alias", argsKeys: ["args"], evidence, extra: 1 })).toThrow(/unknown key "extra"/);
+    expect(withTolerance("gemma4", { kind: "key-alias", argsKeys: ["args"], evidence })).toThrow(/writes no JSON call objects/);
+    expect(withTolerance("llama3-json", { kind: "bare-call", evidence })).toThrow(/already reads a JSON object at the start/);
+    expect(withTolerance("harmony", { kind: "bare-call", evidence })).toThrow(ChatwireError);
+  });
+
+  it("a caller's description without them reads the deviations as errors or text, as before", () => {
+    const base = family("hermes");
+    const { tolerate: _t, ...rest } = base;
+    const plain = rest as typeof base;
+    const r = parseCompletion(plain, '{"name": "Bash", "arguments": {"command": "ls"}}', { tools: BASH });
+    expect(r.message).toEqual({ role: "assistant", content: '{"name": "Bash", "arguments": {"command": "ls"}}' });
+    expect(parseCompletion(plain, '<tool_call>{"name": "Bash", "args": {"command": "ls"}}</tool_call>', { tools: BASH }).errors[0]?.type).toBe("malformed");
   });
 });

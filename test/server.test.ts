@@ -396,6 +396,23 @@ describe("errors", () => {
     }
   });
 
+  it("returns a repaired call (a bare call object, hermes' bare-call tolerance) with its repair in chatwire_errors, whole and streamed", async () => {
+    backend.set({ completion: '{"name": "get_weather", "arguments": {"city": "Paris"}}' });
+    try {
+      const whole = (await post(`${server.url}/v1/chat/completions`, chatBody())).json();
+      const choice = (whole.choices as { message: Record<string, unknown>; finish_reason: string }[])[0]!;
+      expect(choice.message.tool_calls).toEqual([{ id: CALL_ID, type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
+      expect(whole.chatwire_errors).toEqual([expect.objectContaining({ type: "repaired", repair: "bare-call", name: "get_weather", call: 0 })]);
+      const r = await post(`${server.url}/v1/chat/completions`, chatBody(', "stream": true'));
+      const chunks = sseEvents(r.text)
+        .slice(0, -1)
+        .map((e) => e.data as Chunk);
+      expect(reassemble(chunks)).toEqual({ message: choice.message, finish_reason: "tool_calls" });
+    } finally {
+      backend.set({ completion: COMPLETION });
+    }
+  });
+
   it("reports finish_reason length when the backend ran out of tokens", async () => {
     backend.set({ completion: "The weather in Paris is", stop: "length" });
     try {

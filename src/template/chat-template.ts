@@ -25,6 +25,7 @@ import {
   type TemplateCaps,
 } from "./caps.js";
 import type { LoadedTemplate } from "./config.js";
+import type { ResponseSchema, ResponseTemplate } from "../response-template/types.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
 import { renderInOtherShape } from "./shape-fallback.js";
@@ -80,6 +81,10 @@ export class ChatTemplate {
   readonly specialTokens: Readonly<Record<string, string>>;
   /** Where it was loaded from: a path, `builtin:<name>` or `object`. */
   readonly origin: string;
+  /** The config's `response_template` (transformers 5.x), validated; docs/response-templates.md. */
+  readonly responseTemplate: ResponseTemplate | undefined;
+  /** The config's older `response_schema` (x-regex JSON Schema), as data (not compiled). */
+  readonly responseSchema: ResponseSchema | undefined;
   private readonly forcedVariant: string | undefined;
   private capsValue: TemplateCaps | undefined;
   /** Per variant text: what normalisation needs, built once (renders are hot; this keeps them lean). */
@@ -93,6 +98,8 @@ export class ChatTemplate {
     this.variants = Object.freeze({ ...loaded.variants });
     this.specialTokens = Object.freeze({ ...loaded.specialTokens });
     this.origin = loaded.origin;
+    this.responseTemplate = loaded.responseTemplate;
+    this.responseSchema = loaded.responseSchema;
     const has = (name: string) => Object.prototype.hasOwnProperty.call(this.variants, name);
     if (options.templateName !== undefined && (typeof options.templateName !== "string" || !has(options.templateName))) {
       throw new ChatwireError(

@@ -15,6 +15,7 @@ import type { FormatDescription } from "../../src/parse/language.js";
 import { chooseFormat } from "../../src/response-template/choose.js";
 import { compileResponseTemplate } from "../../src/response-template/compile.js";
 import { validateResponseTemplate } from "../../src/response-template/validate.js";
+import { templateFromConfig } from "../../src/template/core.js";
 import type { ParseResult } from "../../src/types.js";
 import { REPO_ROOT } from "../helpers/fixtures.js";
 import { countingIds } from "../helpers/run-parse.js";
@@ -81,4 +82,30 @@ describe.each(FALLBACKS.map((t) => t.id))("%s", (id) => {
       });
     }
   }
+});
+
+describe("ChatTemplate.parse with a declared response template", () => {
+  const fallback = (id: string) => FALLBACKS.find((t) => t.id === id)!.response_template;
+  const HERMES_CHAT = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{# <tool_call> #}";
+  const PLAIN_CHAT = "{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}";
+  const tools = { messages: [], tools: [{ type: "function", function: { name: "get_time", parameters: { type: "object", properties: {} } } }] };
+
+  it("parses with the family, plus the declaration's end-of-turn markers, when the family speaks it", () => {
+    const declared = templateFromConfig({ chat_template: HERMES_CHAT, response_template: fallback("qwen2") });
+    expect(declared.format).toBe("hermes");
+    expect(declared.responseFormat?.source).toBe("family");
+    expect(declared.parse("It is noon.<|im_end|>\n<|endoftext|>").message.content?.trim()).toBe("It is noon.");
+    // Without the declaration the family alone keeps <|endoftext|> as text.
+    expect(templateFromConfig({ chat_template: HERMES_CHAT }).parse("It is noon.<|im_end|>\n<|endoftext|>").message.content).toContain("<|endoftext|>");
+  });
+
+  it("parses with the compiled template when the detected family does not speak it", () => {
+    const t = templateFromConfig({ chat_template: PLAIN_CHAT, response_template: fallback("qwen3_5") });
+    expect(t.responseFormat).toMatchObject({ source: "declared" });
+    const text = "<tool_call>\n<function=get_time>\n</function>\n</tool_call>";
+    const streamed = t.streamParser(tools);
+    const result = foldDeltas([...streamed.push(text.slice(0, 17)), ...streamed.push(text.slice(17)), ...streamed.end()]);
+    expect(result.message.tool_calls?.map((c) => c.function.name)).toEqual(["get_time"]);
+    expect(t.parse(text, tools).message.tool_calls?.map((c) => c.function.name)).toEqual(["get_time"]);
+  });
 });

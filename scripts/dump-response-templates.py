@@ -39,7 +39,9 @@ def main() -> None:
         f.write("\n")
     print(f"wrote {path} ({len(out['templates'])} templates)", file=sys.stderr)
     refusals()
-    references(out["templates"])
+    with open(os.path.join(ROOT, "fixtures", "response-templates", "transformers-tests.json"), encoding="utf-8") as f:
+        tested = [t for t in json.load(f)["templates"] if t["family"] is not None]
+    references(out["templates"] + tested)
 
 
 def refusals() -> None:
@@ -73,7 +75,7 @@ def references(templates: list) -> None:
         hand = json.load(f)["cases"]
     out = {
         "about": "transformers' parse_response (prefix = the case's promptSuffix, else empty) for every completion of "
-        "each fallback template's family and the hand-written cases.json; written by scripts/dump-response-templates.py.",
+        "each fallback template's family (and of transformers-tests.json's) and the hand-written cases.json; written by scripts/dump-response-templates.py.",
         "transformers": transformers.__version__,
         "cases": [],
     }

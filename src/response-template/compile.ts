@@ -2,7 +2,7 @@
  * A response template compiled into the format language (src/parse/language.ts), so that a model's
  * own declaration parses, streams, validates and repairs like any family. The mapping:
  * - `thinking` (text, literal or literal-pattern anchors) -> a reasoning block;
- * - the implicit `content` field (text) -> content; its close anchors -> `ignore` markers (end-of-turn);
+ * - `content` (text) -> content; its anchors -> `ignore` markers (end-of-turn tokens, answer wrappers);
  * - `tool_calls` -> one call region (tool-calls.ts).
  * What has no equivalent is refused with the path of the field and the construct: a regex construct the
  * language cannot say, an output key other than these three, a typed scalar for text, a `defaults`
@@ -48,13 +48,21 @@ function thinking(path: string, f: ResponseTemplateField): Read<{ start: string[
   return { ok: true, value: { start: start.value, end: end.value } };
 }
 
+/**
+ * The content field's markers, all `ignore`d: the implicit field's close anchors (end-of-turn), or an
+ * explicit field's open and close anchors (an answer wrapper, Cohere's `<|START_RESPONSE|>`). chatwire's
+ * content is all text outside other regions either way; transformers drops text outside every region
+ * when no field is implicit (a difference, docs/response-templates.md).
+ */
 function content(path: string, f: ResponseTemplateField, implicit: boolean): Read<string[]> {
   const bad = textOnly(path, f, "content");
   if (bad) return { ok: false, refusal: bad };
-  if (!implicit) return refused(`${path}.open`, "an explicit content region", "chatwire's content is all text outside other regions");
   const end = plainMarkers(`${path}.close${f.close_pattern !== undefined ? "_pattern" : ""}`, f.close, f.close_pattern);
-  if (end === undefined) return { ok: true, value: [] };
-  return end;
+  if (end !== undefined && !end.ok) return end;
+  if (implicit) return { ok: true, value: end?.value ?? [] };
+  const start = plainMarkers(`${path}.open${f.open_pattern !== undefined ? "_pattern" : ""}`, f.open, f.open_pattern);
+  if (start !== undefined && !start.ok) return start;
+  return { ok: true, value: [...(start?.value ?? []), ...(end?.value ?? [])] };
 }
 
 /** Compiles a validated response template, or lists every reason it cannot be compiled. */

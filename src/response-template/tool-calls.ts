@@ -116,9 +116,15 @@ function jsonPayload(field: string, f: ResponseTemplateField, shape: CallShape, 
 }
 
 /** `<parameter=(?P<key>...)>\s*(?P<value>.*?)\s*</parameter>` as the tagged payload's parameter tags. */
+/**
+ * `value_parser: {name: "json", args: {allow_non_json: true}}`: a value is JSON when it parses, else text,
+ * which is the language's `untyped: "json"`. Any other value parser has no equivalent.
+ */
+const JSON_OR_TEXT = (v: JsonValue | undefined): boolean => JSON.stringify(v) === JSON.stringify({ name: "json", args: { allow_non_json: true } });
+
 function readTagPattern(field: string, args: Record<string, JsonValue>): Read<{ open: string[]; close: string }> {
   const at = `${field}.content_args`;
-  const extra = Object.keys(args).filter((k) => k !== "tag_pattern" && !(k === "merge_duplicates" && args[k] === false));
+  const extra = Object.keys(args).filter((k) => k !== "tag_pattern" && !(k === "merge_duplicates" && args[k] === false) && !(k === "value_parser" && JSON_OR_TEXT(args[k])));
   if (extra.length > 0) return refused(at, `the option${extra.length > 1 ? "s" : ""} ${extra.join(", ")}`, "tagged values are raw text typed by the tool's schema; a value parser or merged duplicate keys have no equivalent");
   if (typeof args.tag_pattern !== "string") return refused(`${at}.tag_pattern`, "a missing tag_pattern", "xml-inline needs a tag_pattern");
   const read = readAnchorPattern(`${at}.tag_pattern`, args.tag_pattern);
@@ -138,30 +144,33 @@ function xmlPayload(field: string, f: ResponseTemplateField, shape: CallShape, h
   const params = readTagPattern(field, f.content_args ?? {});
   if (!params.ok) return params;
   const closeParts = splitAtSpaces(close);
+  const closeAt = `${field}.${f.close_pattern !== undefined ? "close_pattern" : "close"}`;
   const payload = (callOpen: string, callClose: string): Payload => ({
     kind: "tagged",
     call: { open: [callOpen], close: callClose },
     params: params.value,
-    untyped: "string",
+    untyped: JSON_OR_TEXT(f.content_args?.value_parser) ? "json" : "string",
   });
   if (rest[0]?.kind === "group") {
     // The open marker is the call tag itself (`<function=(?P<name>...)>`): a region that starts in its payload.
     const header = readHeader(field, rest, shape.name.name);
     if (!header.ok) return header;
-    if (closeParts.length !== 1 || head.length !== 1) return refused(`${field}.close_pattern`, "several close tags", "a bare call tag closes with one tag");
-    const callClose = markersOf(`${field}.close`, "the call close", closeParts[0]!);
+    if (closeParts.length !== 1 || head.length !== 1) return refused(closeAt, "several close tags", "a bare call tag closes with one tag");
+    const callClose = markersOf(closeAt, "the call close", closeParts[0]!);
     if (!callClose.ok) return callClose;
-    if (callClose.value.length !== 1) return refused(`${field}.close`, "alternative call closes", "a tagged call has one close tag");
+    if (callClose.value.length !== 1) return refused(closeAt, "alternative call closes", "a tagged call has one close tag");
     return { ok: true, value: { start: head, startInPayload: true, payload: payload(`${patternLiteral(head[0]!)}{name}${patternLiteral(header.value.suffix)}`, callClose.value[0]!) } };
   }
   const header = readHeader(field, rest, shape.name.name);
   if (!header.ok) return header;
-  if (closeParts.length !== 2) return refused(`${field}.close_pattern`, "a close without a call tag and a region tag", "a wrapped tagged call closes with CALL-CLOSE then REGION-CLOSE");
-  const callClose = markersOf(`${field}.close_pattern`, "the call close", closeParts[0]!);
-  const end = markersOf(`${field}.close_pattern`, "the region close", closeParts[1]!);
+  if (closeParts.length !== 2) {
+    return refused(closeAt, "a close without a call tag and a region tag", "a wrapped tagged call closes with CALL-CLOSE then REGION-CLOSE (the language's tagged calls have a close tag of their own)");
+  }
+  const callClose = markersOf(closeAt, "the call close", closeParts[0]!);
+  const end = markersOf(closeAt, "the region close", closeParts[1]!);
   if (!callClose.ok) return callClose;
   if (!end.ok) return end;
-  if (callClose.value.length !== 1) return refused(`${field}.close_pattern`, "alternative call closes", "a tagged call has one close tag");
+  if (callClose.value.length !== 1) return refused(closeAt, "alternative call closes", "a tagged call has one close tag");
   return { ok: true, value: { start: head, end: end.value, payload: payload(`${patternLiteral(header.value.prefix)}{name}${patternLiteral(header.value.suffix)}`, callClose.value[0]!) } };
 }
 

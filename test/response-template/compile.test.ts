@@ -151,3 +151,36 @@ describe("reading Python regex anchors", () => {
     expect(readPattern(src)).toMatchObject({ ok: false, construct });
   });
 });
+
+describe("the templates of transformers' own tests (transformers-tests.json)", () => {
+  const TESTED: { id: string; response_template: unknown }[] = JSON.parse(readFileSync(join(REPO_ROOT, "fixtures", "response-templates", "transformers-tests.json"), "utf8")).templates;
+  const compile = (id: string) => compileResponseTemplate(validateResponseTemplate(TESTED.find((t) => t.id === id)!.response_template, id));
+  it("Cohere compiles: a JSON list of calls named by tool_name and parameters; the response wrapper is ignored", () => {
+    const c = compile("cohere");
+    if (!c.ok) throw new Error(JSON.stringify(c.refusals));
+    validateFormat(c.format);
+    expect(c.format.regions).toEqual([{ start: ["<|START_ACTION|>"], end: ["<|END_ACTION|>"], payload: { kind: "json-calls", nameKeys: ["tool_name"], argsKeys: ["parameters"] } }]);
+    expect(c.format.ignore).toEqual(["<|START_RESPONSE|>", "<|END_RESPONSE|>"]);
+  });
+  it("SmolLM3 compiles to the hermes syntax", () => {
+    const c = compile("smollm3");
+    expect(c.ok && c.format.regions[0]!.payload).toEqual({ kind: "json-calls", nameKeys: ["name"], argsKeys: ["arguments"] });
+  });
+  it.each([
+    ["ernie", [["response_template.fields.thinking.open_pattern", "a group other than a named hole or a literal alternation"], ["response_template.fields.content.close_pattern", 'the quantifier ? on "\\n"']]],
+    ["gpt-oss", [["response_template.fields.tool_calls.open_pattern", "the wildcard ."]]],
+    ["qwen3-xml", [["response_template.fields.tool_calls.close", "a close without a call tag and a region tag"]]],
+    [
+      "inkling",
+      [
+        ["response_template.fields.thinking.content_args", '{"strip":false}'],
+        ["response_template.fields.content.content_args", '{"strip":false}'],
+        ["response_template.fields.tool_calls.open_pattern", "a quantified group (?:<\\|message_model\\|>)?"],
+      ],
+    ],
+  ])("%s is refused, naming each field and construct", (id, expected) => {
+    const c = compile(id as string);
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(c.refusals.map((r) => [r.field, r.construct])).toEqual(expected);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import type { CliIO } from "./io.js";
+import { reportResponseSpecs } from "../response-template/report.js";
 
 export const CAPS_USAGE = "chatwire caps --template SRC [--template-name NAME]";
 
@@ -17,6 +18,7 @@ export async function capsCommand(argv: string[], io: CliIO): Promise<number> {
     variants: Object.keys(template.variants),
     specialTokens: template.specialTokens,
     ...template.caps,
+    ...reportResponseSpecs(template),
   };
   io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return 0;

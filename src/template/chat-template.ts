@@ -3,7 +3,7 @@
  * transformers) and parses the model's completions back, with the template's own tool-call format.
  */
 import { ChatwireError, invalidRequest } from "../errors.js";
-import { detectFormat } from "../formats/index.js";
+import { detectFormat, getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
 import { compileTemplate, type GenerationSpan, type RenderCallOptions, type RenderLimits } from "../jinja/index.js";
 import { createStreamParser, parseCompletion, type ParseOptions } from "../parse/index.js";
@@ -25,6 +25,11 @@ import {
   type TemplateCaps,
 } from "./caps.js";
 import type { LoadedTemplate } from "./config.js";
+import type { ResponseSchema, ResponseTemplate } from "../response-template/types.js";
+import { chooseFormat, type ChosenFormat } from "../response-template/choose.js";
+import { compileResponseTemplate } from "../response-template/compile.js";
+
+import type { FormatDescription } from "../parse/language.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
 import { renderInOtherShape } from "./shape-fallback.js";
@@ -80,7 +85,12 @@ export class ChatTemplate {
   readonly specialTokens: Readonly<Record<string, string>>;
   /** Where it was loaded from: a path, `builtin:<name>` or `object`. */
   readonly origin: string;
+  /** The config's `response_template` (transformers 5.x), validated; docs/response-templates.md. */
+  readonly responseTemplate: ResponseTemplate | undefined;
+  /** The config's older `response_schema` (x-regex JSON Schema), as data (not compiled). */
+  readonly responseSchema: ResponseSchema | undefined;
   private readonly forcedVariant: string | undefined;
+  private responseFormatValue: ChosenFormat | null | undefined;
   private capsValue: TemplateCaps | undefined;
   /** Per variant text: what normalisation needs, built once (renders are hot; this keeps them lean). */
   private readonly infos = new Map<string, TemplateInfo>();
@@ -93,6 +103,8 @@ export class ChatTemplate {
     this.variants = Object.freeze({ ...loaded.variants });
     this.specialTokens = Object.freeze({ ...loaded.specialTokens });
     this.origin = loaded.origin;
+    this.responseTemplate = loaded.responseTemplate;
+    this.responseSchema = loaded.responseSchema;
     const has = (name: string) => Object.prototype.hasOwnProperty.call(this.variants, name);
     if (options.templateName !== undefined && (typeof options.templateName !== "string" || !has(options.templateName))) {
       throw new ChatwireError(
@@ -176,16 +188,35 @@ export class ChatTemplate {
     return normalizeRequest(request, this.templateInfo(this.variantFor(request)));
   }
 
+  /**
+   * The format a declared `response_template` parses with (docs/response-templates.md, "Parse"): the
+   * detected family when it speaks the declared syntax, else the compiled template. Undefined when the
+   * config declares none, or its template does not compile (then the family parses; `caps` says why).
+   */
+  get responseFormat(): ChosenFormat | undefined {
+    if (this.responseFormatValue === undefined) {
+      const compiled = this.responseTemplate === undefined ? undefined : compileResponseTemplate(this.responseTemplate);
+      this.responseFormatValue = compiled?.ok === true ? chooseFormat(getFormat(this.format), compiled.format) : null;
+    }
+    return this.responseFormatValue ?? undefined;
+  }
+
+  /** What parse and streamParser use: the response format for the template's own format, else formatFor's. */
+  private parseFormat(request: unknown, render: RenderOptions | undefined): FormatId | FormatDescription {
+    const id = this.formatFor(request, render);
+    return id === this.format ? (this.responseFormat?.format ?? id) : id;
+  }
+
   /** Parses a whole completion into an assistant message with validated tool calls. */
   parse(completion: string, request?: unknown, options: TemplateParseOptions = {}): ParseResult {
     const { render, ...parseOptions } = options;
-    return parseCompletion(this.formatFor(request, render), completion, request, this.withPromptSuffix(parseOptions, request, render));
+    return parseCompletion(this.parseFormat(request, render), completion, request, this.withPromptSuffix(parseOptions, request, render));
   }
 
   /** An incremental parser for a streamed completion: push deltas, then end(). */
   streamParser(request?: unknown, options: TemplateParseOptions = {}): StreamParser {
     const { render, ...parseOptions } = options;
-    return createStreamParser(this.formatFor(request, render), request, this.withPromptSuffix(parseOptions, request, render));
+    return createStreamParser(this.parseFormat(request, render), request, this.withPromptSuffix(parseOptions, request, render));
   }
 
   /**

@@ -4,6 +4,8 @@
  * are those of `tokenizer_config.json`, which is also what `loadTemplate({ chat_template, ... })` takes.
  */
 import { ChatwireError } from "../errors.js";
+import type { ResponseSchema, ResponseTemplate } from "../response-template/types.js";
+import { validateResponseTemplate } from "../response-template/validate.js";
 
 /** The list form of `chat_template` in tokenizer_config.json: named variants. */
 export interface NamedTemplate {
@@ -28,6 +30,10 @@ export interface LoadedTemplate {
   specialTokens: Record<string, string>;
   /** A path, `builtin:<name>`, or `object`, for messages. */
   origin: string;
+  /** The config's `response_template` (transformers 5.x), validated; docs/response-templates.md. */
+  responseTemplate?: ResponseTemplate;
+  /** The config's older `response_schema` (x-regex JSON Schema), kept as data. */
+  responseSchema?: ResponseSchema;
 }
 
 /**
@@ -77,11 +83,31 @@ export function readVariants(value: unknown, origin: string): Record<string, str
   return out;
 }
 
+/**
+ * The response declarations a config carries: `response_template` validated as transformers' loader
+ * does (an invalid one is an `invalid_template` error naming its path), `response_schema` kept as an
+ * object (transformers 5.x drops it; an entry that is not an object is refused).
+ */
+export function readResponseSpecs(config: Record<string, unknown>, origin: string): Pick<LoadedTemplate, "responseTemplate" | "responseSchema"> {
+  const out: Pick<LoadedTemplate, "responseTemplate" | "responseSchema"> = {};
+  if (config.response_template !== undefined && config.response_template !== null) {
+    out.responseTemplate = validateResponseTemplate(config.response_template, origin);
+  }
+  const schema = config.response_schema;
+  if (schema !== undefined && schema !== null) {
+    if (typeof schema !== "object" || Array.isArray(schema)) {
+      throw new ChatwireError("invalid_template", `${origin}: response_schema: must be an object (a JSON Schema)`, { field: "response_schema" });
+    }
+    out.responseSchema = schema as ResponseSchema;
+  }
+  return out;
+}
+
 /** A loaded template from a tokenizer_config.json-like object. */
 export function fromConfig(config: unknown, origin: string): LoadedTemplate {
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     throw new ChatwireError("invalid_template", `${origin}: expected an object with a chat_template field`);
   }
   const record = config as Record<string, unknown>;
-  return { variants: readVariants(record.chat_template, origin), specialTokens: readSpecialTokens(record), origin };
+  return { variants: readVariants(record.chat_template, origin), specialTokens: readSpecialTokens(record), origin, ...readResponseSpecs(record, origin) };
 }

@@ -5,7 +5,7 @@
 import { ChatwireError } from "../errors.js";
 import { readJson } from "../request/read-json.js";
 import { loadBuiltin, unknownSourceError } from "./builtins.js";
-import { fromConfig, readSpecialTokens, readVariants, type LoadedTemplate } from "./config.js";
+import { fromConfig, readResponseSpecs, readSpecialTokens, readVariants, type LoadedTemplate } from "./config.js";
 import { loadGguf } from "./load-gguf.js";
 import { kindOf, nodeFs, readText } from "./node-fs.js";
 
@@ -93,6 +93,8 @@ async function loadFolder(dir: string, options: PathOptions): Promise<LoadedTemp
     throw new ChatwireError("invalid_template", `${configFile}: expected a JSON object`);
   }
   const tokensFrom = readSpecialTokens(config as Record<string, unknown>);
+  // The response template lives in tokenizer_config.json whichever file holds the chat template.
+  const responseSpecs = readResponseSpecs(config as Record<string, unknown>, configFile);
 
   const variants: Record<string, string> = {};
   if ((await kind("chat_template.jinja")) === "file") variants.default = await readText(at("chat_template.jinja"));
@@ -104,11 +106,11 @@ async function loadFolder(dir: string, options: PathOptions): Promise<LoadedTemp
       Object.defineProperty(variants, name.slice(0, -".jinja".length), { value: await readText(file), enumerable: true, writable: true, configurable: true });
     }
   }
-  if (Object.keys(variants).length > 0) return { variants, specialTokens: tokensFrom, origin: dir };
+  if (Object.keys(variants).length > 0) return { variants, specialTokens: tokensFrom, origin: dir, ...responseSpecs };
 
   if ((await kind("chat_template.json")) === "file") {
     const processor = (await readJsonFile(at("chat_template.json"))) as Record<string, unknown> | null;
-    return { variants: readVariants(processor?.chat_template, at("chat_template.json")), specialTokens: tokensFrom, origin: dir };
+    return { variants: readVariants(processor?.chat_template, at("chat_template.json")), specialTokens: tokensFrom, origin: dir, ...responseSpecs };
   }
   if ((config as Record<string, unknown>).chat_template !== undefined) return { ...fromConfig(config, configFile), origin: dir };
   throw new ChatwireError(

@@ -1,0 +1,186 @@
+/**
+ * Compiling response templates into the format language (issue 20, step 2): transformers' fallbacks and
+ * hand-written templates for each payload shape compile into descriptions the engine accepts
+ * (validateFormat) and parses with; what has no equivalent is refused, naming the field and construct.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCompletion } from "../../src/parse/index.js";
+import { validateFormat } from "../../src/parse/validate-format.js";
+import { compileResponseTemplate } from "../../src/response-template/compile.js";
+import { readPattern } from "../../src/response-template/python-regex.js";
+import type { ResponseTemplate, ResponseTemplateField } from "../../src/response-template/types.js";
+import { validateResponseTemplate } from "../../src/response-template/validate.js";
+import { REPO_ROOT } from "../helpers/fixtures.js";
+
+const FALLBACKS: { id: string; response_template: unknown }[] = JSON.parse(readFileSync(join(REPO_ROOT, "fixtures", "response-templates", "fallbacks.json"), "utf8")).templates;
+const fallback = (id: string) => validateResponseTemplate(FALLBACKS.find((t) => t.id === id)!.response_template, id);
+
+/** A ChatML-like template whose tool_calls field is `calls`. */
+function withCalls(calls: ResponseTemplateField, more: Record<string, ResponseTemplateField> = {}): ResponseTemplate {
+  return validateResponseTemplate({ start_anchor: "<|im_start|>assistant\n", fields: { tool_calls: calls, content: { close: "<|im_end|>" }, ...more } }, "test");
+}
+function compiled(t: ResponseTemplate) {
+  const c = compileResponseTemplate(t);
+  if (!c.ok) throw new Error(JSON.stringify(c.refusals));
+  validateFormat(c.format);
+  return c.format;
+}
+function refusals(t: ResponseTemplate) {
+  const c = compileResponseTemplate(t);
+  if (c.ok) throw new Error("expected a refusal");
+  return c.refusals;
+}
+const TOOLS = { tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } } } }] };
+const calls = (format: ReturnType<typeof compiled>, text: string) =>
+  parseCompletion(format, text, TOOLS).message.tool_calls?.map((c) => ({ name: c.function.name, arguments: JSON.parse(c.function.arguments) }));
+const FUNCTION = { type: "function", function: { name: "{name}", arguments: "{content}" } };
+
+describe("transformers' fallbacks compile", () => {
+  it("qwen2 (Qwen2/Qwen3): JSON calls in <tool_call>, <think> reasoning, end-of-turn markers ignored", () => {
+    expect(compiled(fallback("qwen2"))).toEqual({
+      id: "response-template",
+      description: "compiled from the model's response_template",
+      reasoning: [{ start: ["<think>"], end: ["</think>"] }],
+      regions: [{ start: ["<tool_call>"], end: ["</tool_call>"], payload: { kind: "json-calls", nameKeys: ["name"], argsKeys: ["arguments"] } }],
+      ignore: ["<|im_end|>", "<|endoftext|>", "<|eot_id|>"],
+    });
+  });
+  it("qwen3_5: tagged <function=f><parameter=k> calls inside <tool_call>", () => {
+    expect(compiled(fallback("qwen3_5")).regions).toEqual([
+      {
+        start: ["<tool_call>"],
+        end: ["</tool_call>"],
+        payload: { kind: "tagged", call: { open: ["<function={name}>"], close: "</function>" }, params: { open: ["<parameter={key}>"], close: "</parameter>" }, untyped: "string" },
+      },
+    ]);
+  });
+  it("gemma4: Gemma's call dialect after <|tool_call>call:", () => {
+    const f = compiled(fallback("gemma4"));
+    expect(f.regions).toEqual([{ start: ["<|tool_call>call:"], end: ["<tool_call|>"], payload: { kind: "literal-calls", dialect: "gemma" } }]);
+    expect(f.reasoning).toEqual([{ start: ["<|channel>thought\n"], end: ["<channel|>"] }]);
+    expect(f.ignore).toEqual(["<turn|>", "<|tool_response>", "<eos>"]);
+    expect(calls(f, '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|>')).toEqual([{ name: "get_weather", arguments: { city: "Paris", days: 3 } }]);
+  });
+});
+
+describe("hand-written templates compile to each payload kind", () => {
+  it("a captured name then JSON arguments: header-args", () => {
+    const f = compiled(withCalls({ open_pattern: "<tool_call>(?P<name>\\w+)\\n", close: "</tool_call>", content: "json", repeats: true, transform: FUNCTION }));
+    expect(f.regions[0]!.payload).toEqual({ kind: "header-args", header: ["{name}"], headerEnd: ["\n"] });
+    expect(calls(f, '<tool_call>get_weather\n{"city": "Oslo"}</tool_call>')).toEqual([{ name: "get_weather", arguments: { city: "Oslo" } }]);
+  });
+  it("a JSON list whose elements are calls (transform_each), with the keys and the id named", () => {
+    const f = compiled(
+      withCalls({ open: "[TOOL_CALLS]", close: "</s>", content: "json", transform_each: true, transform: { id: "{id}", type: "function", function: { name: "{tool}", arguments: "{args}" } } }),
+    );
+    expect(f.regions[0]!.payload).toEqual({ kind: "json-calls", nameKeys: ["tool"], argsKeys: ["args"], idKeys: ["id"] });
+    expect(calls(f, '[TOOL_CALLS][{"tool": "get_weather", "args": {"city": "Rome"}, "id": "abc123def"}]</s>')).toEqual([{ name: "get_weather", arguments: { city: "Rome" } }]);
+  });
+  it("a bare call tag (no wrapper): a region that starts in its payload", () => {
+    const f = compiled(
+      withCalls({
+        open_pattern: "<function=(?P<name>[^>\\n]+)>",
+        close: "</function>",
+        content: "xml-inline",
+        repeats: true,
+        content_args: { tag_pattern: "<parameter=(?P<key>[^>\\n]+)>\\s*(?P<value>.*?)\\s*</parameter>" },
+        transform: FUNCTION,
+      }),
+    );
+    expect(f.regions[0]).toMatchObject({ start: ["<function="], startInPayload: true });
+    expect(calls(f, "<function=get_weather>\n<parameter=days>\n4\n</parameter>\n</function>")).toEqual([{ name: "get_weather", arguments: { days: 4 } }]);
+  });
+  it("literal alternatives in a pattern become alternative markers", () => {
+    const t = withCalls({ open: "<tool_call>", close: "</tool_call>", content: "json", repeats: true, transform: { type: "function", function: "{content}" } }, {
+      thinking: { open_pattern: "(?:<think>|<thinking>)\\s*", close_pattern: "\\s*(?:</think>|</thinking>)" },
+    });
+    expect(compiled(t).reasoning).toEqual([{ start: ["<think>", "<thinking>"], end: ["</think>", "</thinking>"] }]);
+  });
+});
+
+describe("what cannot be compiled is refused with its reason", () => {
+  const json = { open: "<tool_call>", close: "</tool_call>", content: "json" as const, repeats: true, transform: { type: "function", function: "{content}" } };
+  const cases: [string, ResponseTemplate, string, RegExp][] = [
+    ["kv-lines calls", withCalls({ ...json, content: "kv-lines" }), "response_template.fields.tool_calls.content", /kv-lines/],
+    ["a lookahead", withCalls({ ...json, open: undefined, open_pattern: "<tool_call>(?=\\{)" } as ResponseTemplateField), "response_template.fields.tool_calls.open_pattern", /lookaround/],
+    ["a backreference", withCalls({ ...json }, { thinking: { open_pattern: "<(think)>", close_pattern: "</\\1>" } }), "response_template.fields.thinking.open_pattern", /group/],
+    ["an optional character", withCalls({ ...json }, { thinking: { open_pattern: "<think>\\n?", close: "</think>" } }), "response_template.fields.thinking.open_pattern", /quantifier \?/],
+    ["allow_non_json", withCalls({ ...json, content_args: { allow_non_json: true } }), "response_template.fields.tool_calls.content_args", /allow_non_json/],
+    ["a value parser", withCalls({ open_pattern: "<function=(?P<name>\\w+)>", close: "</function>", content: "xml-inline", repeats: true, content_args: { tag_pattern: "<p=(?P<key>\\w+)>(?P<value>.*?)</p>", value_parser: { name: "json" } }, transform: FUNCTION }), "response_template.fields.tool_calls.content_args", /value_parser/],
+    ["calls without repeats", withCalls({ ...json, repeats: false }), "response_template.fields.tool_calls.repeats", /repeats: false/],
+    ["an output key chatwire has no field for", withCalls({ ...json }, { citations: { open: "<cite>", close: "</cite>" } }), "response_template.fields.citations", /output key citations/],
+    ["typed thinking", withCalls({ ...json }, { thinking: { open: "<think>", close: "</think>", content: "int" } }), "response_template.fields.thinking.content", /content int/],
+    ["an extra transform key", withCalls({ ...json, transform: { type: "function", function: "{content}", index: 0 } }), "response_template.fields.tool_calls.transform", /index/],
+  ];
+  it.each(cases)("%s", (_name, template, field, construct) => {
+    const found = refusals(template);
+    expect(found.map((r) => r.field)).toContain(field);
+    expect(found.find((r) => r.field === field)!.construct).toMatch(construct);
+  });
+  it("defaults other than the role", () => {
+    const t = validateResponseTemplate({ defaults: { role: "assistant", name: "bot" }, start_anchor: "x", fields: { content: {} } }, "test");
+    expect(refusals(t)).toEqual([expect.objectContaining({ field: "response_template.defaults.name" })]);
+  });
+  it("lists every refusal, not just the first", () => {
+    const t = withCalls({ ...json, content: "kv-lines" }, { citations: { open: "<cite>", close: "</cite>" } });
+    expect(refusals(t)).toHaveLength(2);
+  });
+});
+
+describe("reading Python regex anchors", () => {
+  it("reads literals, escapes, whitespace runs, literal alternations and named holes", () => {
+    expect(readPattern("\\s*<\\|tool_call>call:(?P<name>\\w+)")).toEqual({
+      ok: true,
+      pieces: [{ kind: "space", min: 0 }, { kind: "literal", text: "<|tool_call>call:" }, { kind: "group", name: "name", body: "\\w+", lazyAny: false }],
+    });
+    expect(readPattern("(?:<\\|im_end\\|>|<eos>)")).toEqual({ ok: true, pieces: [{ kind: "alternatives", options: ["<|im_end|>", "<eos>"] }] });
+    expect(readPattern("{name}")).toEqual({ ok: true, pieces: [{ kind: "literal", text: "{name}" }] });
+  });
+  it.each([
+    ["a(?!b)", "a lookaround"],
+    ["\\bword", "the escape \\b"],
+    ["a.b", "the wildcard ."],
+    ["^start", "the anchor ^"],
+    ["[ab]", "a character class outside a named group"],
+    ["(?P<name>\\w)", "the named group name's body \\w"],
+    ["a{2}", 'the quantifier { on "a"'],
+    ["(?:a|b)+", "a quantified group (?:a|b)+"],
+  ])("refuses %s: %s", (src, construct) => {
+    expect(readPattern(src)).toMatchObject({ ok: false, construct });
+  });
+});
+
+describe("the templates of transformers' own tests (transformers-tests.json)", () => {
+  const TESTED: { id: string; response_template: unknown }[] = JSON.parse(readFileSync(join(REPO_ROOT, "fixtures", "response-templates", "transformers-tests.json"), "utf8")).templates;
+  const compile = (id: string) => compileResponseTemplate(validateResponseTemplate(TESTED.find((t) => t.id === id)!.response_template, id));
+  it("Cohere compiles: a JSON list of calls named by tool_name and parameters; the response wrapper is ignored", () => {
+    const c = compile("cohere");
+    if (!c.ok) throw new Error(JSON.stringify(c.refusals));
+    validateFormat(c.format);
+    expect(c.format.regions).toEqual([{ start: ["<|START_ACTION|>"], end: ["<|END_ACTION|>"], payload: { kind: "json-calls", nameKeys: ["tool_name"], argsKeys: ["parameters"] } }]);
+    expect(c.format.ignore).toEqual(["<|START_RESPONSE|>", "<|END_RESPONSE|>"]);
+  });
+  it("SmolLM3 compiles to the hermes syntax", () => {
+    const c = compile("smollm3");
+    expect(c.ok && c.format.regions[0]!.payload).toEqual({ kind: "json-calls", nameKeys: ["name"], argsKeys: ["arguments"] });
+  });
+  it.each([
+    ["ernie", [["response_template.fields.thinking.open_pattern", "a group other than a named hole or a literal alternation"], ["response_template.fields.content.close_pattern", 'the quantifier ? on "\\n"']]],
+    ["gpt-oss", [["response_template.fields.tool_calls.open_pattern", "the wildcard ."]]],
+    ["qwen3-xml", [["response_template.fields.tool_calls.close", "a close without a call tag and a region tag"]]],
+    [
+      "inkling",
+      [
+        ["response_template.fields.thinking.content_args", '{"strip":false}'],
+        ["response_template.fields.content.content_args", '{"strip":false}'],
+        ["response_template.fields.tool_calls.open_pattern", "a quantified group (?:<\\|message_model\\|>)?"],
+      ],
+    ],
+  ])("%s is refused, naming each field and construct", (id, expected) => {
+    const c = compile(id as string);
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(c.refusals.map((r) => [r.field, r.construct])).toEqual(expected);
+  });
+});

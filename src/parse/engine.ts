@@ -719,7 +719,9 @@ export class ParseEngine {
     if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = r.raw.toString();
     this.endQuotes(r);
     for (const issue of r.issues) {
-      if (issue.text === "") issue.text = r.raw.toString();
+      // A failure that names no text of its own is about the region's text, when all of it stays content;
+      // beside a valid call it is not (`[f(a=1), (` : the `(` and what follows went back to be read again).
+      if (issue.text === "" && r.valid === 0) issue.text = r.raw.toString();
       this.issues.push(issue);
     }
     const text = r.valid === 0 ? r.raw.toString() : r.failedRaw.join("");

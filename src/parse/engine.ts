@@ -516,6 +516,7 @@ export class ParseEngine {
       tolerances: this.format.tolerances,
       acceptsDeclared: (name) => this.policy.declares(name) && this.policy.accept(name, this.nextIndex).ok,
       declaredCallsPossible: this.policy.declaresAny() && this.policy.choice.kind !== "none",
+      mayNameDeclared: (prefix) => this.policy.acceptsNameStarting(prefix, this.nextIndex),
       // Called only after `r` exists (decoders slice when a call ends).
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),

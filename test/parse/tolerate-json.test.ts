@@ -149,7 +149,7 @@ describe("the JSON tolerances as data", () => {
     expect(withTolerance("hermes", { kind: "key-alias", argsAsString: "yes", evidence })).toThrow(/"argsAsString" must be a boolean/);
     expect(withTolerance("qwen3-coder", { kind: "key-alias", argsKeys: ["args"], evidence, extra: 1 })).toThrow(/unknown key "extra"/);
     expect(withTolerance("gemma4", { kind: "key-alias", argsKeys: ["args"], evidence })).toThrow(/writes no JSON call objects/);
-    expect(withTolerance("llama3-json", { kind: "bare-call", evidence })).toThrow(/already reads a JSON object at the start/);
+    expect(withTolerance("llama3-json", { kind: "bare-call", evidence })).toThrow(/already reads a call at the start/);
     expect(withTolerance("harmony", { kind: "bare-call", evidence })).toThrow(ChatwireError);
   });
 

@@ -4,7 +4,11 @@
  * and a keyword given twice. Each case runs one-shot, code point by code point, at random cuts and at
  * every two-push cut (the tester).
  */
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { listFormats } from "../../src/formats/index.js";
+import { compileFormat } from "../../src/parse/compile-format.js";
+import { createStreamParser, parseCompletion } from "../../src/parse/index.js";
+import type { FormatDescription, Tolerance } from "../../src/parse/language.js";
 import { tester } from "../helpers/tester.js";
 
 const tool = (name: string, properties: Record<string, unknown>, required: string[] = []) => ({
@@ -53,5 +57,90 @@ describe("pythonic: a keyword given twice", () => {
       .tools([tool("f", { d: { type: "object" } })])
       .test("[f(d={'a': 1, 'a': 2})]")
       .expect({ content: null, tool_calls: [{ name: "f", arguments: { d: { a: 2 } } }] });
+  });
+});
+
+const LAWYER = [tool("lawyer.search", { location: { type: "string" }, expertise: { type: "string" } }, ["location", "expertise"])];
+const ANSWER = [tool("answer.string", { answer: { type: "string" } }, ["answer"])];
+const MESSAGE = 'a completion that is only a python call, without "<|python_start|>" or "[", read as a call';
+
+describe("pythonic: bare-call, one Python call without its [...]", () => {
+  it("is the call when it is the whole answer and names a declared tool (BFCL, Gemma 4 E4B), under auto, required or that tool", () => {
+    const call = 'lawyer.search(location="Los Angeles", expertise="Divorce")';
+    const want = { content: null, tool_calls: [{ name: "lawyer.search", arguments: { location: "Los Angeles", expertise: "Divorce" } }] };
+    tester("pythonic").tools(LAWYER).test(call).errors([{ type: "repaired", repair: "bare-call", message: MESSAGE, name: "lawyer.search", call: 0, text: call }]).expect(want);
+    tester("pythonic").tools(LAWYER).toolChoice("required").test(`\n${call}\n`).errors([{ type: "repaired", repair: "bare-call", text: call }]).expect(want);
+    tester("pythonic").tools(LAWYER).toolChoice({ type: "function", function: { name: "lawyer.search" } }).test(call).errors([{ type: "repaired", repair: "bare-call" }]).expect(want);
+  });
+
+  it("string arguments with escapes and newlines, as the model wrote them", () => {
+    const call = 'answer.string(answer="Sure:\\n\\n**Not in the text.**")';
+    tester("pythonic")
+      .tools(ANSWER)
+      .test(call)
+      .errors([{ type: "repaired", repair: "bare-call", text: call }])
+      .expect({ content: null, tool_calls: [{ name: "answer.string", arguments: { answer: "Sure:\n\n**Not in the text.**" } }] });
+  });
+
+  it("not a bare call, kept as content without an error: other text, an undeclared tool, no tools, tool_choice none, two calls, cut off", () => {
+    const call = 'lawyer.search(location="LA", expertise="Divorce")';
+    for (const text of [`${call} and then some`, `Sure: ${call}`, `${call}\n${call}`, `${call}, ${call}`, 'lawyer.search(location="LA"', 'lawyer.search(location="LA", location="LA")', "lawyer.search", "Hello there", "lawyer is a word", "lawyer.searching(location='x')"]) {
+      tester("pythonic").tools(LAWYER).test(text).expect({ content: text });
+    }
+    tester("pythonic").tools(LAWYER).test('other.tool(location="LA")').expect({ content: 'other.tool(location="LA")' });
+    tester("pythonic").test(call).expect({ content: call });
+    tester("pythonic").tools(LAWYER).toolChoice("none").test(call).expect({ content: call });
+    tester("pythonic").tools(LAWYER).toolChoice({ type: "function", function: { name: "other" } }).test(call).expect({ content: call });
+  });
+
+  it("a bare call to a declared tool whose arguments do not validate: content, with its error", () => {
+    tester("pythonic").tools(LAWYER).test('lawyer.search(location="LA")').errors([{ type: "invalid_arguments", name: "lawyer.search" }]).expect({ content: 'lawyer.search(location="LA")' });
+  });
+
+  it("the family's own list is still read as before, and a bare call later in prose stays prose", () => {
+    tester("pythonic")
+      .tools(LAWYER)
+      .test('[lawyer.search(location="LA", expertise="Tax")]')
+      .expect({ content: null, tool_calls: [{ name: "lawyer.search", arguments: { location: "LA", expertise: "Tax" } }] });
+    tester("pythonic").tools(LAWYER).test('I would call lawyer.search(location="LA", expertise="Tax")').expect({ content: 'I would call lawyer.search(location="LA", expertise="Tax")' });
+  });
+
+  it("streaming holds only text that may still be that call: prose goes at the first character no accepted name has there", () => {
+    const held = (text: string, tools: unknown[] | null = LAWYER) => {
+      const p = createStreamParser("pythonic", tools === null ? undefined : { tools });
+      return p.push(text).map((d) => d.content ?? "").join("");
+    };
+    expect(held("Hello there")).toBe("Hello there");
+    expect(held("l")).toBe("");
+    expect(held("law")).toBe("");
+    expect(held("lawn")).toBe("lawn");
+    expect(held("lawyer is")).toBe("lawyer is");
+    expect(held("lawyer.search")).toBe("");
+    expect(held('lawyer.search(location="LA"')).toBe("");
+    expect(held('lawyer.search(location="LA", expertise="Tax") ok')).toBe('lawyer.search(location="LA", expertise="Tax") ok');
+    expect(held("lawyer.search(")).toBe("");
+    expect(held("lawyer.searcher(")).toBe("lawyer.searcher(");
+    expect(held("lawyer", null)).toBe("lawyer");
+    expect(held("lawyer", [tool("lawyer", {}), ...LAWYER])).toBe("");
+  });
+});
+
+describe("bare-call in a family's own call syntax, as data", () => {
+  const family = (id: string) => listFormats().find((f) => f.id === id)!;
+  const withTolerance = (id: string, t: unknown) => () => compileFormat({ ...family(id), id: "probe", tolerate: [t as Tolerance] } as FormatDescription);
+  const evidence = "https://github.com/ShishirPatil/gorilla";
+
+  it("is checked when a description is compiled, naming what is wrong", () => {
+    expect(withTolerance("pythonic", { kind: "bare-call", payload: { kind: "tagged", params: { open: [], close: "" } }, evidence })).toThrow(/"payload" must be a json-calls or literal-calls payload/);
+    expect(withTolerance("pythonic", { kind: "bare-call", payload: { kind: "literal-calls", dialect: "json" }, evidence })).toThrow(/writes no json calls of that syntax/);
+    expect(withTolerance("hermes", { kind: "bare-call", payload: { kind: "literal-calls", dialect: "python" }, evidence })).toThrow(/writes no python calls/);
+    expect(withTolerance("pythonic", { kind: "bare-call", payload: { kind: "literal-calls", dialect: "python", list: false }, evidence })).not.toThrow();
+  });
+
+  it("a description without it reads a bare Python call as content, as before", () => {
+    const { tolerate: _t, ...plain } = family("pythonic");
+    const call = 'lawyer.search(location="LA", expertise="Tax")';
+    expect(parseCompletion(plain as FormatDescription, call, { tools: LAWYER }).message.content).toBe(call);
+    expect(parseCompletion("pythonic", call, { tools: LAWYER }).message.content).toBeNull();
   });
 });

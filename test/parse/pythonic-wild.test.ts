@@ -7,8 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { listFormats } from "../../src/formats/index.js";
 import { compileFormat } from "../../src/parse/compile-format.js";
-import { createStreamParser, parseCompletion } from "../../src/parse/index.js";
+import { parseCompletion } from "../../src/parse/index.js";
 import type { FormatDescription, Tolerance } from "../../src/parse/language.js";
+import { contentBeforeEnd } from "../helpers/run-parse.js";
 import { tester } from "../helpers/tester.js";
 
 const tool = (name: string, properties: Record<string, unknown>, required: string[] = []) => ({
@@ -106,10 +107,7 @@ describe("pythonic: bare-call, one Python call without its [...]", () => {
   });
 
   it("streaming holds only text that may still be that call: prose goes at the first character no accepted name has there", () => {
-    const held = (text: string, tools: unknown[] | null = LAWYER) => {
-      const p = createStreamParser("pythonic", tools === null ? undefined : { tools });
-      return p.push(text).map((d) => d.content ?? "").join("");
-    };
+    const held = (text: string, tools: unknown[] | null = LAWYER) => contentBeforeEnd("pythonic", text, tools);
     expect(held("Hello there")).toBe("Hello there");
     expect(held("l")).toBe("");
     expect(held("law")).toBe("");

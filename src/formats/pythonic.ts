@@ -3,6 +3,8 @@
  * `[get_weather(city='SF', unit="c"), f2()]`, a Python list of calls with literal keyword arguments,
  * optionally inside `<|python_start|>...<|python_end|>` (Llama 4). A bare list has no end marker: it
  * ends with its `]`. A `[` that does not start a call (`[1]`, `[see the docs]`) is prose.
+ * Tolerated (each reported as a repair): the list in a ```tool_code fence, a JSON call object inside
+ * `<|python_start|>`, and a whole answer that is one call without its `[...]`, naming a declared tool.
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -20,5 +22,7 @@ export const pythonic = defineFormat({
     { kind: "fence", open: ["```tool_code"], around: "[", evidence: "https://github.com/vllm-project/vllm/issues/14734" },
     // Llama 4 also speaks Llama 3's JSON calls, and may write one inside <|python_start|>.
     { kind: "other-syntax", region: "<|python_start|>", when: "{", payload: { kind: "json-calls", argsKeys: ["parameters", "arguments"] }, evidence: "https://github.com/vllm-project/vllm/issues/16214" },
+    // A Gemma 4 E4B fine-tune prompted for pythonic calls (BFCL) answers with one bare call, `f(a=1)`, no `[...]`.
+    { kind: "bare-call", payload: { kind: "literal-calls", dialect: "python", list: false }, evidence: "https://github.com/ShishirPatil/gorilla/blob/c46a818b53da53fcde8150b1da020d62bb633985/berkeley-function-call-leaderboard/result/roshangrewal_gemma4-e4b-toolcall-v02/non_live/BFCL_v4_multiple_result.json" },
   ],
 });

@@ -50,15 +50,15 @@ export interface CompiledFormat extends Omit<FormatDescription, "regions" | "cha
 const compiled = new WeakMap<FormatDescription, CompiledFormat>();
 
 /**
- * The `bare-call` repair as a region: a `{` (or a `[` of calls) that starts the output (after reasoning, as llama3-json's
- * bare calls may), read by the bare-call decoder, which hands everything back as content unless the
- * whole output is one call object naming an accepted tool.
+ * The `bare-call` repair as a region: a call that starts the output (after reasoning, as llama3-json's
+ * bare calls may) at one of the starts of its syntax (`{` or `[` for JSON call objects, a name's first
+ * character for Python calls), read by the bare-call decoder, which hands everything back as content
+ * unless the whole output is that call, naming an accepted tool.
  */
 function bareCallRegion(tolerances: CompiledTolerances): CompiledRegion[] {
   const bare = tolerances.bareCall;
   if (bare === undefined) return [];
-  const { kind: _kind, ...opts } = bare.payload;
-  return [{ start: ["{", "["], startInPayload: true, atStartOnly: true, decoder: bareCall(opts, bare.markers) }];
+  return [{ start: bare.starts, startInPayload: true, atStartOnly: true, decoder: bareCall(bare.decoder, bare.message) }];
 }
 
 /** The engine's form of a description (cached per description object). */

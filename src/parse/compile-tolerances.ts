@@ -8,6 +8,7 @@ import { ChatwireError } from "../errors.js";
 import type { CompiledRegion } from "./compile-format.js";
 import type { DecoderFactory } from "./decoder.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
+import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
 import type { RepairKind } from "../types.js";
@@ -43,13 +44,14 @@ export interface KeyAliases {
 }
 
 /**
- * A whole completion that is exactly one JSON call object, the family's markers missing (`bare-call`):
- * read with the family's own JSON call payload; `markers` are the region starts the model left out
- * (named in the repair's message).
+ * A whole completion that is exactly one call, the family's markers missing (`bare-call`): read from
+ * one of `starts` at the start of the output by `decoder`, the family's own reader of that call syntax
+ * (self-closing there); `message` is the repair's, naming the markers the model left out.
  */
 export interface BareCall {
-  payload: JsonCallsPayload;
-  markers: readonly string[];
+  decoder: DecoderFactory;
+  starts: readonly string[];
+  message: string;
 }
 
 /** What the engine and the decoders consult; empty for a family that tolerates nothing. */
@@ -146,14 +148,26 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
       argsAsString: (prev?.argsAsString ?? false) || t.argsAsString === true,
     };
   },
-  "bare-call"(t, into, format) {
-    const found = jsonCallRegions(format);
-    if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
-    // A family whose output may already start with a bare `{` or `[` reads it itself (llama3-json, xLAM).
-    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => /^\s*[[{]/.test(m)))) {
-      throw invalid(format, t, "the family already reads a JSON object at the start of the output");
+  "bare-call"(t, into, format, compile) {
+    const p = t.payload;
+    if (p !== undefined && p.kind !== "json-calls" && p.kind !== "literal-calls") throw invalid(format, t, '"payload" must be a json-calls or literal-calls payload');
+    if (p === undefined || p.kind === "json-calls") {
+      const found = jsonCallRegions(format);
+      if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
+      const missing = JSON.stringify(found[0]!.markers[0] ?? "");
+      into.bareCall = { decoder: compile(p ?? found[0]!.payload), starts: ["{", "["], message: `a completion that is only JSON call objects, without ${missing}, read as calls` };
+    } else {
+      // Its own call syntax: a literal-calls payload of one of the family's regions (same dialect and name prefix).
+      const own = format.regions.filter((r) => leafPayloads(r.payload).some((q) => q.kind === "literal-calls" && q.dialect === p.dialect && (q.namePrefix ?? "") === (p.namePrefix ?? "")));
+      if (own.length === 0) throw invalid(format, t, `the family writes no ${p.dialect} calls of that syntax`);
+      const missing = [...new Set(own.flatMap((r) => r.start))].map((m) => JSON.stringify(m)).join(" or ");
+      into.bareCall = { decoder: compile(p), starts: callStarts(p.namePrefix ?? ""), message: `a completion that is only a ${p.dialect} call, without ${missing}, read as a call` };
     }
-    into.bareCall = { payload: found[0]!.payload, markers: found.flatMap((f) => f.markers) };
+    // A family whose output may already start with such a call reads it itself (llama3-json, xLAM).
+    const starts = into.bareCall.starts;
+    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => starts.some((b) => m.trimStart().startsWith(b))))) {
+      throw invalid(format, t, "the family already reads a call at the start of the output");
+    }
   },
 };
 
@@ -164,7 +178,7 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   fence: ["open", "payload", "around", "evidence"],
   "other-syntax": ["region", "when", "payload", "evidence"],
   "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
-  "bare-call": ["evidence"],
+  "bare-call": ["payload", "evidence"],
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */

@@ -85,6 +85,12 @@ export interface PayloadDecoder {
    * The engine asks when it finds an end marker and then pushes the marker as region text.
    */
   opaque?(): boolean;
+  /**
+   * Optional: false once the text read so far can no longer be a call to a tool the request accepts
+   * (a key no call object has, a name no accepted tool's name starts with). A reader that holds text
+   * while it may be a call (bare-call) lets it go then; a decoder without it is asked only by its events.
+   */
+  mayBeCall?(): boolean;
   /** `closed`: the region's end marker was seen (false: the stream ended inside the region). */
   end(closed: boolean): DecoderEvent[];
   /**
@@ -120,6 +126,8 @@ export interface DecoderContext {
   acceptsDeclared?(name: string): boolean;
   /** Some declared tool may be called at all (tools declared, tool_choice not "none"). */
   declaredCallsPossible?: boolean;
+  /** Some declared tool whose name starts with `prefix` would be accepted now (see acceptsDeclared). */
+  mayNameDeclared?(prefix: string): boolean;
 }
 
 /** The shared, frozen answer of a push that produced no events (callers never modify event arrays). */

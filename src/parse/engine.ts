@@ -516,6 +516,7 @@ export class ParseEngine {
       tolerances: this.format.tolerances,
       acceptsDeclared: (name) => this.policy.declares(name) && this.policy.accept(name, this.nextIndex).ok,
       declaredCallsPossible: this.policy.declaresAny() && this.policy.choice.kind !== "none",
+      mayNameDeclared: (prefix) => this.policy.acceptsNameStarting(prefix, this.nextIndex),
       // Called only after `r` exists (decoders slice when a call ends).
       regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
@@ -719,7 +720,9 @@ export class ParseEngine {
     if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = r.raw.toString();
     this.endQuotes(r);
     for (const issue of r.issues) {
-      if (issue.text === "") issue.text = r.raw.toString();
+      // A failure that names no text of its own is about the region's text, when all of it stays content;
+      // beside a valid call it is not (`[f(a=1), (` : the `(` and what follows went back to be read again).
+      if (issue.text === "" && r.valid === 0) issue.text = r.raw.toString();
       this.issues.push(issue);
     }
     const text = r.valid === 0 ? r.raw.toString() : r.failedRaw.join("");

@@ -316,8 +316,13 @@ export type Tolerance =
    * this family, and arguments given as a JSON string (owned by the key-alias repair).
    */
   | { kind: "key-alias"; nameKeys?: readonly string[]; argsKeys?: readonly string[]; argsAsString?: boolean; evidence: string }
-  /** A whole completion that is exactly one JSON call object naming a declared tool, the markers missing. */
-  | { kind: "bare-call"; evidence: string };
+  /**
+   * A whole completion that is exactly one call naming a declared tool, the markers missing, written
+   * in `payload`: one of the family's own call syntaxes, a `json-calls` or `literal-calls` payload
+   * (absent: the family's JSON call objects, or a JSON list of them). Pythonic models write
+   * `f(a=1)` without the `[...]` (then `payload` is the family's Python calls with `list: false`).
+   */
+  | { kind: "bare-call"; payload?: Payload; evidence: string };
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

@@ -48,6 +48,13 @@ export class CallPolicy {
     return this.tools?.has(name) === true;
   }
 
+  /** A declared tool whose name starts with `prefix` would be accepted now (`opened`: see accept). */
+  acceptsNameStarting(prefix: string, opened = 0): boolean {
+    if (this.tools === undefined) return false;
+    for (const name of this.tools.keys()) if (name.startsWith(prefix) && this.accept(name, opened).ok) return true;
+    return false;
+  }
+
   /** `opened`: how many calls were already accepted in this output. */
   accept(name: string, opened = 0): Acceptance {
     if (this.choice.kind === "none") return { ok: false, type: "tool_choice", message: `tool_choice is "none" but the model called ${JSON.stringify(name)}` };

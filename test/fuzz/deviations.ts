@@ -58,9 +58,15 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     return `${t.region}${body}${end}`;
   },
   // The JSON kinds' deviations are made by harness.ts itself (alias and string-argument pieces in the
-  // soup, whole answers that are a bare call), for every family, tolerant or not.
+  // soup, whole answers that are a bare JSON call), for every family, tolerant or not.
   "key-alias": (_t, s) => s,
-  "bare-call": (_t, s) => s,
+  // A bare call in the family's own call syntax (`payload`): the whole answer, or with text around it,
+  // or two of them, or prose that starts like the tool's name.
+  "bare-call": (t, s, _f, r) => {
+    if (t.payload === undefined) return s;
+    const call = callIn(t.payload, r);
+    return pick(r, [call, call, `\n${call}\n`, `${call} w8`, `w8 ${call}`, `${call}\n${call}`, call.slice(0, Math.floor(r() * call.length)), "get_weathering w8", s]);
+  },
 };
 
 /** `s` rewritten to show one of the family's tolerated deviations (undefined: it tolerates none). */

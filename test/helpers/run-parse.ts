@@ -66,3 +66,12 @@ export function parseStreamed(spec: RunSpec, pieces: readonly string[]): StreamR
   const deltas = perPush.flat();
   return { perPush, deltas, result: foldDeltas(deltas) };
 }
+
+/**
+ * The content a stream parser sends for `text` pushed alone, before end(): what is not held back
+ * (a repair may hold text only while it may still be what it repairs).
+ */
+export function contentBeforeEnd(format: string, text: string, tools: unknown[] | null): string {
+  const parser = createStreamParser(format as FormatId, tools === null ? undefined : { tools });
+  return parser.push(text).map((d) => d.content ?? "").join("");
+}

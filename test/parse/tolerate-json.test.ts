@@ -10,8 +10,9 @@ import { describe, expect, it } from "vitest";
 import { ChatwireError } from "../../src/errors.js";
 import { listFormats } from "../../src/formats/index.js";
 import { compileFormat } from "../../src/parse/compile-format.js";
-import { createStreamParser, parseCompletion } from "../../src/parse/index.js";
+import { parseCompletion } from "../../src/parse/index.js";
 import type { FormatDescription, Tolerance } from "../../src/parse/language.js";
+import { contentBeforeEnd } from "../helpers/run-parse.js";
 import { tester } from "../helpers/tester.js";
 
 const tool = (name: string, properties: Record<string, unknown>, required: string[] = []) => ({
@@ -125,10 +126,7 @@ describe("bare-call", () => {
   });
 
   it("streaming holds only text that starts like a call object, and only while it may still be one", () => {
-    const held = (text: string, tools: unknown[] | null = BASH) => {
-      const p = createStreamParser("hermes", tools === null ? undefined : { tools });
-      return p.push(text).map((d) => d.content ?? "").join("");
-    };
+    const held = (text: string, tools: unknown[] | null = BASH) => contentBeforeEnd("hermes", text, tools);
     expect(held("Hello there, this is prose")).toBe("Hello there, this is prose");
     expect(held('{"name": "Bash", "arguments": {"command": "ls"}}')).toBe("");
     expect(held('{"answer": "a long JSON answer')).toBe('{"answer": "a long JSON answer');
@@ -149,7 +147,7 @@ describe("the JSON tolerances as data", () => {
     expect(withTolerance("hermes", { kind: "key-alias", argsAsString: "yes", evidence })).toThrow(/"argsAsString" must be a boolean/);
     expect(withTolerance("qwen3-coder", { kind: "key-alias", argsKeys: ["args"], evidence, extra: 1 })).toThrow(/unknown key "extra"/);
     expect(withTolerance("gemma4", { kind: "key-alias", argsKeys: ["args"], evidence })).toThrow(/writes no JSON call objects/);
-    expect(withTolerance("llama3-json", { kind: "bare-call", evidence })).toThrow(/already reads a JSON object at the start/);
+    expect(withTolerance("llama3-json", { kind: "bare-call", evidence })).toThrow(/already reads a call at the start/);
     expect(withTolerance("harmony", { kind: "bare-call", evidence })).toThrow(ChatwireError);
   });
 

@@ -1,40 +1,41 @@
 /**
- * The `bare-call` repair (compile-tolerances.ts): a whole completion that is exactly one JSON call
- * object naming a declared tool, the family's markers missing (`{"name": "Bash", "arguments": {...}}`
- * from a model that should have written `<tool_call>` around it), or a JSON list of such calls. The region opens at a `{` that starts
- * the output (like llama3-json's bare calls); this decoder reads it with the family's JSON call decoder
- * and holds everything it reports until it knows the object is the whole output.
+ * The `bare-call` repair (compile-tolerances.ts): a whole completion that is exactly one call naming a
+ * declared tool, the family's markers missing, in one of the family's own call syntaxes: a JSON call
+ * object (`{"name": "Bash", "arguments": {...}}` from a model that should have written `<tool_call>`
+ * around it) or a JSON list of them, or a Python call (`f(a=1)` from a model that should have written
+ * `[f(a=1)]`). The region opens where such a call may start at the start of the output (`{`, a name's
+ * first character); this decoder reads it with the family's own decoder of that syntax and holds
+ * everything it reports until it knows the call is the whole output.
  *
  * It lets the text go, as plain content and without an error, as soon as it can no longer be such a
- * call: no declared tool may be called, a key no call object has, a name the request does not accept,
- * an object that does not read as a call, or any text after the object. Only at the end of the output,
- * with nothing but whitespace after the object, does it report the call (which the engine then accepts
- * and validates like any other, so arguments that do not validate leave the text in content with its
- * error) and the repair. So text that does not start with `{` is never held, and text that does is held
- * only while it may still be such a call.
+ * call: no declared tool may be called, the inner decoder fails or says the text can no longer be a
+ * call to an accepted tool (mayBeCall: a key no call object has, a name no accepted tool's name starts
+ * with), a call names a tool the request does not accept, or any text follows the call. Only at the
+ * end of the output, with nothing but whitespace after the call, does it report the call (which the
+ * engine then accepts and validates like any other, so arguments that do not validate leave the text
+ * in content with its error) and the repair. So text is held only while it may still be such a call:
+ * prose that starts with a word goes at the first character that cannot continue an accepted name.
  */
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import type { JsonCallsOptions } from "./json-calls.js";
-import { JsonCallsDecoder } from "./json-calls.js";
 
 const HAS_TEXT = /\S/;
 
 class BareCallDecoder implements PayloadDecoder {
-  private readonly inner: JsonCallsDecoder;
+  private readonly inner: PayloadDecoder;
   /** What the inner decoder reported, held until the end of the output. */
   private readonly held: DecoderEvent[] = [];
   /** The text pushed so far (handed back whole when it is no call). */
   private readonly pieces: string[] = [];
-  /** "reading" the object, "after" it (only whitespace so far), or "gone" (handed back). */
+  /** "reading" the call, "after" it (only whitespace so far), or "gone" (handed back). */
   private phase: "reading" | "after" | "gone" = "reading";
 
   constructor(
-    opts: JsonCallsOptions,
-    private readonly missing: readonly string[],
+    inner: DecoderFactory,
+    private readonly message: string,
     private readonly ctx: DecoderContext,
   ) {
-    // Self-closing: the inner decoder hands back what follows the object, which tells whether it is alone.
-    this.inner = new JsonCallsDecoder(opts, true, ctx);
+    // The region is self-closing: the inner decoder hands back what follows the call, which tells whether it is alone.
+    this.inner = inner(ctx);
   }
 
   push(text: string): DecoderEvent[] {
@@ -49,7 +50,7 @@ class BareCallDecoder implements PayloadDecoder {
         this.phase = "after";
       } else this.held.push(e);
     }
-    return this.phase === "reading" && !this.inner.mayBeCall() ? this.letGo() : [];
+    return this.phase === "reading" && this.inner.mayBeCall?.() === false ? this.letGo() : [];
   }
 
   /** Not a bare call: all the text goes back to the engine, to be read as content. */
@@ -59,18 +60,17 @@ class BareCallDecoder implements PayloadDecoder {
   }
 
   end(): DecoderEvent[] {
-    // Cut off inside the object (or handed back): no call was made, the text stays content.
+    // Cut off inside the call (or handed back): no call was made, the text stays content.
     if (this.phase !== "after") return [];
     const done = this.held.findIndex((e) => e.kind === "done");
     if (done < 0) return [];
     const text = this.pieces.join("").trim();
-    const message = `a completion that is only JSON call objects, without ${JSON.stringify(this.missing[0] ?? "")}, read as calls`;
     // The repair belongs to the first call (the engine keeps it only if that call validates).
-    return [...this.held.slice(0, done), { kind: "repaired", repair: "bare-call", message, text }, ...this.held.slice(done)];
+    return [...this.held.slice(0, done), { kind: "repaired", repair: "bare-call", message: this.message, text }, ...this.held.slice(done)];
   }
 }
 
-/** The decoder of the bare-call region: `missing` are the region starts the model left out. */
-export function bareCall(opts: JsonCallsOptions, missing: readonly string[]): DecoderFactory {
-  return (ctx: DecoderContext) => new BareCallDecoder(opts, missing, ctx);
+/** The decoder of the bare-call region: `inner` reads the call syntax, `message` is the repair's. */
+export function bareCall(inner: DecoderFactory, message: string): DecoderFactory {
+  return (ctx: DecoderContext) => new BareCallDecoder(inner, message, ctx);
 }

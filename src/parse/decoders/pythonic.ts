@@ -44,6 +44,13 @@ const MAX_NAME = 256;
 
 type State = "start" | "item" | "prefix" | "name" | "args" | "after" | "end" | "failed" | "closed";
 
+const NAME_STARTS = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"];
+
+/** What a call of a syntax with this name prefix starts with outside a list: the prefix, or a name's first character. */
+export function callStarts(namePrefix: string): string[] {
+  return namePrefix !== "" ? [namePrefix] : NAME_STARTS;
+}
+
 export function callListDecoder(syntax: CallListSyntax): DecoderFactory {
   return (ctx: DecoderContext) => new CallListDecoder(syntax, ctx);
 }
@@ -127,7 +134,7 @@ class CallListDecoder extends StepDecoder<State> {
 
   constructor(
     private readonly syntax: CallListSyntax,
-    ctx: DecoderContext,
+    private readonly ctx: DecoderContext,
   ) {
     super(ctx.regionText, "start");
     this.selfClosing = ctx.selfClosing === true;
@@ -151,6 +158,25 @@ class CallListDecoder extends StepDecoder<State> {
       this.emitFailure(closed ? "malformed" : "truncated", "no tool call in the region");
     }
     // Otherwise every call is complete; a missing `]` before the end is no loss.
+  }
+
+  /**
+   * See PayloadDecoder.mayBeCall: the name read so far must begin an accepted tool's name, and once its
+   * argument list opened it must be one (so prose that starts with a word is let go at the first
+   * character no accepted name has there).
+   */
+  mayBeCall(): boolean {
+    switch (this.state) {
+      case "failed":
+      case "closed":
+        return false;
+      case "name":
+        return this.ctx.mayNameDeclared?.(this.name) ?? true;
+      case "args":
+        return this.ctx.acceptsDeclared?.(this.name) ?? true;
+      default:
+        return true;
+    }
   }
 
   /**

@@ -361,6 +361,8 @@ export class LiteralValueReader {
   }
 
   private writeKey(frame: Frame, key: string): void {
+    // Python refuses `f(a=1, a=2)` (which value is meant is a guess); a dict may repeat a key (the last wins).
+    if (frame.kind === "args" && Object.hasOwn(frame.obj!, key)) return this.fail(`keyword argument ${JSON.stringify(key)} repeated`);
     frame.key = key;
     this.out.push((frame.n > 0 ? ", " : "") + JSON.stringify(key) + ": ");
     frame.n++;

@@ -61,9 +61,13 @@ async function* pieces(
   limit: number,
   watch: Watchdog,
 ): AsyncGenerator<BackendPiece> {
+  // Once the whole body is read there is nothing to stop: aborting then cost a DOMException (with its
+  // stack) and an abort event per request.
+  let drained = false;
   try {
     if (!stream) {
       const text = await readText(response.body, limit, watch, true);
+      drained = true;
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -82,6 +86,7 @@ async function* pieces(
       if (piece.stop !== undefined) finished = true;
       yield piece;
     }
+    drained = true;
     // A stream that ends without its last event (the backend closed mid-answer, or it is not the
     // protocol this kind speaks) is a failure, not a short answer.
     if (!finished) throw new BackendError("the backend's stream ended before the answer was complete (no final event with a stop reason)");
@@ -90,7 +95,7 @@ async function* pieces(
   } finally {
     watch.stop();
     // Stops the backend's work when the consumer leaves early (client disconnect, an error of ours).
-    if (!watch.signal.aborted) watch.abort();
+    if (!drained && !watch.signal.aborted) watch.abort();
   }
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
 import { readJson } from "../src/request/read-json.js";
-import { readSharedJson } from "../src/request/read-shared-json.js";
+import { readSharedJson, sharedJsonStats } from "../src/request/read-shared-json.js";
 import { hasKeyOrder } from "../src/jinja/key-order.js";
 import { normalizeRequest } from "../src/request/index.js";
 import { compileTemplate } from "../src/jinja/index.js";
@@ -229,6 +229,17 @@ describe("readSharedJson", () => {
     const again = readSharedJson(text) as { m: object[] };
     expect(again.m[0]).not.toBe(first.m[0]);
     expect(again.m[0]).toEqual(first.m[0]);
+  });
+
+  it("holds at most 16 MB by its estimate, however many distinct small subtrees it is fed", () => {
+    for (let i = 0; i < 20_000; i++) {
+      readSharedJson(`{"tools": [{"type": "function", "function": {"name": "f${i}", "parameters": {"type": "object", "properties": {"p${i}": {"type": "string"}}}}}]}`);
+    }
+    const { entries, chars, bytes } = sharedJsonStats();
+    expect(bytes).toBeLessThanOrEqual(16 << 20);
+    expect(bytes).toBeGreaterThan(15 << 20); // full: the bound is what stopped it
+    expect(bytes).toBeGreaterThanOrEqual(16 * chars); // every character counted at its measured weight
+    expect(entries).toBeLessThan(1 << 16);
   });
 });
 

@@ -143,3 +143,23 @@ describe("loadTokenizer", () => {
     await expect(loadTokenizer("/nonexistent/tokenizer.json")).rejects.toMatchObject({ code: "io_error" });
   });
 });
+
+describe("ids of sections encoded before", () => {
+  it("are the ids a fresh tokenizer gives, at the prompt's start and after a token alike", async () => {
+    const { createTokenizer } = await import("../src/tokens/tokenizer.js");
+    const json = jsons.get("tokenizer-metaspace.json")!;
+    const kept = await createTokenizer(json);
+    const prompts = ["Hello world, again", "[INST]Hello world, again[/INST]", "Hello world, again[INST]Hello world, again", "Hello world, again"];
+    const firsts: number[][] = [];
+    for (const prompt of [...prompts, ...prompts.reverse()]) {
+      const fresh = await createTokenizer(json);
+      const ids = kept.encode(prompt);
+      expect(ids).toEqual(fresh.encode(prompt));
+      expect(kept.encodeDetailed(prompt, {}, true).ids).toEqual(ids);
+      if (prompt.startsWith("[INST]")) firsts.push(ids);
+    }
+    // Metaspace's prepend_scheme "first": the same text encodes differently after a token.
+    expect(kept.encode("Hello world, again")).not.toEqual(kept.encode("[INST]Hello world, again").slice(1));
+    expect(firsts).toHaveLength(2);
+  });
+});

@@ -20,9 +20,20 @@ import { MAX_DEPTH, Reader, readJson, stringEnd } from "./read-json.js";
 const MAX_SHARED = 1 << 18;
 const MIN_SHARED = 48;
 
-/** Characters of source text the cache may keep in all (the values it keeps are a few times that), and entries. */
-const MAX_KEPT = 8 << 20;
+/**
+ * The cache is bounded by the bytes it holds, estimated per entry from its text: its own copy of the
+ * text, the deeply frozen value read from it, and what other caches hang on that value for as long as
+ * it lives (tojson text, a tool schema's check and validator, all kept by identity in WeakMaps). Measured
+ * in a server fed a new tool schema in every request (bench/server.mjs), the heap after GC grew by 16
+ * bytes per character kept (about 2.5 KB per entry of ~160 characters), so each entry weighs that
+ * much; larger subtrees (a long history, mostly text) hold less per character, so the estimate errs on
+ * the safe side. 16 MB is about 1 M characters: several conversations of 21 tools and a long history.
+ */
+const BYTES_PER_CHAR = 16;
+const BYTES_PER_ENTRY = 256;
+const MAX_KEPT_BYTES = 16 << 20;
 const MAX_ENTRIES = 1 << 16;
+const weightOf = (text: string, ends: readonly number[] | undefined): number => BYTES_PER_ENTRY + BYTES_PER_CHAR * text.length + 8 * (ends?.length ?? 0);
 
 /**
  * Subtrees are looked up by a fingerprint of their first PREFIX characters (all of a shorter one) and
@@ -60,6 +71,7 @@ const kept = new Map<number, Kept[]>();
  */
 let order: Kept[] = [];
 let oldest = 0;
+let keptBytes = 0;
 let keptChars = 0;
 let keptEntries = 0;
 
@@ -153,11 +165,13 @@ function sharedItems(key: number, text: string, start: number): { entry: Kept; c
 function forget(entry: Kept): void {
   entry.gone = true;
   keptChars -= entry.text.length;
+  keptBytes -= weightOf(entry.text, entry.ends);
   keptEntries--;
 }
 
 function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined): void {
-  while ((keptChars + text.length > MAX_KEPT || keptEntries >= MAX_ENTRIES) && oldest < order.length) {
+  const weight = weightOf(text, ends);
+  while ((keptBytes + weight > MAX_KEPT_BYTES || keptEntries >= MAX_ENTRIES) && oldest < order.length) {
     const entry = order[oldest++]!;
     if (entry.gone) continue;
     forget(entry);
@@ -176,6 +190,7 @@ function keep(key: number, text: string, value: unknown, height: number, ends: r
   bucket.push(entry);
   order.push(entry);
   keptChars += text.length;
+  keptBytes += weight;
   keptEntries++;
 }
 
@@ -278,4 +293,9 @@ class SharingReader extends Reader {
     this.pos = start + length;
     return readJson(this.text.slice(start, start + length));
   }
+}
+
+/** What the shared cache holds now: entries, characters of their text, and the bytes they are taken to hold. */
+export function sharedJsonStats(): { entries: number; chars: number; bytes: number } {
+  return { entries: keptEntries, chars: keptChars, bytes: keptBytes };
 }

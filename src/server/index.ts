@@ -10,12 +10,12 @@ import type { AddressInfo, Socket } from "node:net";
 import { ChatwireError } from "../errors.js";
 import { getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
-import { buildGbnf, grammarFormats, grammarUnavailable } from "../grammar/index.js";
-import type { ChatTemplate } from "../template/index.js";
 import { BACKEND_KINDS, PROTOCOLS, type BackendKind } from "./backends/index.js";
-import type { GrammarRequest, ServerContext } from "./generation.js";
+import type { ServerContext } from "./generation.js";
 import { preservedTokens } from "./preserved-tokens.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
+import { requestGrammar } from "./request-grammar.js";
+import type { ChatTemplate } from "../template/index.js";
 import { route, type RouterOptions } from "./router.js";
 
 export interface ServeOptions {
@@ -170,31 +170,6 @@ export function serverContext(options: ServeOptions): ServerContext {
     idGenerator: options.idGenerator,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     holdCalls: (options.streamCalls ?? "validated") === "validated",
-  };
-}
-
-/**
- * The grammar for a request with tools, in a format src/grammar covers. A grammar that cannot be built
- * is not a reason to refuse the request: it is generated without one (and the parser still checks).
- */
-function requestGrammar(template: ChatTemplate, log: ((line: string) => void) | undefined): (request: GrammarRequest) => string | undefined {
-  const covered = new Set<FormatId>(grammarFormats());
-  const told = new Set<FormatId>();
-  return ({ body, format, promptSuffix }) => {
-    const tools = body.tools;
-    if (!Array.isArray(tools) || tools.length === 0) return undefined;
-    if (!covered.has(format)) {
-      // Said once per format, with the reason, instead of silently generating unconstrained.
-      if (!told.has(format)) log?.(`warning: no grammar for format ${format} (${grammarUnavailable(format) ?? "unknown"}); generating without one`);
-      told.add(format);
-      return undefined;
-    }
-    try {
-      return buildGbnf(format, body, { promptSuffix, templateSource: template.source });
-    } catch (err) {
-      log?.(`warning: no grammar for this request (${err instanceof Error ? err.message : String(err)})`);
-      return undefined;
-    }
   };
 }
 

@@ -57,28 +57,69 @@ export function escapeText(text: string, table: EscapeTable): string {
   return table.trie.replaceAll(text, (match) => placeholder(table.index.get(match)!));
 }
 
-/** A deep copy of `value` with every string escaped. PyFloat and other class instances are kept as is. */
+/**
+ * `value` with every string escaped: a copy of each container that holds a protected text somewhere, the
+ * very same value where nothing changes. PyFloat and other class instances are kept as is. Keeping the
+ * unchanged values (nearly all of a request) is what lets the render reuse what it keyed by identity
+ * (tojson text of a shared tools list, schema checks), and costs no copy.
+ */
 export function escapeSpecialText<T>(value: T, table: EscapeTable): T {
   return escapeValue(value, table) as T;
 }
 
+/**
+ * Deeply frozen containers (readSharedJson's shared subtrees) that hold no protected text, per table:
+ * they cannot change, so the walk is not repeated. A WeakSet holds no value, only its entries, and
+ * lives no longer than the containers (which the shared reader bounds).
+ */
+const CLEAN = new WeakMap<EscapeTable, WeakSet<object>>();
+
 function escapeValue(value: unknown, table: EscapeTable): unknown {
   if (typeof value === "string") return escapeText(value, table);
-  if (Array.isArray(value)) return value.map((v) => escapeValue(v, table));
-  if (value !== null && typeof value === "object" && !(value instanceof PyFloat) && isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    // Keys too: templates print argument and schema keys (tojson); only keys spelling a protected token change.
-    // defineProperty: assigning a "__proto__" key would set the copy's prototype instead.
-    const keys: string[] = [];
-    for (const [k, v] of Object.entries(value)) {
-      const key = escapeText(k, table);
-      keys.push(key);
-      Object.defineProperty(out, key, { value: escapeValue(v, table), enumerable: true, writable: true, configurable: true });
-    }
-    // An object read with integer-like keys keeps their order (placeholders never make a key integer-like).
-    return hasKeyOrder(value) ? inKeyOrder(out, keys) : out;
+  if (value === null || typeof value !== "object") return value;
+  let clean = CLEAN.get(table);
+  if (clean?.has(value)) return value;
+  let out: unknown;
+  if (Array.isArray(value)) out = escapeArray(value, table);
+  else if (!(value instanceof PyFloat) && isPlainObject(value)) out = escapeObject(value as Record<string, unknown>, table);
+  else return value;
+  if (out === value && Object.isFrozen(value)) {
+    if (clean === undefined) CLEAN.set(table, (clean = new WeakSet()));
+    clean.add(value);
   }
-  return value;
+  return out;
+}
+
+function escapeArray(value: readonly unknown[], table: EscapeTable): unknown {
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i];
+    const e = escapeValue(v, table);
+    if (e !== v && copy === undefined) copy = value.slice(0, i);
+    copy?.push(e);
+  }
+  return copy ?? value;
+}
+
+function escapeObject(value: Record<string, unknown>, table: EscapeTable): unknown {
+  const entries = Object.entries(value);
+  let changed = false;
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  for (const [k, v] of entries) {
+    const key = escapeText(k, table);
+    const e = escapeValue(v, table);
+    if (key !== k || e !== v) changed = true;
+    keys.push(key);
+    values.push(e);
+  }
+  if (!changed) return value;
+  const out: Record<string, unknown> = {};
+  // Keys too: templates print argument and schema keys (tojson); only keys spelling a protected token change.
+  // defineProperty: assigning a "__proto__" key would set the copy's prototype instead.
+  keys.forEach((key, i) => Object.defineProperty(out, key, { value: values[i], enumerable: true, writable: true, configurable: true }));
+  // An object read with integer-like keys keeps their order (placeholders never make a key integer-like).
+  return hasKeyOrder(value) ? inKeyOrder(out, keys) : out;
 }
 
 /** Puts the original text back in place of every placeholder. */

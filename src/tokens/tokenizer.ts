@@ -18,6 +18,7 @@
  * it happens once per tokenizer (load-tokenizer.ts caches by path). The library is imported on first
  * use, so the chatwire core stays browser-bundleable without it.
  */
+import { BoundedCache } from "../bounded-cache.js";
 import { ChatwireError } from "../errors.js";
 import { escapeSpecialText, escapeTable, escapeText, offsetMapper, placeholdersIn, PLACEHOLDER_LENGTH, restoreSpecialText, type EscapeTable } from "./escape.js";
 import { tokenSpans, type Span, type SurfaceRules } from "./token-offsets.js";
@@ -61,6 +62,18 @@ type Piece = { token: AddedTokenJson; start: number; end: number } | { token: un
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
+/**
+ * Ids of text sections encoded before, kept per tokenizer: a server encodes the same system prompt,
+ * tools and history again on every turn, and the model (pre-tokenizer and BPE) was most of a prompt's
+ * encoding time. Bounded by entries and by bytes held: the key's characters (two bytes at most each) and
+ * the ids (eight bytes at most each), plus an entry's own overhead. Sections longer than MAX_SECTION
+ * are encoded afresh.
+ */
+const MAX_SECTIONS = 4096;
+const MAX_SECTION_BYTES = 4 << 20;
+const MAX_SECTION = 1 << 16;
+const sectionBytes = (key: string, ids: readonly number[]): number => 2 * key.length + 8 * ids.length + 96;
+
 export class ChatTokenizer {
   /** Added tokens by id. */
   readonly addedTokens: readonly AddedTokenJson[];
@@ -72,6 +85,7 @@ export class ChatTokenizer {
   private readonly normalizedTrie: TextTrie;
   private readonly tables = new Map<ProtectMode, EscapeTable>();
   private readonly surface: SurfaceRules;
+  private readonly sections = new BoundedCache<string, readonly number[]>(MAX_SECTIONS, MAX_SECTION_BYTES, sectionBytes);
 
   constructor(
     private readonly encoder: TextEncoderParts,
@@ -148,12 +162,27 @@ export class ChatTokenizer {
         ids.push(piece.token.id);
         spans?.push([toText(piece.start), toText(piece.end)]);
       } else if (piece.end > piece.start) {
-        this.encodeSection(prompt.slice(piece.start, piece.end), index, table, ids, spans, (i) => toText(piece.start + i));
+        const section = prompt.slice(piece.start, piece.end);
+        if (spans === undefined && section.length <= MAX_SECTION) {
+          // Only Metaspace's `prepend_scheme: "first"` reads the index, and only whether it is 0.
+          // The key is a copy: the section is a view of the prompt, and would keep all of it alive.
+          const key = (" " + (index === 0 ? "0" : "1") + section).slice(1);
+          for (const id of this.sections.get(key, () => this.sectionIds(section, index, table))) ids.push(id);
+        } else {
+          this.encodeSection(section, index, table, ids, spans, (i) => toText(piece.start + i));
+        }
       }
     });
     const result: Encoded = { ids, text: restoreSpecialText(prompt, table) };
     if (spans !== undefined) result.offsets = spans;
     return result;
+  }
+
+  /** The ids of one text section (no offsets). */
+  private sectionIds(section: string, index: number, table: EscapeTable): readonly number[] {
+    const ids: number[] = [];
+    this.encodeSection(section, index, table, ids, undefined, (i) => i);
+    return ids;
   }
 
   /** Added-token pieces and the text between them, with lstrip / rstrip whitespace moved into the tokens. */

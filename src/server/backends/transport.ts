@@ -1,10 +1,11 @@
 /**
- * The HTTP side of talking to a backend, the same for every protocol: POST the protocol's body with
- * fetch, turn every failure into a BackendError with the backend's own message, bound the wait
+ * The HTTP side of talking to a backend, the same for every protocol: POST the protocol's body
+ * (Node's http client for completions, fetch for the rarer raw requests), turn every failure into a BackendError with the backend's own message, bound the wait
  * (`timeoutMs` until the answer starts and between stream events) and the answer's size, and stop the
  * backend's work when the caller aborts (the client went away).
  */
 import { toJson } from "../json-text.js";
+import { post, type PostAnswer } from "./http-post.js";
 import { errorText } from "./read-fields.js";
 import { lines, ndjson, sseJson } from "./frames.js";
 import { BackendError, type BackendCall, type BackendPiece, type BackendProtocol } from "./types.js";
@@ -37,19 +38,15 @@ export async function openBackend(
   const { path, body } = protocol.request(call);
   const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
   const watch = new Watchdog(options.timeoutMs, signal);
-  let response: Response;
+  let response: PostAnswer;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: call.stream ? "text/event-stream, application/x-ndjson" : "application/json" },
-      body: toJson(mergeExtra(body, options.extraBody)),
-      signal: watch.signal,
-    });
+    const headers = { "content-type": "application/json", accept: call.stream ? "text/event-stream, application/x-ndjson" : "application/json" };
+    response = await post(url, headers, toJson(mergeExtra(body, options.extraBody)), watch.signal);
   } catch (err) {
     watch.stop();
     throw watch.explain(err, `cannot reach the backend at ${url}`);
   }
-  if (!response.ok) {
+  if (response.status < 200 || response.status > 299) {
     const text = await readText(response.body, ERROR_BODY_BYTES, watch).catch(() => "");
     watch.stop();
     throw new BackendError(`the backend answered ${response.status} ${response.statusText}: ${messageOf(text)}`.trim());
@@ -59,14 +56,18 @@ export async function openBackend(
 
 async function* pieces(
   protocol: BackendProtocol,
-  response: Response,
+  response: PostAnswer,
   stream: boolean,
   limit: number,
   watch: Watchdog,
 ): AsyncGenerator<BackendPiece> {
+  // Once the whole body is read there is nothing to stop: aborting then cost a DOMException (with its
+  // stack) and an abort event per request.
+  let drained = false;
   try {
     if (!stream) {
       const text = await readText(response.body, limit, watch, true);
+      drained = true;
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -85,6 +86,7 @@ async function* pieces(
       if (piece.stop !== undefined) finished = true;
       yield piece;
     }
+    drained = true;
     // A stream that ends without its last event (the backend closed mid-answer, or it is not the
     // protocol this kind speaks) is a failure, not a short answer.
     if (!finished) throw new BackendError("the backend's stream ended before the answer was complete (no final event with a stop reason)");
@@ -93,7 +95,7 @@ async function* pieces(
   } finally {
     watch.stop();
     // Stops the backend's work when the consumer leaves early (client disconnect, an error of ours).
-    if (!watch.signal.aborted) watch.abort();
+    if (!drained && !watch.signal.aborted) watch.abort();
   }
 }
 
@@ -149,7 +151,7 @@ export async function backendJson(path: string, body: unknown, options: Transpor
 }
 
 /** The body's chunks, each one resetting the idle timer; past `limit` bytes a BackendError (or, for error bodies, the end). */
-async function* bytes(body: ReadableStream<Uint8Array> | null, limit: number, watch: Watchdog, strict: boolean): AsyncGenerator<Uint8Array> {
+async function* bytes(body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null, limit: number, watch: Watchdog, strict: boolean): AsyncGenerator<Uint8Array> {
   if (body === null) return;
   let size = 0;
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
@@ -164,7 +166,7 @@ async function* bytes(body: ReadableStream<Uint8Array> | null, limit: number, wa
   }
 }
 
-async function readText(body: ReadableStream<Uint8Array> | null, limit: number, watch: Watchdog, strict = false): Promise<string> {
+async function readText(body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null, limit: number, watch: Watchdog, strict = false): Promise<string> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of bytes(body, limit, watch, strict)) chunks.push(chunk);
   return new TextDecoder().decode(Buffer.concat(chunks));
@@ -242,13 +244,14 @@ class Watchdog {
   }
 }
 
-/** fetch says only "fetch failed"; the cause (ECONNREFUSED 127.0.0.1:9, ...) is what helps. */
+/**
+ * fetch says only "fetch failed": its cause (ECONNREFUSED 127.0.0.1:9, ...) is what helps. Node's http
+ * client gives the system error itself, whose code is shown when its message lacks it ("socket hang up").
+ */
 function networkMessage(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as Error & { cause?: unknown }).cause;
-  if (cause instanceof Error) {
-    const code = (cause as Error & { code?: unknown }).code;
-    return typeof code === "string" && !cause.message.includes(code) ? `${code} ${cause.message}` : cause.message;
-  }
-  return err.message;
+  const error = cause instanceof Error ? cause : err;
+  const code = (error as Error & { code?: unknown }).code;
+  return typeof code === "string" && !error.message.includes(code) ? `${code} ${error.message}` : error.message;
 }

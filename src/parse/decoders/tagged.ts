@@ -73,14 +73,14 @@ class TaggedDecoder extends StepDecoder<State> {
   private failureAt = -1;
   private failedName: string | undefined;
   /** Where a value's text ends (both the step machine and the fast path ask it). */
-  private readonly ends: ValueEndScan;
+  private readonly valueEnd: ValueEndScan;
 
   constructor(
     private readonly syntax: TaggedSyntax,
     private readonly ctx: DecoderContext,
   ) {
     super(ctx.regionText, "between");
-    this.ends = new ValueEndScan(syntax);
+    this.valueEnd = new ValueEndScan(syntax);
   }
 
   protected finish(s: string, closed: boolean): void {
@@ -139,10 +139,11 @@ class TaggedDecoder extends StepDecoder<State> {
    */
   private valueTextWithLt(v: OpenValue, text: string, ends: readonly string[], kept: string, s: string, tail: number, escaped: string | undefined, first: number): string | undefined {
     const n = s.length;
-    const p = first < 0 ? -1 : this.ends.find(s, 0, first, false, v.atLineStart, ends);
-    const verdict = this.ends.verdict;
+    const p = first < 0 ? -1 : this.valueEnd.find(s, 0, first, false, v.atLineStart, ends);
+    const verdict = this.valueEnd.verdict;
     if (p >= 0 && verdict !== "wait") {
-      // A tail that may still become a region end marker: the engine holds it, as its scan would; the
+      // The value ends here, or the region's end marker starts here: that is push's work. Only a tail
+      // that may still become an end marker is taken: the engine holds it, as its scan would, and the
       // text before it is taken as pushPlain takes it (nothing, when the tail is all of the push).
       const q = p - kept.length;
       if (verdict !== "regionEndTail" || q < 0) return undefined;
@@ -462,8 +463,8 @@ class TaggedDecoder extends StepDecoder<State> {
    */
   private valueText(s: string, i: number, final: boolean): number {
     // Every `<` that is plain text (HTML, code) is skipped, so that the text goes out in one piece.
-    const p = this.ends.find(s, i, s.indexOf("<", i), final, this.value!.atLineStart, NO_ENDS);
-    const verdict = this.ends.verdict;
+    const p = this.valueEnd.find(s, i, s.indexOf("<", i), final, this.value!.atLineStart, NO_ENDS);
+    const verdict = this.valueEnd.verdict;
     if (p < 0) {
       const keep = final ? 0 : newlineBefore(s, s.length, i, true);
       this.addValueText(s.slice(i, s.length - keep), this.origin + i);

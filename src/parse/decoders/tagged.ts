@@ -17,117 +17,31 @@
  * Text that fits none of this (junk between calls, an unknown tag, a value that never closes) makes the
  * rest of the region malformed: the decoder keeps the model's text from the start of the failed call to
  * the end of the region and reports it in one `fail` when the region ends, so nothing is lost.
+ *
+ * Its parts: where a value ends (tagged-value-end.ts, one scan for the step machine and the fast path),
+ * a value's text taken in and written as JSON (tagged-value.ts), the call and its `done` event
+ * (tagged-call.ts), and the tag scanning it shares with xml-calls.ts (tag-scan.ts).
  */
-import type { JsonSchema } from "../../types.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import type { PayloadOf } from "../payload-kinds.js";
 import { TextRope } from "../rope.js";
-import { couldBeNonString, propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
-import { jsonStringBody, JsonStringWriter } from "../literal/json-text.js";
 import { LiteralValueReader } from "../literal/value-reader.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
-import { isToolName } from "./tool-name.js";
+import { isToolName, MAX_TAG, newlineBefore, partialSuffix, readTag } from "./tag-scan.js";
+import { doneEvent } from "./tagged-call.js";
+import type { OpenCall } from "./tagged-call.js";
+import type { TaggedSyntax } from "./tagged-syntax.js";
+import { addValueText, closeValue, openValue } from "./tagged-value.js";
+import type { OpenValue } from "./tagged-value.js";
+import { ValueEndScan } from "./tagged-value-end.js";
 
-/** What a parameter's open tag says. */
-export interface ParamOpen {
-  /** The key; absent when the key follows as text up to `keyClose` (GLM `<arg_key>k</arg_key>`). */
-  key?: string;
-  /** Types for this value when the schema does not declare the key (DSML's `string="true|false"`). */
-  untyped?: readonly ValueType[];
-}
+export type { ParamOpen, TaggedSyntax } from "./tagged-syntax.js";
 
-/**
- * The tagged decoder's syntax: the description's tagged payload (language.ts), its tag patterns
- * compiled into readers (compile-format.ts). The fields taken over as they are keep the language's
- * meaning and documentation.
- */
-export interface TaggedSyntax extends Pick<PayloadOf<"tagged">, "nameSep" | "afterParamNewline" | "implicitEnds" | "jsonBody" | "cdata"> {
-  /**
-   * The call's name from a complete open tag (`<function=f>` -> `f`), or undefined when the tag is not a
-   * call's open tag. Absent: the call's name is the region's leading text, one call per region (GLM).
-   */
-  callOpen?: (tag: string) => string | undefined;
-  /** The tag that closes a call; absent: the region's end closes it (GLM). */
-  callClose?: string;
-  /** Reads a parameter's open tag, or undefined when the tag is not one. */
-  paramOpen: (tag: string) => ParamOpen | undefined;
-  /** GLM: the end of the key text, and the tag that then opens the value. */
-  keyClose?: string;
-  valueOpen?: string;
-  /** The tag that closes a value. */
-  paramClose: string;
-  /** What may follow `paramClose` (after whitespace) for it to be the real end of the value. */
-  afterParam: readonly string[];
-  /** Types for a key the tool's schema does not declare (or when no schema is known). */
-  untyped: readonly ValueType[];
-}
-
+const NO_ENDS: readonly string[] = [];
 const NEWLINE = 0x0a;
 const CR = 0x0d;
-const LT = 0x3c;
-const GT = 0x3e;
-
-/** Longest tag, key or call name read before the text is judged not to be one. */
-const MAX_TAG = 1024;
-/** How much of a value's start decides whether a union type can still be something other than a string. */
-const TYPE_PROBE = 64;
 
 type State = "between" | "name" | "call" | "key" | "valueOpen" | "value" | "body" | "failed" | "closed";
-
-interface OpenCall {
-  name: string;
-  parameters: JsonSchema | undefined;
-  /**
-   * The arguments JSON written so far, except the bodies of streamed string values: those are the
-   * model's text itself, sliced from the region once the call ends (`streamed`), so a long value is
-   * not copied a second time per push nor decoded again.
-   */
-  args: TextRope;
-  streamed: StreamedValue[];
-  /** Keys read so far: a repeated key (the last one wins in JSON) makes the value be parsed whole. */
-  keys: Set<string>;
-  repeated: boolean;
-  /** Parameters read so far. */
-  n: number;
-  /** The arguments came as one JSON object (`jsonBody`), already written whole. */
-  body: boolean;
-  /** The `call` event was sent. */
-  announced: boolean;
-  /** The name's separator tag (`nameSep`) was read. */
-  sepSeen?: boolean;
-}
-
-/** A streamed string value: its body goes at `at` in the call's `args`; its text is `seen` from `from` to `to`. */
-interface StreamedValue {
-  key: string;
-  at: number;
-  from: number;
-  to: number;
-}
-
-interface OpenValue {
-  key: string;
-  types: readonly ValueType[];
-  /** stream: a string written as it arrives; hold: written when complete. */
-  mode: "stream" | "hold";
-  /** The text of a held value. */
-  parts: string[];
-  /** The value's first characters until it is known whether they start with the newline to strip. */
-  lead: string | null;
-  /** Where `lead` starts in `seen`. */
-  leadAt: number;
-  /** Where the value's text (after the stripped newline) starts and ends so far in `seen`; from < 0: none yet. */
-  from: number;
-  to: number;
-  /** A streamed value: where its body goes in the call's `args`. */
-  bodyAt: number;
-  /** The value's start without leading whitespace, up to TYPE_PROBE characters (for the union decision). */
-  probe: string;
-  /** The last character given to the value was a newline (true at its start: a value starts a line). */
-  atLineStart: boolean;
-  writer: JsonStringWriter;
-}
 
 /**
  * A decoder factory for `syntax`. In a region without end marker (`ctx.selfClosing`: Qwen3.5's
@@ -158,12 +72,15 @@ class TaggedDecoder extends StepDecoder<State> {
   /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
   private failureAt = -1;
   private failedName: string | undefined;
+  /** Where a value's text ends (both the step machine and the fast path ask it). */
+  private readonly valueEnd: ValueEndScan;
 
   constructor(
     private readonly syntax: TaggedSyntax,
     private readonly ctx: DecoderContext,
   ) {
     super(ctx.regionText, "between");
+    this.valueEnd = new ValueEndScan(syntax);
   }
 
   protected finish(s: string, closed: boolean): void {
@@ -184,8 +101,8 @@ class TaggedDecoder extends StepDecoder<State> {
    * no `<` that ends the value. Then the text goes straight out as JSON string content, except a
    * trailing newline (it may be the one stripped before the close tag), which is kept for the next push,
    * and a `<` that may still become the value's end (`</p` at the end of the push), which is kept with
-   * what follows it (and a newline before it). This is exactly what valueText (and run's bookkeeping of
-   * it) does with such text, without the step loop.
+   * what follows it (and a newline before it). Each `<` is judged by the value scan valueText uses
+   * (ValueEndScan), so this is valueText and run's bookkeeping of it, without the step loop.
    */
   pushPlain(text: string): string | undefined {
     return this.pushValueText(text, NO_ENDS);
@@ -217,58 +134,29 @@ class TaggedDecoder extends StepDecoder<State> {
 
   /**
    * pushValueText's rest, for a push that holds a `<` (or that writeScanning could not escape): each
-   * `<` is judged as valueText would (`x < 10` is text). Kept apart so that the common push above
-   * stays small enough for V8 to inline into the engine's push.
+   * `<` is judged by the value scan, as valueText judges it (`x < 10` is text). Kept apart so that the
+   * common push above stays small enough for V8 to inline into the engine's push.
    */
   private valueTextWithLt(v: OpenValue, text: string, ends: readonly string[], kept: string, s: string, tail: number, escaped: string | undefined, first: number): string | undefined {
     const n = s.length;
-    const follow = this.followersOf(ends);
-    let wait = -1;
-    for (let p = first; p >= 0; p = s.indexOf("<", p + 1)) {
-      // Every tag this can be starts `<` + one of `follow` (`</`, `<p`): any other `<` is text.
-      if (follow !== undefined && p + 1 < n && follow.indexOf(s[p + 1]!) < 0) continue;
-      for (let k = 0; k < ends.length; k++) {
-        const at = tokenAt(s, p, ends[k]!, false);
-        if (at === "no") continue;
-        // A tail that may still become an end marker: the engine holds it, as its scan would; the
-        // text before it is taken as pushPlain takes it (nothing, when the tail is all of the push).
-        const q = p - kept.length;
-        if (at === "full" || q < 0) return undefined;
-        if (q === 0) {
-          this.unscannedHold = text.length;
-          return "";
-        }
-        const took = this.pushValueText(text.slice(0, q), NO_ENDS);
-        if (took !== undefined) this.unscannedHold = text.length - q;
-        return took;
+    const p = first < 0 ? -1 : this.valueEnd.find(s, 0, first, false, v.atLineStart, ends);
+    const verdict = this.valueEnd.verdict;
+    if (p >= 0 && verdict !== "wait") {
+      // The value ends here, or the region's end marker starts here: that is push's work. Only a tail
+      // that may still become an end marker is taken: the engine holds it, as its scan would, and the
+      // text before it is taken as pushPlain takes it (nothing, when the tail is all of the push).
+      const q = p - kept.length;
+      if (verdict !== "regionEndTail" || q < 0) return undefined;
+      if (q === 0) {
+        this.unscannedHold = text.length;
+        return "";
       }
-      // After a `<` that makes the value wait, later ones are only checked for end markers (above).
-      if (wait >= 0) continue;
-      const verdict = this.endAt(s, 0, p, false);
-      if (verdict === "text") continue;
-      if (verdict !== "wait") return undefined;
-      wait = p;
-      if (ends.length === 0) break;
+      const took = this.pushValueText(text.slice(0, q), NO_ENDS);
+      if (took !== undefined) this.unscannedHold = text.length - q;
+      return took;
     }
-    const cut = wait < 0 ? n - tail : wait - newlineBefore(s, wait, 0, true);
+    const cut = p < 0 ? n - tail : p - newlineBefore(s, p, 0, true);
     return this.tookValueText(v, text, s, cut, cut === n - tail ? escaped : undefined);
-  }
-
-  /** The `ends` whose followers `follow` holds, and those followers (see followersOf). */
-  private followEnds: readonly string[] | null = null;
-  private follow: string | undefined = "";
-
-  /**
-   * The characters that can follow the `<` of a tag that ends a value or the region: the second
-   * character of the value's close tag, of its implicit ends, and of `ends`; undefined (any character)
-   * when one of them is a lone `<`.
-   */
-  private followersOf(ends: readonly string[]): string | undefined {
-    if (ends === this.followEnds) return this.follow;
-    const tags = [this.syntax.paramClose, ...(this.syntax.implicitEnds ?? []).map((e) => e.tag), ...ends];
-    this.follow = tags.some((t) => t.length < 2) ? undefined : [...new Set(tags.map((t) => t.charAt(1)))].join("");
-    this.followEnds = ends;
-    return this.follow;
   }
 
   /**
@@ -532,30 +420,7 @@ class TaggedDecoder extends StepDecoder<State> {
     const call = this.call!;
     this.announce(call);
     if (!call.body) this.emitArgs(call.n === 0 ? "{}" : "}");
-    // The value is the arguments text parsed: one source of truth. A long streamed string is decoded
-    // from its pieces, and the whole text is joined only if someone reads `arguments` (the engine does
-    // not: its client got the text as fragments), so no large copy is made per call.
-    const seen = this.seen;
-    const args = call.args;
-    const streamed = call.streamed;
-    let whole: string | undefined;
-    const text = (): string => (whole ??= withBodies(args.toString(), streamed, seen));
-    let value: unknown;
-    if (streamed.length === 0) value = JSON.parse(args.toString());
-    else if (call.repeated || call.keys.has("__proto__")) value = JSON.parse(text());
-    else {
-      // The JSON without the streamed bodies parses to `""` for each of them; their text is the model's.
-      const obj = JSON.parse(args.toString()) as Record<string, unknown>;
-      for (const m of streamed) obj[m.key] = m.from < 0 ? "" : seen.slice(m.from, m.to);
-      value = obj;
-    }
-    this.closing = {
-      kind: "done",
-      get arguments(): string {
-        return text();
-      },
-      value,
-    };
+    this.closing = doneEvent(call, this.seen);
     this.emit(this.closing);
     this.calls++;
     this.call = null;
@@ -585,20 +450,9 @@ class TaggedDecoder extends StepDecoder<State> {
   }
 
   private openValue(key: string, untyped?: readonly ValueType[]): void {
-    const call = this.call!;
-    const schema = propertySchema(call.parameters, key);
-    const types = schema !== undefined ? schemaTypes(schema, call.parameters) : (untyped ?? this.syntax.untyped);
-    const stream = types.length === 1 && types[0] === "string" && !this.syntax.cdata;
-    // `{` is written with the first key, so that a JSON body can still replace the parameters.
-    const keyJson = JSON.stringify(key);
-    if (call.keys.has(key)) call.repeated = true;
-    call.keys.add(key);
-    this.emitArgs((call.n > 0 ? ", " : "{") + keyJson + ": " + (stream ? '"' : ""));
-    call.n++;
-    this.value = {
-      key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", leadAt: -1, from: -1, to: -1,
-      bodyAt: call.args.length, probe: "", atLineStart: true, writer: new JsonStringWriter(),
-    };
+    const opened = openValue(this.call!, key, untyped ?? this.syntax.untyped, this.syntax.cdata === true);
+    this.value = opened.value;
+    this.emitFragment(opened.fragment);
     this.state = "value";
   }
 
@@ -608,14 +462,9 @@ class TaggedDecoder extends StepDecoder<State> {
    * and a newline right before it (the one trailing newline that is stripped).
    */
   private valueText(s: string, i: number, final: boolean): number {
-    // Skip every `<` that is plain text (HTML, code), so that the text goes out in one piece.
-    let p = s.indexOf("<", i);
-    let verdict: ReturnType<TaggedDecoder["endAt"]> = "text";
-    while (p >= 0) {
-      verdict = this.endAt(s, i, p, final);
-      if (verdict !== "text") break;
-      p = s.indexOf("<", p + 1);
-    }
+    // Every `<` that is plain text (HTML, code) is skipped, so that the text goes out in one piece.
+    const p = this.valueEnd.find(s, i, s.indexOf("<", i), final, this.value!.atLineStart, NO_ENDS);
+    const verdict = this.valueEnd.verdict;
     if (p < 0) {
       const keep = final ? 0 : newlineBefore(s, s.length, i, true);
       this.addValueText(s.slice(i, s.length - keep), this.origin + i);
@@ -634,205 +483,14 @@ class TaggedDecoder extends StepDecoder<State> {
     return verdict === "implicit" ? p : p + this.syntax.paramClose.length;
   }
 
-  /** Whether the `<` at `s[p]` ends the value: its close tag, an implicit end, plain text, or wait for more. */
-  private endAt(s: string, i: number, p: number, final: boolean): "close" | "implicit" | "text" | "wait" {
-    const close = this.syntax.paramClose;
-    const atClose = tokenAt(s, p, close, final);
-    if (atClose === "full") {
-      const after = this.realNext(s, p + close.length, final);
-      if (after !== "no") return after === "yes" ? "close" : "wait";
-    } else if (atClose === "partial") {
-      return "wait";
-    }
-    const lineStart = p > i ? s[p - 1] === "\n" : this.value!.atLineStart;
-    for (const end of this.syntax.implicitEnds ?? []) {
-      if (!lineStart && end.inline !== true) continue;
-      const at = tokenAt(s, p, end.tag, final);
-      if (at === "partial") return "wait";
-      if (at === "no") continue;
-      const next = end.then !== undefined
-        ? closedBy(s, p + end.tag.length, end.then, final)
-        : end.after ? this.realNext(s, p + end.tag.length, final, end.after) : completeOnLine(s, p + end.tag.length, final);
-      if (next !== "no") return next === "yes" ? "implicit" : "wait";
-    }
-    return "text";
-  }
-
-  /** After a close tag: is the next thing (after whitespace) a tag that may follow it, or the region end? */
-  private realNext(s: string, j: number, final: boolean, after = this.syntax.afterParam): "yes" | "no" | "wait" {
-    const k = skipSpace(s, j);
-    if (k === s.length) return final ? "yes" : "wait";
-    // Whitespace without a newline (`</parameter> <parameter=x>`) is a line of code; no whitespace at all
-    // is the one-line form (`<parameter=a>1</parameter></function>`).
-    if (after === this.syntax.afterParam && this.syntax.afterParamNewline && k > j && !hasNewline(s, j, k)) return "no";
-    for (const tag of after) {
-      const at = tokenAt(s, k, tag, final);
-      if (at !== "no") return at === "full" ? "yes" : "wait";
-    }
-    return "no";
-  }
-
-  /** Text of the value, `at` its offset in `seen` (a value's text is one stretch of the region's). */
   private addValueText(text: string, at: number): void {
-    const v = this.value!;
-    let t = text;
-    if (v.lead !== null) {
-      // Strip one leading newline; a lone "\r" waits for the next character.
-      const leadAt = at - v.lead.length;
-      const lead = v.lead + t;
-      if (lead === "" || lead === "\r") {
-        v.lead = lead;
-        v.leadAt = leadAt;
-        return;
-      }
-      v.lead = null;
-      const strip = lead.startsWith("\r\n") ? 2 : lead.startsWith("\n") ? 1 : 0;
-      t = strip === 0 ? lead : lead.slice(strip);
-      at = leadAt + strip;
-    }
-    if (t === "") return;
-    if (v.from < 0) v.from = at;
-    v.to = at + t.length;
-    v.atLineStart = t.charCodeAt(t.length - 1) === NEWLINE;
-    if (v.mode === "stream") {
-      this.emitFragment(v.writer.write(t));
-      return;
-    }
-    v.parts.push(t);
-    if (v.probe.length >= TYPE_PROBE || !v.types.includes("string") || this.syntax.cdata) return;
-    v.probe = (v.probe + t).trimStart().slice(0, TYPE_PROBE);
-    if (v.probe !== "" && !couldBeNonString(v.probe, v.types)) {
-      // It can only be a string now: write what came so far and stream the rest.
-      v.mode = "stream";
-      this.emitArgs('"');
-      v.bodyAt = this.call!.args.length;
-      this.emitFragment(v.writer.write(v.parts.join("")));
-    }
+    this.emitFragment(addValueText(this.call!, this.value!, text, at, this.syntax.cdata === true));
   }
 
   private closeValue(): void {
-    const v = this.value!;
-    if (v.lead !== null && v.lead !== "") {
-      // A value that is only a "\r": it is the value's text.
-      const lead = v.lead;
-      v.lead = null;
-      if (v.from < 0) v.from = v.leadAt;
-      v.to = v.leadAt + lead.length;
-      if (v.mode === "stream") this.emitFragment(v.writer.write(lead));
-      else v.parts.push(lead);
-    }
-    if (v.mode === "stream") {
-      this.emitFragment(v.writer.end());
-      this.call!.streamed.push({ key: v.key, at: v.bodyAt, from: v.from, to: v.to });
-      this.emitArgs('"');
-    } else {
-      const text = v.parts.join("");
-      const wrapped = this.syntax.cdata === true ? unwrapCdata(text) : undefined;
-      this.emitArgs(wrapped !== undefined ? `"${jsonStringBody(wrapped)}"` : typeRawValue(text, v.types).json);
-    }
+    this.emitFragment(closeValue(this.call!, this.value!, this.syntax.cdata === true));
     this.value = null;
     this.state = "call";
   }
 }
 
-/** The arguments JSON with the bodies of the streamed values put in (what the client got as fragments). */
-function withBodies(skeleton: string, streamed: readonly StreamedValue[], seen: { slice(from: number, to: number): string }): string {
-  let out = "";
-  let prev = 0;
-  for (const m of streamed) {
-    out += skeleton.slice(prev, m.at) + (m.from < 0 ? "" : jsonStringBody(seen.slice(m.from, m.to)));
-    prev = m.at;
-  }
-  return out + skeleton.slice(prev);
-}
-
-/** The text of a `<![CDATA[...]]>` section that is the whole value (whitespace around it allowed). */
-function unwrapCdata(text: string): string | undefined {
-  const t = text.trim();
-  return t.startsWith("<![CDATA[") && t.endsWith("]]>") ? t.slice(9, -3) : undefined;
-}
-
-/** Whether an open tag whose prefix ended at `s[j]` closes with `>` before the line (or a `<`) ends. */
-function completeOnLine(s: string, j: number, final: boolean): "yes" | "no" | "wait" {
-  for (let i = j; i < s.length && i - j < MAX_TAG; i++) {
-    const c = s[i]!;
-    if (c === ">") return i > j ? "yes" : "no";
-    if (c === "\n" || c === "<") return "no";
-  }
-  return final || s.length - j >= MAX_TAG ? "no" : "wait";
-}
-
-/**
- * Whether the text from `s[j]` reaches the tag `then[0]` before any other `<` (within MAX_TAG), and each
- * later tag of `then` follows the one before it after whitespace only.
- */
-function closedBy(s: string, j: number, then: readonly string[], final: boolean): "yes" | "no" | "wait" {
-  const lt = s.indexOf("<", j);
-  if (lt < 0 || lt - j > MAX_TAG) return final || s.length - j > MAX_TAG ? "no" : "wait";
-  let k = lt;
-  for (let t = 0; t < then.length; t++) {
-    if (t > 0) {
-      k = skipSpace(s, k);
-      if (k === s.length) return final ? "no" : "wait";
-    }
-    const at = tokenAt(s, k, then[t]!, final);
-    if (at !== "full") return at === "partial" ? "wait" : "no";
-    k += then[t]!.length;
-  }
-  return "yes";
-}
-
-function hasNewline(s: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (s[i] === "\n") return true;
-  return false;
-}
-
-
-/**
- * The tag starting at `s[i]` (through its `>`); null when `s[i]` does not start a tag (or it is too long
- * to be one), undefined when more text is needed.
- */
-function readTag(s: string, i: number, final: boolean): string | null | undefined {
-  if (s[i] !== "<") return null;
-  // A tag holds no other `<`, and only MAX_TAG characters are looked at: a search to the end of a long
-  // text per tag would be quadratic (`<function=` repeated).
-  const end = Math.min(s.length, i + MAX_TAG);
-  for (let k = i + 1; k < end; k++) {
-    const c = s.charCodeAt(k);
-    if (c === GT) return s.slice(i, k + 1);
-    if (c === LT) return null;
-  }
-  return !final && s.length - i < MAX_TAG ? undefined : null;
-}
-
-const NO_ENDS: readonly string[] = [];
-
-/** The length of a newline (`\n`, `\r\n`, or when `partial` a `\r` that may precede `\n`) ending at `s[p]`. */
-function newlineBefore(s: string, p: number, floor: number, partial: boolean): number {
-  if (p - 1 < floor) return 0;
-  if (s[p - 1] === "\n") return p - 2 >= floor && s[p - 2] === "\r" ? 2 : 1;
-  return partial && s[p - 1] === "\r" ? 1 : 0;
-}
-
-/** Whether `token` is at `s[p]`: in full, cut off by the end of `s` (unless final), or not. */
-function tokenAt(s: string, p: number, token: string, final: boolean): "full" | "partial" | "no" {
-  if (s.startsWith(token, p)) return "full";
-  if (final || s.length - p >= token.length) return "no";
-  // Compared in place: a slice per `<` of a push of code would be an allocation per check.
-  for (let k = p; k < s.length; k++) if (s.charCodeAt(k) !== token.charCodeAt(k - p)) return "no";
-  return "partial";
-}
-
-/** The length of the longest tail of `s[from..]` that is a proper prefix of one of `tokens`. */
-function partialSuffix(s: string, from: number, tokens: readonly string[]): number {
-  let best = 0;
-  for (const t of tokens) {
-    for (let k = Math.min(t.length - 1, s.length - from); k > best; k--) {
-      if (s.endsWith(t.slice(0, k))) {
-        best = k;
-        break;
-      }
-    }
-  }
-  return best;
-}

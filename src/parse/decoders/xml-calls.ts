@@ -21,7 +21,7 @@ import type { ValueType } from "../coerce.js";
 import { jsonStringBody } from "../literal/json-text.js";
 import { isSchemaObject } from "../../schema/walk.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
-import { isToolName } from "./tool-name.js";
+import { isToolName, MAX_TAG, tokenAt } from "./tag-scan.js";
 
 export interface XmlCallsSyntax {
   /** An open tag is `open[0] + head + open[1]`; a close tag `close[0] + name + close[1]`. */
@@ -40,7 +40,6 @@ export interface XmlCallsSyntax {
   untyped: readonly ValueType[];
 }
 
-const MAX_TAG = 1024;
 /** Nesting deeper than this is not an argument value. */
 const MAX_DEPTH = 64;
 
@@ -95,11 +94,9 @@ class XmlCallsDecoder extends StepDecoder<State> {
     const j = skipSpace(s, i);
     if (j > i) return j;
     const [prefix, suffix] = this.syntax.open;
-    if (s.length - i < prefix.length) {
-      if (!final && prefix.startsWith(s.slice(i))) return -1;
-      return this.failAt(i, "expected a call, found");
-    }
-    if (!s.startsWith(prefix, i)) return this.failAt(i, "expected a call, found");
+    const opens = tokenAt(s, i, prefix, final);
+    if (opens === "partial") return -1;
+    if (opens === "no") return this.failAt(i, "expected a call, found");
     const at = i + prefix.length;
     const end = s.indexOf(suffix, at);
     if (end < 0) {

@@ -3,7 +3,8 @@
  * streamed at random splits, into exactly the calls the grammar derived (read from the derivation tree,
  * see derive.ts), with no error, and every derived call is valid for its tool's schema (ajv, an
  * independent check). Every sample is also accepted by the independent recogniser of the printed
- * grammar text, and no sample holds a whitespace run longer than the bound.
+ * grammar text. The sampler's long whitespace wishes land in strings, raw values and free text, where
+ * runs are not bounded (test/grammar/whitespace.test.ts checks the structural bound with llama.cpp).
  */
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
@@ -58,7 +59,6 @@ describe("sampled completions parse into exactly the calls the grammar derived",
             const where = `${label} sample ${n}: ${JSON.stringify(text)}`;
             // The Earley recogniser is the slow part: every third sample is enough to check the printed text.
             if (n % 3 === 0) expect(recognizer.accepts(text), where).toBe(true);
-            expect(longestWhitespaceRun(text), where).toBeLessThanOrEqual(2 * MAX_WHITESPACE);
             const want = (() => {
               try {
                 return derive(text, tree, grammar.captures);
@@ -91,12 +91,6 @@ describe("sampled completions parse into exactly the calls the grammar derived",
   }
   it("checked a real number of samples", () => expect(total).toBe(SAMPLES * grammarFormats().length * 7));
 });
-
-function longestWhitespaceRun(text: string): number {
-  let best = 0;
-  for (const m of text.matchAll(/[ \t\n\r]+/g)) best = Math.max(best, m[0].length);
-  return best;
-}
 
 function hash(s: string): number {
   let h = 2166136261;

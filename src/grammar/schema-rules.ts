@@ -1,7 +1,7 @@
 /**
  * JSON Schema -> GBNF rules for tool arguments. Supported: object (properties in declared order, each
- * optional one may be left out; additionalProperties), string (minLength/maxLength), number, integer,
- * boolean, null, enum, const, array (items, prefixItems, minItems/maxItems), anyOf/oneOf, allOf of
+ * optional one may be left out; additionalProperties), string (minLength/maxLength, pattern: see
+ * regex-gbnf.ts), number, integer (minimum/maximum and exclusive bounds: int-range.ts), boolean, null, enum, const, array (items, prefixItems, minItems/maxItems), anyOf/oneOf, allOf of
  * objects, type lists, nullable, $ref to #/$defs and #/definitions. Every other keyword is relaxed (the
  * grammar accepts more than the schema) and listed in `relaxed`, which the grammar prints as a comment;
  * the parser's ajv validation still checks the full schema afterwards.

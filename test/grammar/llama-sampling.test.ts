@@ -19,40 +19,8 @@ import { parseCompletion } from "../../src/parse/index.js";
 import type { TokenizerJson } from "../../src/tokens/index.js";
 import { writeGguf, type GgufTensor } from "../helpers/gguf-vocab.js";
 import { seededRandom } from "../helpers/rng.js";
+import { KEYWORD_TOOLS as TOOLS } from "./tools.js";
 
-const TOOLS = [
-  {
-    type: "function",
-    function: {
-      name: "set_alarm",
-      parameters: {
-        type: "object",
-        properties: {
-          hour: { type: "integer", minimum: 0, maximum: 23 },
-          minute: { type: "integer", minimum: 0, exclusiveMaximum: 60 },
-          label: { type: "string", maxLength: 12 },
-          code: { type: "string", pattern: "^[A-Z]{2}-\\d{3}$" },
-        },
-        required: ["hour", "minute", "label", "code"],
-      },
-    },
-  },
-  {
-    type: "function",
-    function: {
-      name: "book_room",
-      parameters: {
-        type: "object",
-        properties: {
-          room: { type: "string", pattern: "^R[0-9]{3}$" },
-          people: { type: "integer", minimum: 1, maximum: 8 },
-          note: { type: "string", minLength: 1, maxLength: 20 },
-        },
-        required: ["room", "people"],
-      },
-    },
-  },
-];
 const REQUEST = { messages: [{ role: "user", content: "Set it up." }], tools: TOOLS, tool_choice: "required", parallel_tool_calls: false };
 const SAMPLES = Number(process.env.LLAMA_SAMPLES ?? 40);
 

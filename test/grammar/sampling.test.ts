@@ -19,7 +19,7 @@ import { GbnfRecognizer } from "../helpers/gbnf-recognizer.js";
 import { randomPieces, seededRandom } from "../helpers/rng.js";
 import { derive } from "./derive.js";
 import { GbnfSampler } from "./sampler.js";
-import { REQUEST_VARIANTS, RICH_TOOLS } from "./tools.js";
+import { KEYWORD_TOOLS, REQUEST_VARIANTS, RICH_TOOLS } from "./tools.js";
 
 /** Samples per format and request variant (CI); SAMPLES=n runs more. */
 const SAMPLES = Number(process.env.GRAMMAR_SAMPLES ?? 24);
@@ -31,7 +31,9 @@ const WISHES = [
 ];
 
 const ajv = new Ajv({ strict: false });
-const validators = new Map(RICH_TOOLS.map((t) => [t.function.name, ajv.compile(t.function.parameters ?? {})]));
+// The keyword tools (ranges, lengths, patterns) sit beside the rich ones, so their rules are sampled too.
+const TOOLS = [...RICH_TOOLS, ...KEYWORD_TOOLS];
+const validators = new Map(TOOLS.map((t) => [t.function.name, ajv.compile(t.function.parameters ?? {})]));
 
 function idGen(format: string): () => string {
   let n = 0;
@@ -43,7 +45,7 @@ let total = 0;
 describe("sampled completions parse into exactly the calls the grammar derived", () => {
   for (const format of grammarFormats()) {
     const wishes = [...formatMarkers(getFormat(format)), ...WISHES];
-    for (const [variant, request] of Object.entries(REQUEST_VARIANTS(RICH_TOOLS))) {
+    for (const [variant, request] of Object.entries(REQUEST_VARIANTS(TOOLS))) {
       // A prompt that opened reasoning changes only the start: checked with two choices.
       for (const promptSuffix of variant === "auto" || variant === "required" ? [undefined, "<think>\n"] : [undefined]) {
         const label = `${format}, ${variant}${promptSuffix === undefined ? "" : ", prompt opened reasoning"}`;

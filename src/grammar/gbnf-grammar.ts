@@ -81,7 +81,7 @@ export function emitGbnf(format: FormatId | FormatDescription, request: unknown,
   const valueMarkers: string[] = [...markers];
   const root = builder.reserve("root");
   const rawLayout = { tight: false };
-  const schemas = new SchemaRules(builder, (guard, hint) => rawValueText(builder, valueMarkers, guard, hint, rawLayout.tight));
+  const schemas = new SchemaRules(builder, (guard, hint) => rawValueText(builder, valueMarkers, guard, hint, rawLayout.tight), () => valueMarkers);
   const ctx: EmitContext = { builder, schemas, format: description, rawLayout, ...(options.templateSource !== undefined ? { templateSource: options.templateSource } : {}) };
   const shape = callShape(description, ctx);
   if ("reason" in shape) {

@@ -27,6 +27,16 @@ export function cls(chars: Iterable<string>, negate = false): string {
   return `${out}]`;
 }
 
+/** A GBNF character class from code point ranges, e.g. `[a-z_]`, `[^"\\\x00-\x1f]`. */
+export function rangeClass(ranges: Iterable<readonly [number, number]>, negate = false): string {
+  let out = negate ? "[^" : "[";
+  for (const [lo, hi] of ranges) {
+    out += escapeChar(String.fromCodePoint(lo), "]-^");
+    if (hi > lo) out += `-${escapeChar(String.fromCodePoint(hi), "]-^")}`;
+  }
+  return `${out}]`;
+}
+
 function escapeChar(ch: string, special: string): string {
   if (ch === "\\") return "\\\\";
   if (ch === "\n") return "\\n";

@@ -1,7 +1,7 @@
 /**
  * JSON Schema -> GBNF rules for tool arguments. Supported: object (properties in declared order, each
- * optional one may be left out; additionalProperties), string (minLength/maxLength), number, integer,
- * boolean, null, enum, const, array (items, prefixItems, minItems/maxItems), anyOf/oneOf, allOf of
+ * optional one may be left out; additionalProperties), string (minLength/maxLength, pattern: see
+ * regex-gbnf.ts), number, integer (minimum/maximum and exclusive bounds: int-range.ts), boolean, null, enum, const, array (items, prefixItems, minItems/maxItems), anyOf/oneOf, allOf of
  * objects, type lists, nullable, $ref to #/$defs and #/definitions. Every other keyword is relaxed (the
  * grammar accepts more than the schema) and listed in `relaxed`, which the grammar prints as a comment;
  * the parser's ajv validation still checks the full schema afterwards.
@@ -10,6 +10,8 @@ import { dumpJson } from "../jinja/tojson.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { alt, lit, type Capture, type GbnfBuilder } from "./gbnf.js";
 import { anyValueRule, primitive, scalarRule, type ValueSyntax } from "./primitives.js";
+import { integerBounds, integerRange } from "./int-range.js";
+import { anyCharGbnf, regexToGbnf } from "./regex-gbnf.js";
 import type { TextGuard } from "./text-rules.js";
 import { schemaTypes, type ValueType } from "../parse/coerce.js";
 import { isSchemaObject } from "../schema/walk.js";
@@ -42,7 +44,11 @@ export interface ObjectSyntax {
 const HANDLED = new Set([
   "type", "properties", "required", "additionalProperties", "items", "prefixItems", "minItems", "maxItems",
   "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions", "minLength", "maxLength", "nullable",
+  // Enforced for some types only; typed() relaxes them where they are not.
+  "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 ]);
+/** Keywords of number ranges. */
+const RANGE = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 /** Keywords that say nothing about which values are valid. */
 const ANNOTATIONS = new Set([
   "title", "description", "default", "examples", "$schema", "$id", "$comment", "deprecated", "readOnly", "writeOnly", "strict",
@@ -69,6 +75,8 @@ export class SchemaRules {
     private readonly builder: GbnfBuilder,
     /** Makes the rule for a raw (unquoted) string value, for the raw syntax (called when first needed). */
     private readonly rawString?: (guard: TextGuard | undefined, hint: string) => string,
+    /** The markers a raw value may not hold (for patterns on raw strings). */
+    private readonly rawMarkers?: () => readonly string[],
   ) {}
 
   /** The rule for a tool's arguments object written with `syntax`; `root` resolves `$ref`s. */
@@ -145,7 +153,10 @@ export class SchemaRules {
       case "string":
         return this.string(schema, hint, syntax);
       case "integer":
+        return this.integer(schema, hint, syntax);
       case "number":
+        for (const k of RANGE) if (k in schema) this.relax(`${k} (number)`, hint);
+        return scalarRule(this.builder, type, syntax);
       case "boolean":
       case "null":
         return scalarRule(this.builder, type, syntax);
@@ -154,15 +165,35 @@ export class SchemaRules {
       case "array":
         return this.builder.add(hint, this.arrayBody(schema, hint, syntax === "raw" ? "json" : syntax, root));
       default:
+        for (const k of [...RANGE, "pattern"]) if (k in schema) this.relax(`${k} (no type)`, hint);
         return this.any(syntax);
     }
+  }
+
+  /** An integer, within the schema's range if it has one. */
+  private integer(schema: Schema, hint: string, syntax: ValueSyntax): string {
+    const bounds = integerBounds(schema);
+    if (bounds === undefined) return scalarRule(this.builder, "integer", syntax);
+    const range = integerRange(bounds.min, bounds.max);
+    if (range === undefined) {
+      this.relax("minimum/maximum (no integer fits)", hint);
+      return scalarRule(this.builder, "integer", syntax);
+    }
+    const spaced = syntax === "json" || syntax === "python";
+    return this.builder.add(`${hint}-int`, spaced ? `${range} ${primitive(this.builder, "space")}` : range);
   }
 
   private string(schema: Schema, hint: string, syntax: ValueSyntax): string {
     const min = typeof schema.minLength === "number" ? schema.minLength : 0;
     const max = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
+    const bounded = min > 0 || max !== undefined;
+    const raw = syntax === "raw" || syntax === "gemma";
+    let pattern = typeof schema.pattern === "string" ? this.pattern(schema.pattern, "pattern", hint, syntax) : undefined;
+    if (pattern !== undefined && bounded) this.relax("minLength/maxLength (with a pattern)", hint);
+    // Raw text has no escapes: a bounded length is a pattern over the characters it can write.
+    if (pattern === undefined && bounded && raw) pattern = this.pattern(`^[\\s\\S]{${min},${max ?? ""}}$`, "minLength/maxLength", hint, syntax);
     if (syntax === "raw" && this.rawString !== undefined) {
-      if (min > 0 || max !== undefined) this.relax("minLength/maxLength (raw text)", hint);
+      if (pattern !== undefined) return this.builder.capture(this.builder.add(`${hint}-pattern`, pattern), { kind: "raw-string" });
       const guard = rawGuard(this.rawSiblings);
       const key = JSON.stringify(guard ?? null);
       let rule = this.rawStringRules.get(key);
@@ -173,21 +204,30 @@ export class SchemaRules {
       }
       return rule;
     }
+    const quote = syntax === "gemma" ? lit(this.builder.stringQuote) : syntax === "python" ? `"'"` : '"\\""';
+    const space = syntax === "gemma" ? "" : ` ${primitive(this.builder, "space")}`;
+    if (pattern !== undefined) return this.builder.add(`${hint}-pattern`, `${quote} ${pattern} ${quote}${space}`);
     if (min === 0 && max === undefined) return scalarRule(this.builder, "string", syntax);
-    const count = `{${min},${max ?? ""}}`;
-    if (syntax === "gemma") {
-      this.relax("minLength/maxLength (Gemma strings)", hint);
-      return primitive(this.builder, "gemma-string");
-    }
-    if (syntax === "python") {
-      primitive(this.builder, "py-char-sq");
-      primitive(this.builder, "py-char-dq");
-      primitive(this.builder, "space");
-      return this.builder.add(hint, `("'" py-char-sq${count} "'" | "\\"" py-char-dq${count} "\\"") space`);
-    }
-    primitive(this.builder, "json-char");
-    primitive(this.builder, "space");
-    return this.builder.add(hint, `"\\"" json-char${count} "\\"" space`);
+    if (syntax === "gemma") return primitive(this.builder, "gemma-string");
+    const encoding = syntax === "python" ? "python" : "json";
+    const char = this.builder.add(`${encoding === "json" ? "json" : "py"}-char-any`, anyCharGbnf(encoding, firstChars(this.builder.stringMarkers)));
+    return this.builder.add(hint, `${quote} ${char}{${min},${max ?? ""}} ${quote}${space}`);
+  }
+
+  /**
+   * The inside of a string matching `pattern`, written in `syntax`, or undefined (and the keyword
+   * relaxed, with the reason) when GBNF cannot express it there.
+   */
+  private pattern(pattern: string, keyword: string, hint: string, syntax: ValueSyntax): string | undefined {
+    // A raw string in a union is typed by the parser first: its guard and a pattern do not combine.
+    if (syntax === "raw" && this.rawSiblings.length > 0) return void this.relax(`${keyword} (raw text in a union)`, hint);
+    const raw = syntax === "raw" || syntax === "gemma";
+    const forbidden = raw
+      ? [...firstChars([...(this.rawMarkers?.() ?? []), ...(syntax === "gemma" ? [this.builder.stringQuote, ...this.builder.textMarkers] : [])]), "\r", "\n"]
+      : firstChars(this.builder.stringMarkers);
+    const out = regexToGbnf(pattern, raw ? "raw" : syntax === "python" ? "python" : "json", forbidden);
+    if ("reason" in out) return void this.relax(`${keyword} (${out.reason})`, hint);
+    return out.expr;
   }
 
   private objectBody(schema: Schema, hint: string, syntax: ObjectSyntax, root: Schema): string {
@@ -374,6 +414,11 @@ export function pyRepr(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
   if (isSchema(value)) return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
   return dumpJson(value, PY_JSON);
+}
+
+/** The first character of each marker. */
+function firstChars(markers: readonly string[]): string[] {
+  return [...new Set(markers.filter((m) => m !== "").map((m) => String.fromCodePoint(m.codePointAt(0)!)))];
 }
 
 /** A GBNF sequence of the non-empty parts. */

@@ -1,17 +1,20 @@
 /**
- * Free text that never contains any of some markers (a call start, the end of reasoning) and never runs
- * more than a bounded number of whitespace characters in a row (so a weak model cannot spend its budget
- * on spaces). GBNF has no "not this string", so the rules are the states of an automaton: an
+ * Free text that never contains any of some markers (a call start, the end of reasoning), optionally
+ * never running more than a bounded number of whitespace characters in a row. GBNF has no "not this string", so the rules are the states of an automaton: an
  * Aho-Corasick automaton over the markers (one state per proper marker prefix; a move that would
- * complete a marker does not exist), times the length of the current whitespace run. Every state may
- * end the text.
+ * complete a marker does not exist), times the length of the current whitespace run when runs are
+ * bounded. Every state may end the text.
+ *
+ * What the model writes (free text, reasoning, string contents, raw values) is never bounded: a code
+ * argument indented 30 spaces or a string of 40 spaces is the model's to write. The bound
+ * (MAX_WHITESPACE) is for structural positions only: between JSON tokens and around calls.
  *
  * The same construction serves the inside of quoted strings (JSON, Python): there the alphabet is
  * restricted (`exclude`) and escape sequences (`atoms`) are extra steps that end any marker prefix.
  */
 import { cls, lit, type GbnfBuilder } from "./gbnf.js";
 
-/** Longest whitespace run any grammar allows, in free text and between tokens. */
+/** Longest whitespace run a grammar allows in a structural position (between tokens, around calls). */
 export const MAX_WHITESPACE = 20;
 
 const WHITESPACE = [" ", "\t", "\n", "\r"];
@@ -72,7 +75,7 @@ export interface TextOptions {
   excluded?: (ch: string) => boolean;
   /** GBNF expressions that are one step of text and end any marker prefix (escape sequences). */
   atoms?: readonly string[];
-  /** Longest whitespace run (default MAX_WHITESPACE). */
+  /** Longest whitespace run; absent: runs are not bounded (the text is what the model writes). */
   maxWhitespace?: number;
   /** What the whole text may not look like (a raw string that would read back as another type). */
   guard?: TextGuard;
@@ -132,7 +135,7 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
   const real = markers.filter((m) => m !== "");
   const states = automaton(real);
   const excluded = options.excluded ?? (() => false);
-  const maxWs = options.maxWhitespace ?? MAX_WHITESPACE;
+  const maxWs = options.maxWhitespace;
   const whitespace = WHITESPACE.filter((ch) => !excluded(ch));
   const special = [...new Set(real.flatMap((m) => [...m]))].filter((ch) => !excluded(ch) && !WHITESPACE.includes(ch));
   const guard = options.guard;
@@ -178,12 +181,13 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
     const banned: string[] = [];
     const move = (ch: string, t: number, tw: number) => {
       const tg = stepG(g, ch);
-      if (states[t]!.complete || tw > maxWs || tg === undefined) return void banned.push(ch);
+      if (states[t]!.complete || (maxWs !== undefined && tw > maxWs) || tg === undefined) return void banned.push(ch);
       const id = visit(t, tw, tg);
-      if (id !== start) byTarget.set(id, [...(byTarget.get(id) ?? []), ch]);
+      // (Whitespace is never in the shared negated class, so it always takes its own move.)
+      if (id !== start || WHITESPACE.includes(ch)) byTarget.set(id, [...(byTarget.get(id) ?? []), ch]);
     };
     for (const ch of special) move(ch, step(states, s, ch), 0);
-    for (const ch of whitespace) move(ch, step(states, s, ch), w + 1);
+    for (const ch of whitespace) move(ch, step(states, s, ch), maxWs === undefined ? 0 : w + 1);
     // Every character that leads back to the start state shares one negated class.
     const apart = [...byTarget.values()].flat();
     const other = cls([...apart, ...banned, ...WHITESPACE.filter((ch) => !apart.includes(ch) && !banned.includes(ch))], true);

@@ -67,16 +67,19 @@ describe("pythonic strings: only escapes Python (and our reader) accept", () => 
   });
 });
 
-describe("whitespace runs are bounded", () => {
+describe("whitespace runs are bounded in structural positions only", () => {
   const hermes = new GbnfRecognizer(buildGbnf("hermes", { tools: [CITY] }));
+  const required = new GbnfRecognizer(buildGbnf("hermes", { tools: [CITY], tool_choice: "required" }));
   const good = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>';
-  it("in free text, between calls and inside strings", () => {
-    expect(hermes.accepts(`Hi${" ".repeat(20)}there`)).toBe(true);
-    expect(hermes.accepts(`Hi${" ".repeat(21)}there`)).toBe(false);
-    expect(hermes.accepts(`${good}${"\n".repeat(21)}${good}`)).toBe(false);
-    expect(hermes.accepts(good.replace('"Oslo"', `"${" ".repeat(21)}"`))).toBe(false);
-    expect(hermes.accepts(good.replace('"Oslo"', `"${" ".repeat(20)}"`))).toBe(true);
+  it("free text, text between calls under auto and strings are the model's: any run", () => {
+    expect(hermes.accepts(`Hi${" ".repeat(40)}there`)).toBe(true);
+    expect(hermes.accepts(`${good}${"\n".repeat(30)}${good}`)).toBe(true);
+    expect(hermes.accepts(good.replace('"Oslo"', `"${" ".repeat(40)}"`))).toBe(true);
+  });
+  it("between JSON tokens and between calls under required: at most the bound", () => {
     expect(hermes.accepts(good.replace('": {', `":${" ".repeat(21)}{`))).toBe(false);
+    expect(required.accepts(`${good}${"\n".repeat(20)}${good}`)).toBe(true);
+    expect(required.accepts(`${good}${"\n".repeat(21)}${good}`)).toBe(false);
   });
 });
 

@@ -87,3 +87,38 @@ export function REQUEST_VARIANTS(tools: FunctionTool[]): Record<string, Record<s
     none: { tools, tool_choice: "none" },
   };
 }
+
+/** Tools whose schemas use minimum, maximum, exclusiveMaximum, minLength, maxLength and pattern (all enforced). */
+export const KEYWORD_TOOLS: FunctionTool[] = [
+  {
+    type: "function",
+    function: {
+      name: "set_alarm",
+      parameters: {
+        type: "object",
+        properties: {
+          hour: { type: "integer", minimum: 0, maximum: 23 },
+          minute: { type: "integer", minimum: 0, exclusiveMaximum: 60 },
+          label: { type: "string", maxLength: 12 },
+          code: { type: "string", pattern: "^[A-Z]{2}-\\d{3}$" },
+        },
+        required: ["hour", "minute", "label", "code"],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "book_room",
+      parameters: {
+        type: "object",
+        properties: {
+          room: { type: "string", pattern: "^R[0-9]{3}$" },
+          people: { type: "integer", minimum: 1, maximum: 8 },
+          note: { type: "string", minLength: 1, maxLength: 20 },
+        },
+        required: ["room", "people"],
+      },
+    },
+  },
+];

@@ -35,8 +35,18 @@ export function ggufVocabFromTokenizerJson(json: TokenizerJson, pre: string): Gg
   };
 }
 
-/** A minimal GGUF v3 file (no tensors) holding `metadata` (strings, bools, uint32s, float32s, string arrays, int32 / float32 arrays). */
-export function writeGguf(file: string, metadata: Record<string, string | number | boolean | string[] | number[]>): void {
+/** An F32 tensor for writeGguf: `dims` in GGUF order (the fastest-varying dimension first). */
+export interface GgufTensor {
+  name: string;
+  dims: number[];
+  data: Float32Array;
+}
+
+/**
+ * A minimal GGUF v3 file holding `metadata` (strings, bools, uint32s, float32s, string arrays, int32 /
+ * float32 arrays) and `tensors` (F32, each at a 32-byte aligned offset; none: a vocabulary-only file).
+ */
+export function writeGguf(file: string, metadata: Record<string, string | number | boolean | string[] | number[]>, tensors: readonly GgufTensor[] = []): void {
   const parts: Buffer[] = [];
   const u32 = (n: number) => {
     const b = Buffer.alloc(4);
@@ -55,7 +65,7 @@ export function writeGguf(file: string, metadata: Record<string, string | number
   };
   parts.push(Buffer.from("GGUF"));
   u32(3);
-  u64(0); // tensors
+  u64(tensors.length);
   u64(Object.keys(metadata).length);
   for (const [key, value] of Object.entries(metadata)) {
     str(key);
@@ -91,9 +101,22 @@ export function writeGguf(file: string, metadata: Record<string, string | number
       }
     }
   }
+  let offset = 0;
+  for (const t of tensors) {
+    str(t.name);
+    u32(t.dims.length);
+    for (const d of t.dims) u64(d);
+    u32(0); // GGML_TYPE_F32
+    u64(offset);
+    offset += Math.ceil((t.data.length * 4) / 32) * 32;
+  }
   const body = Buffer.concat(parts);
   const pad = (32 - (body.length % 32)) % 32;
-  writeFileSync(file, Buffer.concat([body, Buffer.alloc(pad)]));
+  const data = tensors.map((t) => {
+    const bytes = Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+    return Buffer.concat([bytes, Buffer.alloc((32 - (bytes.length % 32)) % 32)]);
+  });
+  writeFileSync(file, Buffer.concat([body, Buffer.alloc(pad), ...data]));
 }
 
 /**

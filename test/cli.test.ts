@@ -7,28 +7,13 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { run } from "../src/cli/run.js";
+import { runCli, type CliResult } from "./helpers/run-cli.js";
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(argv: string[], stdin = ""): Promise<Result> {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(argv, {
-    stdin: Readable.from([Buffer.from(stdin, "utf8")]),
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
-}
+type Result = CliResult;
+const cli = runCli;
 
 /** A failure is exactly one line, `chatwire: <code>: ...`, exit 2, and nothing on stdout. */
 function expectOneLineError(r: Result, code: string, mentions?: string): void {

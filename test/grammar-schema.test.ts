@@ -3,10 +3,9 @@
  * rules (checked by recognising values against the json-block grammar), the json-schema kind (checked
  * with ajv against call objects), the error for formats without a grammar, and the CLI command.
  */
-import { Readable } from "node:stream";
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
-import { run } from "../src/cli/run.js";
+import { runCli } from "./helpers/run-cli.js";
 import { ChatwireError } from "../src/errors.js";
 import { buildGbnf, buildToolJsonSchema, grammarFormats } from "../src/grammar/index.js";
 import { readJson } from "../src/request/index.js";
@@ -228,16 +227,7 @@ describe("--kind json-schema", () => {
 });
 
 describe("chatwire grammar", () => {
-  async function cli(argv: string[]) {
-    let stdout = "";
-    let stderr = "";
-    const code = await run(argv, {
-      stdin: Readable.from([]),
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-    });
-    return { code, stdout, stderr };
-  }
+  const cli = (argv: string[]) => runCli(argv);
   const dir = mkdtempSync(join(tmpdir(), "chatwire-grammar-"));
   const requestFile = join(dir, "request.json");
   writeFileSync(requestFile, JSON.stringify({ messages: [{ role: "user", content: "Weather in Oslo?" }], tools: [WEATHER] }));

@@ -6,9 +6,8 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli/run.js";
+import { runCli } from "../helpers/run-cli.js";
 import { ChatwireError } from "../../src/errors.js";
 import { loadTemplate } from "../../src/template/index.js";
 import { REPO_ROOT } from "../helpers/fixtures.js";
@@ -22,16 +21,7 @@ const INVALID: { name: string; response_template: unknown; field: string; transf
 const QWEN = FALLBACKS.find((t) => t.id === "qwen2")!.response_template;
 const CHAT = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}<tool_call>";
 
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(argv, {
-    stdin: Readable.from([]),
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[]) => runCli(argv);
 
 describe("loading a response template", () => {
   it.each(FALLBACKS.map((t) => [t.id, t.response_template] as const))("keeps the %s fallback from an in-memory config", async (_id, rt) => {

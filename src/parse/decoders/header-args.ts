@@ -77,8 +77,8 @@ class HeaderArgsDecoder implements PayloadDecoder {
     return this.inner?.pushPlain(text);
   }
 
-  pushOpaque(text: string): string | undefined {
-    return this.inner?.pushOpaque(text);
+  pushUnscanned(text: string): string | undefined {
+    return this.inner?.pushUnscanned(text);
   }
 
   end(closed: boolean): DecoderEvent[] {

@@ -60,16 +60,25 @@ export interface PayloadDecoder {
    */
   pushPlain?(text: string): string | undefined;
   /**
-   * Optional, like pushPlain, but offered before the engine has looked for the region's end markers
-   * (`ends`) in `text`: the decoder takes the text only when it knows none of them can act in it, so
-   * the engine's own search would have found nothing to act on and nothing to hold back. Either the
-   * text stays inside a literal of the payload in which end markers do not count (an open JSON string:
-   * see `opaque`; a `<` at the end of a push of code cannot start the region's end there), or the
-   * decoder's own search finds them (a tagged value, searched for `<` anyway, when all of `ends` start
-   * with `<`): one pass over a push then does both searches. Otherwise it returns undefined, having
-   * done nothing, and the engine scans the text (and offers pushPlain what is before a held tail).
+   * Optional, like pushPlain, for text that stays inside a literal of the payload in which region end
+   * markers do not count (an open JSON string: see `opaque`). The engine offers a push here before it
+   * looks for markers in it, so such text costs no marker scan and nothing of it is held back (a `<`
+   * at the end of a push of code cannot start the region's end there).
    */
-  pushUnscanned?(text: string, ends: readonly string[]): string | undefined;
+  pushOpaque?(text: string): string | undefined;
+  /**
+   * Optional, like pushPlain, but offered before the engine has looked for the region's end markers,
+   * when they all start with `<` (the character a tagged value is searched for anyway): the decoder
+   * takes the text only when, besides what pushPlain asks, no `<` in it starts one of `ends` in full or
+   * in part (so the engine's own search would have found nothing to act on). One pass over a push
+   * then does both searches; otherwise it returns undefined, having done nothing. When the only `<`
+   * that may start an end marker begins a tail of `text` that is a proper prefix of one (`</` at the
+   * end of a push), the decoder takes the text before it (as pushPlain would) and sets `unscannedHold`
+   * to the length of that tail, which the engine holds back as its own scan would have; else it sets 0.
+   */
+  pushPlainUnscanned?(text: string, ends: readonly string[]): string | undefined;
+  /** See pushPlainUnscanned: read by the engine right after that call returned a string. */
+  unscannedHold?: number;
   /**
    * Optional: the text pushed so far ends inside a literal of the payload (an open JSON string), so a
    * region end marker found now is part of that literal (`"a": "</tool_call>"`), not the region's end.

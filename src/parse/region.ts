@@ -84,6 +84,12 @@ export interface RegionHost {
 }
 
 export class Region {
+  /**
+   * The region's end markers when all of them start with `<` and the decoder takes text unscanned
+   * (see pushPlainUnscanned), else undefined: known per region (and per decoder it forwards to), so a
+   * JSON decoder's push does not look the method up in vain.
+   */
+  ltEnds: readonly string[] | undefined;
   decoder: PayloadDecoder;
   /** The region's text so far, markers included (a rope: appended per push, read when calls end). */
   readonly raw: TextRope;
@@ -137,6 +143,7 @@ export class Region {
     this.raw = new TextRope(raw);
     this.floor = raw.length;
     this.decoder = region.decoder(ctx);
+    this.ltEnds = unscannedEnds(table, this.decoder);
   }
 
   /** The model names a call (a channel header's recipient, or the decoder's `call` event). */
@@ -153,10 +160,20 @@ export class Region {
    * the region closed itself, or undefined when the engine's loop must read `text` (nothing happened).
    */
   push(text: string): number | string | undefined {
-    // Inside a long value, one call into the decoder where it can be (see PayloadDecoder.pushUnscanned).
-    const early = this.decoder.pushUnscanned?.(text, this.table.set.markers);
-    if (early !== undefined) {
-      this.took(text, early);
+    const ends = this.ltEnds;
+    if (ends !== undefined) {
+      // Inside a tagged value: the decoder's one search for `<` also rules out the end markers.
+      const d = this.decoder;
+      const args = d.pushPlainUnscanned!(text, ends);
+      if (args !== undefined) {
+        const hold = d.unscannedHold!;
+        if (hold < text.length) this.took(hold === 0 ? text : text.slice(0, text.length - hold), args);
+        return hold;
+      }
+    }
+    const opaque = this.decoder.pushOpaque?.(text);
+    if (opaque !== undefined) {
+      this.took(text, opaque);
       return 0;
     }
     // Most pushes of a long value hold no character that starts a marker: one native search says so.
@@ -228,7 +245,10 @@ export class Region {
   private decoderPush(s: string): DecoderEvent[] {
     const events = this.decoder.push(s);
     const inner = this.decoder.forwardsTo?.();
-    if (inner !== undefined) this.decoder = inner;
+    if (inner !== undefined) {
+      this.decoder = inner;
+      this.ltEnds = unscannedEnds(this.table, inner);
+    }
     return events;
   }
 
@@ -354,6 +374,11 @@ export class Region {
     for (const issue of this.issues) if (issue.text === "") issue.text = this.raw.toString();
     this.host.regionOver(this, this.valid === 0 ? this.raw.toString() : this.failedRaw.join(""));
   }
+}
+
+/** What Region.ltEnds is for this table and decoder. */
+function unscannedEnds(table: MarkerTable, decoder: PayloadDecoder): readonly string[] | undefined {
+  return table.set.first === "<" && decoder.pushPlainUnscanned !== undefined ? table.set.markers : undefined;
 }
 
 function isEmptyObject(v: unknown): boolean {

@@ -77,8 +77,8 @@ class HeaderArgsDecoder implements PayloadDecoder {
     return this.inner?.pushPlain(text);
   }
 
-  pushUnscanned(text: string): string | undefined {
-    return this.inner?.pushUnscanned(text);
+  pushOpaque(text: string): string | undefined {
+    return this.inner?.pushOpaque(text);
   }
 
   end(closed: boolean): DecoderEvent[] {

@@ -35,7 +35,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
 
   private readonly seen: SeenText;
   private readonly string: OpenString;
-  /** As in JsonCallsDecoder: the last push went through pushUnscanned, and nothing else since. */
+  /** As in JsonCallsDecoder: the last push went through pushOpaque, and nothing else since. */
   private inOpaqueRun = false;
 
   constructor(
@@ -131,7 +131,7 @@ export class JsonArgsDecoder implements PayloadDecoder {
   }
 
   /** pushPlain for text that also holds no raw newline, so markers in it are the string's (see opaque). */
-  pushUnscanned(text: string): string | undefined {
+  pushOpaque(text: string): string | undefined {
     if (!this.inOpaqueRun) {
       if (this.phase !== "value") return undefined;
       const rel = this.args.reader.openString;

@@ -110,8 +110,8 @@ export class JsonCallsDecoder implements PayloadDecoder {
   /** The events of the push in progress (handed out, and replaced, when there are any). */
   private out: DecoderEvent[] = [];
   /**
-   * The last push went through pushUnscanned, and nothing else has been pushed since: the text still ends
-   * inside the same unbroken arguments string, so pushUnscanned's checks of that need not be made again.
+   * The last push went through pushOpaque, and nothing else has been pushed since: the text still ends
+   * inside the same unbroken arguments string, so pushOpaque's checks of that need not be made again.
    */
   private inOpaqueRun = false;
 
@@ -190,7 +190,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
    * would break the string): what pushPlain does with it, and the engine need not look for markers in
    * it (they are the string's, see opaque).
    */
-  pushUnscanned(text: string): string | undefined {
+  pushOpaque(text: string): string | undefined {
     const obj = this.obj;
     if (!this.inOpaqueRun) {
       if (this.phase !== "object" || obj!.step !== "value" || !obj!.inArgs) return undefined;

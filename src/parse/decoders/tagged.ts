@@ -191,21 +191,13 @@ class TaggedDecoder extends StepDecoder<State> {
     return this.pushValueText(text, NO_ENDS);
   }
 
-  /**
-   * pushPlain, minding the region's `ends` too (see PayloadDecoder.pushUnscanned): only when they all
-   * start with `<`, which the value's search finds anyway.
-   */
-  pushUnscanned(text: string, ends: readonly string[]): string | undefined {
-    if (ends !== this.ltChecked) {
-      this.ltChecked = ends;
-      this.ltEnds = ends.length === 0 ? NO_ENDS : ends.every((e) => e.charCodeAt(0) === LT) ? ends : undefined;
-    }
-    return this.ltEnds === undefined ? undefined : this.pushValueText(text, this.ltEnds);
-  }
+  unscannedHold = 0;
 
-  /** The `ends` pushUnscanned was last given, and them if they all start with `<` (else undefined). */
-  private ltChecked: readonly string[] | null = null;
-  private ltEnds: readonly string[] | undefined = undefined;
+  /** pushPlain, minding the region's `ends` too (see PayloadDecoder.pushPlainUnscanned). */
+  pushPlainUnscanned(text: string, ends: readonly string[]): string | undefined {
+    this.unscannedHold = 0;
+    return this.pushValueText(text, ends);
+  }
 
   private pushValueText(text: string, ends: readonly string[]): string | undefined {
     const v = this.value;
@@ -220,7 +212,7 @@ class TaggedDecoder extends StepDecoder<State> {
     const escaped = v.writer.writeScanning(s, n - tail);
     const first = escaped === undefined ? s.indexOf("<") : v.writer.stopAt;
     if (first < 0 && escaped !== undefined) return this.tookValueText(v, text, s, n - tail, escaped);
-    return this.valueTextWithLt(v, text, ends, s, tail, escaped, first);
+    return this.valueTextWithLt(v, text, ends, kept, s, tail, escaped, first);
   }
 
   /**
@@ -228,7 +220,7 @@ class TaggedDecoder extends StepDecoder<State> {
    * `<` is judged as valueText would (`x < 10` is text). Kept apart so that the common push above
    * stays small enough for V8 to inline into the engine's push.
    */
-  private valueTextWithLt(v: OpenValue, text: string, ends: readonly string[], s: string, tail: number, escaped: string | undefined, first: number): string | undefined {
+  private valueTextWithLt(v: OpenValue, text: string, ends: readonly string[], kept: string, s: string, tail: number, escaped: string | undefined, first: number): string | undefined {
     const n = s.length;
     const follow = this.followersOf(ends);
     let wait = -1;
@@ -238,9 +230,17 @@ class TaggedDecoder extends StepDecoder<State> {
       for (let k = 0; k < ends.length; k++) {
         const at = tokenAt(s, p, ends[k]!, false);
         if (at === "no") continue;
-        // An end marker, or a tail that may still become one: the engine's scan finds it (and holds
-        // the tail, offering pushPlain the text before it).
-        return undefined;
+        // A tail that may still become an end marker: the engine holds it, as its scan would; the
+        // text before it is taken as pushPlain takes it (nothing, when the tail is all of the push).
+        const q = p - kept.length;
+        if (at === "full" || q < 0) return undefined;
+        if (q === 0) {
+          this.unscannedHold = text.length;
+          return "";
+        }
+        const took = this.pushValueText(text.slice(0, q), NO_ENDS);
+        if (took !== undefined) this.unscannedHold = text.length - q;
+        return took;
       }
       // After a `<` that makes the value wait, later ones are only checked for end markers (above).
       if (wait >= 0) continue;

@@ -4,10 +4,10 @@
  * made decoders and its patterns matchers). It serves both one-shot and streaming parse: one-shot is
  * "push everything, then end", so the two agree for every split by construction.
  *
- * States: content or reasoning text; a section (a group of calls); a call region, whose inner text
- * goes to the format's payload decoder; a channel message header. Each state scans only for its own
- * markers (marker-tables.ts). Text that may still become a marker is held back and released as soon
- * as it cannot; nothing emitted is retracted.
+ * States: content or reasoning text (text-output.ts); a section (a group of calls); a call region
+ * (region.ts), whose inner text goes to the format's payload decoder; a channel message header
+ * (channels.ts). Each state scans only for its own markers (marker-tables.ts). Text that may still
+ * become a marker is held back and released as soon as it cannot; nothing emitted is retracted.
  *
  * Calls: opened (header delta) as soon as the decoder names an accepted tool; argument fragments
  * follow; validated when the call closes. A call that fails after it was opened is reported in the
@@ -18,95 +18,20 @@
  * Work per push is proportional to the pushed text plus a bounded held-back tail: the buffer is never
  * re-scanned and never concatenated whole.
  */
-import type { CompiledFormat, CompiledRegion as CallRegion } from "./compile-format.js";
+import type { CompiledFormat, CompiledRegion } from "./compile-format.js";
 import type { Delta, FinishReason, ParseIssue } from "../types.js";
-import { QUOTE_LENGTH, quoteStart } from "./decoder.js";
-import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
+import { headerState, headerText, promptStart, routeHeader } from "./channels.js";
+import type { HeaderState } from "./channels.js";
+import { quoteStart } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";
-import { idsFor, validId } from "./ids.js";
-import { NO_MARKER } from "./lexer.js";
+import { idsFor } from "./ids.js";
 import type { ScanResult } from "./lexer.js";
 import { tablesFor } from "./marker-tables.js";
 import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js";
 import type { CallPolicy } from "./policy.js";
-import { TextRope } from "./rope.js";
-import { TextChannel } from "./text-channel.js";
-import { holdsNonFiniteNumber, validateArguments } from "./validate.js";
-
-type Channel = "content" | "reasoning";
-
-/** Longer than any channel message header (harmony's longest is a recipient and a content type). */
-const MAX_HEADER = 256;
-
-/** The first piece of a long region text fed to a decoder (see regionText). */
-const FIRST_FEED = 256;
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-interface Section {
-  channel: Channel;
-  /** The section's own text (markers and text) while no call in it has succeeded. */
-  pending: string[];
-  /** The text in `pending` that is not a marker: kept as content once a call in the section succeeds. */
-  text: string[];
-  valid: boolean;
-  /**
-   * A channel message addressed to this tool (a `calls` route): only a valid call to it makes the
-   * section valid (its header protocol); `called` says one succeeded.
-   */
-  recipient?: string;
-  called?: boolean;
-}
-
-interface CurrentCall {
-  name: string;
-  /** Set when the call was opened (streamed); undefined for a rejected name. */
-  index?: number;
-  rejected?: { type: ParseIssue["type"]; message: string };
-  /** A call to one of the format's pseudo-tools (see the language's `pseudoTools`): never opened. */
-  pseudo?: true;
-}
-
-interface Region {
-  region: CallRegion;
-  /** The markers that mean something inside this region (looked up once, not per push). */
-  table: MarkerTable;
-  /**
-   * The region's end markers when all of them start with `<` and the decoder takes text unscanned
-   * (see pushPlainUnscanned), else undefined: known per region (and per decoder it forwards to), so a
-   * JSON decoder's push does not look the method up in vain.
-   */
-  ltEnds: readonly string[] | undefined;
-  decoder: PayloadDecoder;
-  channel: Channel;
-  section: Section | undefined;
-  /** The region's text so far, markers included (a rope: appended per push, read when calls end). */
-  raw: TextRope;
-  /**
-   * How much of `raw` the region always keeps, whatever its decoder hands back: its start marker (or a
-   * channel header). A decoder that hands back everything (`<function=>` is no call) must not make the
-   * engine read the same marker again, which would open the same region forever.
-   */
-  floor: number;
-  /** Where the payload starts in `raw` (decoder offsets are relative to it). */
-  payloadAt: number;
-  /** Where the payload ends in `raw`, once the end marker was appended (-1: at the end of `raw`). */
-  bodyEnd: number;
-  /** Failure messages still to be ended with a quote of the region text from a payload offset. */
-  quotes: Array<{ issue: ParseIssue; at: number }>;
-  valid: number;
-  calls: number;
-  /** Texts of failed calls, for when some call in the region succeeded. */
-  failedRaw: string[];
-  issues: ParseIssue[];
-  current: CurrentCall | undefined;
-  /** Repairs the decoder reported for the current (or next) call: kept only if that call validates. */
-  repairs: ParseIssue[];
-  /** The last call of the region that validated: its streamed index and name. */
-  lastValid: { index: number; name: string } | undefined;
-}
+import { CallLedger, Region } from "./region.js";
+import type { Channel, RegionHost, Section } from "./region.js";
+import { TextOutput } from "./text-output.js";
 
 /**
  * Right after a valid call, while only whitespace followed it: the closers of an opener the model
@@ -122,8 +47,7 @@ type State =
   | { kind: "text"; channel: Channel; after?: AfterCall }
   | { kind: "section"; section: Section }
   | { kind: "region"; r: Region }
-  /** `opener`: the model's header start marker; `fromPrompt`: header text that came from the prompt. */
-  | { kind: "header"; text: string[]; length: number; opener: string; fromPrompt: string };
+  | HeaderState;
 
 export interface EngineOptions {
   idGenerator?: () => string;
@@ -132,21 +56,16 @@ export interface EngineOptions {
   reasoningCalls?: "call" | "text";
 }
 
-export class ParseEngine {
+export class ParseEngine implements RegionHost {
   private readonly tables: FormatTables;
   /** The reasoning state's table: with or without call markers (options.reasoningCalls). */
   private readonly reasoningTable: MarkerTable;
   private readonly sink = new DeltaSink();
-  private readonly content: TextChannel;
-  private readonly reasoning: TextChannel;
-  private readonly nextId: () => string;
+  private readonly out = new TextOutput(this.sink);
+  private readonly calls: CallLedger;
   private state: State = { kind: "text", channel: "content" };
   /** Text held back because it may be the start of a marker. */
   private held = "";
-  /** Nothing but whitespace has been seen (for regions allowed only at the start). */
-  private atStart = true;
-  private nextIndex = 0;
-  private validCalls = 0;
   private readonly issues: ParseIssue[] = [];
   private ended = false;
 
@@ -157,9 +76,7 @@ export class ParseEngine {
   ) {
     this.tables = tablesFor(format);
     this.reasoningTable = options.reasoningCalls === "text" ? this.tables.reasoningText : this.tables.reasoning;
-    this.content = new TextChannel((t) => this.sink.content(t));
-    this.reasoning = new TextChannel((t) => this.sink.reasoning(t));
-    this.nextId = idsFor(format.idStyle, options.idGenerator);
+    this.calls = new CallLedger(format, policy, this.sink, idsFor(format.idStyle, options.idGenerator));
     this.initialState(options.promptSuffix);
   }
 
@@ -167,69 +84,16 @@ export class ParseEngine {
     if (this.ended || delta === "") return this.sink.take();
     const st = this.state;
     if (st.kind === "region") {
-      // The common push inside a call. What run() would do with it, minus the loop: when no marker
-      // can start in it, all of it is region text; when only its tail may still become a marker (`<`
-      // at the end of a push of code), the text before that tail is, and the tail is held back.
-      const r = st.r;
+      // The common push inside a call: the region reads it without the loop where it can.
       const text = this.held === "" ? delta : this.held + delta;
-      if (r.ltEnds !== undefined) {
-        // Inside a tagged value: the decoder's one search for `<` also rules out the end markers.
-        const d = r.decoder;
-        const args = d.pushPlainUnscanned!(text, r.ltEnds);
-        if (args !== undefined) {
-          const hold = d.unscannedHold!;
-          if (hold === 0) {
-            this.held = "";
-            this.tookRegionText(r, text, args);
-          } else {
-            this.held = text.slice(text.length - hold);
-            if (hold < text.length) this.tookRegionText(r, text.slice(0, text.length - hold), args);
-          }
-          return this.sink.take();
-        }
-      }
-      const opaque = r.decoder.pushOpaque?.(text);
-      if (opaque !== undefined) {
-        this.held = "";
-        this.tookRegionText(r, text, opaque);
-        return this.sink.take();
-      }
-      // Most pushes of a long value hold no character that starts a marker: one native search says so.
-      const set = r.table.set;
-      const hit = set.first !== undefined && text.indexOf(set.first) < 0 ? NO_MARKER : set.scan(text, 0);
-      if (hit.kind === "none") {
-        this.held = "";
-        if (this.plainRegionText(r, text)) return this.sink.take();
-        const rest = this.regionText(r, text, true);
-        if (rest !== undefined) this.run(rest, false);
-        return this.sink.take();
-      }
-      if (hit.kind === "hold" && (hit.index === 0 || this.plainRegionText(r, text.slice(0, hit.index)))) {
-        this.held = text.slice(hit.index);
-        return this.sink.take();
-      }
-      this.run(text, false);
+      const took = st.r.push(text);
+      if (took === undefined) this.run(text, false);
+      else if (typeof took === "string") this.run(took, false);
+      else this.held = took === 0 ? "" : text.slice(text.length - took);
       return this.sink.take();
     }
     this.run(this.held + delta, false);
     return this.sink.take();
-  }
-
-  /**
-   * Region text taken by the decoder's fast path (inside a long value), with the same effect as
-   * regionText; false when the decoder did not take it (then nothing happened).
-   */
-  private plainRegionText(r: Region, s: string): boolean {
-    const plain = r.decoder.pushPlain?.(s);
-    if (plain === undefined) return false;
-    this.tookRegionText(r, s, plain);
-    return true;
-  }
-
-  /** Region text `s` that a decoder's fast path took, making the arguments fragment `args`. */
-  private tookRegionText(r: Region, s: string, args: string): void {
-    r.raw.append(s);
-    if (args !== "" && r.current?.index !== undefined) this.sink.args(r.current.index, args);
   }
 
   end(): Delta[] {
@@ -238,10 +102,10 @@ export class ParseEngine {
     this.run(this.held, true);
     this.held = "";
     this.finishState();
-    if (this.policy.choice.kind === "required" && this.validCalls === 0) {
+    if (this.policy.choice.kind === "required" && this.calls.validCalls === 0) {
       this.issues.push({ type: "tool_choice", message: 'tool_choice is "required" but the output has no valid call', text: "" });
     }
-    const finish: FinishReason = this.validCalls > 0 ? "tool_calls" : "stop";
+    const finish: FinishReason = this.calls.validCalls > 0 ? "tool_calls" : "stop";
     const last: Delta = { finish_reason: finish };
     if (this.issues.length > 0) last.errors = this.issues;
     this.sink.push(last);
@@ -256,7 +120,7 @@ export class ParseEngine {
       case "text":
         if (s.after !== undefined) return s.after.table;
         if (s.channel === "reasoning") return this.reasoningTable;
-        return this.atStart ? this.tables.contentAtStart : this.tables.content;
+        return this.out.atStart ? this.tables.contentAtStart : this.tables.content;
       case "section":
         return this.tables.section;
       case "region":
@@ -287,7 +151,7 @@ export class ParseEngine {
         // Regions allowed only at the start must begin at the first non-whitespace character.
         const first = buf.slice(pos, hit.index).search(/\S/);
         if (first >= 0) {
-          this.atStart = false;
+          this.out.atStart = false;
           continue;
         }
       }
@@ -320,7 +184,7 @@ export class ParseEngine {
       const st = this.state;
       if (st.kind === "region" && (action.kind === "regionEnd" || action.kind === "regionEndThenHeader" || action.kind === "regionEndThenRegion") && st.r.decoder.opaque?.()) {
         // The end marker sits inside a literal of the payload (`"</tool_call>"` in a JSON string).
-        const after = this.regionText(st.r, hit.marker, true);
+        const after = st.r.feed(hit.marker, true);
         if (after !== undefined) {
           buf = after + buf.slice(pos);
           pos = 0;
@@ -341,30 +205,17 @@ export class ParseEngine {
         // Text after a call: a stray closer can no longer follow it (the run loop reads the marker
         // after this text again, in the plain text state).
         if (st.after !== undefined && /\S/.test(s)) this.state = { kind: "text", channel: st.channel };
-        if (st.channel === "reasoning") this.reasoning.text(s);
-        else {
-          if (this.atStart && /\S/.test(s)) this.atStart = false;
-          this.content.text(s);
-        }
+        this.out.text(st.channel, s);
         return undefined;
       case "section":
         this.sectionText(st.section, s);
         return undefined;
       case "region":
-        return this.regionText(st.r, s, true);
+        return st.r.feed(s, true);
       case "header": {
-        // A newline, or more text than a header holds, shows it is not one: the text up to there is
-        // content, and what follows is read again as content (so the outcome does not depend on
-        // where the stream was cut).
-        const nl = s.indexOf("\n");
-        const room = MAX_HEADER - st.length;
-        const cut = Math.min(nl >= 0 ? nl + 1 : Infinity, s.length > room ? Math.max(room, 0) : Infinity);
-        if (cut === Infinity) {
-          st.text.push(s);
-          st.length += s.length;
-          return undefined;
-        }
-        st.text.push(s.slice(0, cut));
+        // Text that shows the header is not one is content, and what follows it is read again.
+        const cut = headerText(st, s);
+        if (cut < 0) return undefined;
         this.notHeader(st);
         return cut < s.length ? s.slice(cut) : undefined;
       }
@@ -376,46 +227,46 @@ export class ParseEngine {
    * comes before the header end: `Hello!` after the generation prompt's `<|start|>assistant`): its
    * text is content, kept exactly, and the output goes on as content.
    */
-  private notHeader(st: Extract<State, { kind: "header" }>): void {
+  private notHeader(st: HeaderState): void {
     this.state = { kind: "text", channel: "content" };
-    this.keepText("content", st.opener + st.text.join(""));
+    this.out.keep("content", st.opener + st.text.join(""));
   }
 
   private marker(m: string, action: MarkerAction): void {
     const st = this.state;
     // A reasoning block before the answer does not end "the start of the output" (xLAM thinks, then
     // writes its bare JSON list).
-    if (st.kind === "text" && st.channel === "content" && action.kind !== "reasoningStart") this.atStart = false;
+    if (st.kind === "text" && st.channel === "content" && action.kind !== "reasoningStart") this.out.atStart = false;
     switch (action.kind) {
       case "reasoningStart":
         if (st.kind === "text" && st.channel === "reasoning") {
           // Already reasoning: a repeated opener before any reasoning text is dropped, later it is text.
-          if (!this.reasoning.blank) this.reasoning.text(m);
+          if (!this.out.reasoning.blank) this.out.reasoning.text(m);
           return;
         }
-        this.reasoning.boundary();
+        this.out.reasoning.boundary();
         this.state = { kind: "text", channel: "reasoning" };
         return;
       case "reasoningEnd":
-        this.reasoning.boundary();
-        this.content.boundary();
+        this.out.reasoning.boundary();
+        this.out.content.boundary();
         this.state = { kind: "text", channel: "content" };
         return;
       case "bodyEnd":
         if (st.kind === "section") {
           this.endSection(st.section, m);
-          this.content.boundary();
+          this.out.content.boundary();
           return;
         }
         if (st.kind === "header") {
           this.notHeader(st);
-          this.content.boundary();
+          this.out.content.boundary();
           return;
         }
         if (st.kind === "text" && st.channel === "reasoning") {
-          this.reasoning.boundary();
-          this.content.boundary();
-        } else this.content.boundary();
+          this.out.reasoning.boundary();
+          this.out.content.boundary();
+        } else this.out.content.boundary();
         this.state = { kind: "text", channel: "content" };
         return;
       case "ignore":
@@ -433,29 +284,29 @@ export class ParseEngine {
         this.openRegion(action.region, m);
         return;
       case "regionEnd":
-        if (st.kind === "region") this.closeRegion(st.r, true, m);
+        if (st.kind === "region") st.r.close(true, m);
         return;
       case "regionEndThenRegion":
         // The end marker is missing: the region is over as at the end of the output, and the marker
         // opens the next one wherever the first one had left the state (reasoning, a section).
-        if (st.kind === "region") this.closeRegion(st.r, false, "");
+        if (st.kind === "region") st.r.close(false, "");
         this.openRegion(action.region, m);
         return;
       case "regionEndThenHeader":
-        if (st.kind === "region") this.closeRegion(st.r, true, "");
-        this.state = { kind: "header", text: [], length: 0, opener: m, fromPrompt: "" };
+        if (st.kind === "region") st.r.close(true, "");
+        this.state = headerState(m, "");
         return;
       case "headerStart":
-        if (st.kind === "text" && st.channel === "reasoning") this.reasoning.boundary();
+        if (st.kind === "text" && st.channel === "reasoning") this.out.reasoning.boundary();
         if (st.kind === "section") this.endSection(st.section, "");
-        this.state = { kind: "header", text: [], length: 0, opener: m, fromPrompt: "" };
+        this.state = headerState(m, "");
         return;
       case "headerEnd":
-        if (st.kind === "header") this.routeHeader(st, m);
+        if (st.kind === "header") this.headerEnd(st, m);
         return;
       case "strayCloser":
         // Only the after-call table holds it, so the state is that one.
-        if (st.kind !== "text" || st.after === undefined) return this.channelText(st.kind === "text" ? st.channel : "content", m);
+        if (st.kind !== "text" || st.after === undefined) return this.out.text(st.kind === "text" ? st.channel : "content", m);
         this.issues.push({
           type: "repaired",
           repair: action.repair,
@@ -464,7 +315,7 @@ export class ParseEngine {
           name: st.after.name,
           call: st.after.call,
         });
-        this.boundary(st.channel);
+        this.out.boundary(st.channel);
         this.state = { kind: "text", channel: st.channel };
         return;
     }
@@ -479,18 +330,18 @@ export class ParseEngine {
       return;
     }
     // After a valid call (a boundary), whitespace between calls is dropped; other text is kept.
-    this.channelText(section.channel, s);
+    this.out.text(section.channel, s);
   }
 
   private endSection(section: Section, m: string): void {
-    if (!section.valid) this.keepText(section.channel, section.pending.join("") + m);
-    else this.boundary(section.channel);
+    if (!section.valid) this.out.keep(section.channel, section.pending.join("") + m);
+    else this.out.boundary(section.channel);
     this.state = { kind: "text", channel: section.channel };
   }
 
   // ---- call regions --------------------------------------------------------------------------
 
-  private openRegion(region: CallRegion, marker: string): void {
+  private openRegion(region: CompiledRegion, marker: string): void {
     const st = this.state;
     const section = st.kind === "section" ? st.section : undefined;
     const channel: Channel = section ? section.channel : st.kind === "text" ? st.channel : "content";
@@ -500,232 +351,18 @@ export class ParseEngine {
     const r = this.newRegion(region, channel, section, marker, marker.length - payload.length, selfClosing);
     this.state = { kind: "region", r };
     if (payload !== "") {
-      const rest = this.regionText(r, payload, false);
+      const rest = r.feed(payload, false);
       if (rest !== undefined) this.text(rest);
     }
   }
 
-  /**
-   * A region whose raw text starts with `raw`; its payload (what the decoder sees) starts at
-   * `payloadAt` in that text. Decoders slice the payload from the region's raw text.
-   */
-  private newRegion(region: CallRegion, channel: Channel, section: Section | undefined, raw: string, payloadAt: number, selfClosing: boolean): Region {
-    const ctx: DecoderContext = {
-      toolSchema: (name) => this.policy.schema(name),
-      selfClosing,
-      tolerances: this.format.tolerances,
-      acceptsDeclared: (name) => this.policy.declares(name) && this.policy.accept(name, this.nextIndex).ok,
-      declaredCallsPossible: this.policy.declaresAny() && this.policy.choice.kind !== "none",
-      mayNameDeclared: (prefix) => this.policy.acceptsNameStarting(prefix, this.nextIndex),
-      // Called only after `r` exists (decoders slice when a call ends).
-      regionText: (from, to) => r.raw.slice(payloadAt + from, payloadAt + to),
-      regionPieces: (from, to) => r.raw.pieces(payloadAt + from, payloadAt + to),
-    };
-    const table = this.tables.region(region);
-    const decoder = region.decoder(ctx);
-    const r: Region = { region, table, ltEnds: unscannedEnds(table, decoder), decoder, channel, section, raw: new TextRope(raw), floor: raw.length, payloadAt, bodyEnd: -1, quotes: [], valid: 0, calls: 0, failedRaw: [], issues: [], current: undefined, repairs: [], lastValid: undefined };
-    return r;
+  private newRegion(region: CompiledRegion, channel: Channel, section: Section | undefined, raw: string, payloadAt: number, selfClosing: boolean): Region {
+    return new Region(region, this.tables.region(region), channel, section, raw, payloadAt, selfClosing, this.calls, this);
   }
 
-  /**
-   * Feeds region text to the decoder. Returns the text after the payload if the region closed.
-   *
-   * A long text (the rest of a one-shot buffer, when no end marker follows) is fed in pieces that double
-   * in size: a decoder may do work in proportion to what it is pushed (join it with what it kept, scan
-   * it), and a region that ends after a few characters (`<function=` repeated, a `<tool_call>` that is
-   * prose) must not cost the length of everything after it. Decoders give the same events for any
-   * split, so this changes nothing but the cost.
-   */
-  private regionText(r: Region, s: string, record: boolean): string | undefined {
-    if (s.length <= FIRST_FEED) {
-      if (record) r.raw.append(s);
-      return this.handle(r, this.decoderPush(r, s));
-    }
-    let at = 0;
-    let size = FIRST_FEED;
-    while (at < s.length) {
-      let to = Math.min(s.length, at + size);
-      // Never between the two halves of a surrogate pair (a stream never cuts there either).
-      if (to < s.length && isHighSurrogate(s.charCodeAt(to - 1))) to++;
-      const piece = s.slice(at, to);
-      if (record) r.raw.append(piece);
-      const rest = this.handle(r, this.decoderPush(r, piece));
-      at = to;
-      if (rest !== undefined) return at < s.length ? rest + s.slice(at) : rest;
-      size *= 2;
-    }
-    return undefined;
-  }
-
-  /** Pushes region text to the decoder, then talks to the one it forwards to, if it now does. */
-  private decoderPush(r: Region, s: string): DecoderEvent[] {
-    const events = r.decoder.push(s);
-    const inner = r.decoder.forwardsTo?.();
-    if (inner !== undefined) {
-      r.decoder = inner;
-      r.ltEnds = unscannedEnds(r.table, inner);
-    }
-    return events;
-  }
-
-  private handle(r: Region, events: DecoderEvent[]): string | undefined {
-    let rest: string | undefined;
-    for (let k = 0; k < events.length; k++) {
-      const ev = events[k]!;
-      switch (ev.kind) {
-        case "call":
-          this.onCall(r, ev.name, ev.id);
-          break;
-        case "args":
-          if (r.current?.index !== undefined) this.sink.args(r.current.index, ev.text);
-          break;
-        case "done":
-          this.onDone(r, ev.value, ev.raw);
-          break;
-        case "fail":
-          this.onFail(r, ev);
-          break;
-        case "repaired":
-          r.repairs.push({ type: "repaired", repair: ev.repair, message: ev.message, text: ev.text });
-          break;
-        case "close": {
-          // The region keeps at least its start marker: the engine always moves past what it matched.
-          const most = Math.max(0, r.raw.length - r.floor);
-          rest = ev.rest.length > most ? ev.rest.slice(ev.rest.length - most) : ev.rest;
-          this.trimRaw(r, rest);
-          this.finishRegion(r);
-          break;
-        }
-      }
-    }
-    return rest;
-  }
-
-  private onCall(r: Region, name: string, id: string | undefined): void {
-    r.calls++;
-    if (this.format.pseudoTools?.includes(name) === true && !this.policy.declares(name)) {
-      r.current = { name, pseudo: true };
-      return;
-    }
-    // With parallel_tool_calls false, the first call the model names is the one: a later call is
-    // refused when it opens (streaming cannot wait to see whether the first one validates).
-    const verdict = this.policy.accept(name, this.nextIndex);
-    if (!verdict.ok) {
-      r.current = { name, rejected: { type: verdict.type, message: verdict.message } };
-      return;
-    }
-    const index = this.nextIndex++;
-    r.current = { name, index };
-    this.sink.callStart(index, id !== undefined && validId(this.format.idStyle, id) ? id : this.nextId(), name);
-  }
-
-  private onDone(r: Region, value: unknown, raw: string | undefined): void {
-    const call = r.current;
-    r.current = undefined;
-    const repairs = r.repairs;
-    r.repairs = [];
-    if (call === undefined) return;
-    if (call.rejected) {
-      this.regionIssue(r, { type: call.rejected.type, message: call.rejected.message, name: call.name, text: raw ?? "" }, raw);
-      return;
-    }
-    if (call.pseudo) {
-      // Protocol, not a call: with empty arguments its markup vanishes as a valid call's does; with
-      // arguments (which would be lost) it is refused like an undeclared tool, its text kept.
-      if (isEmptyObject(value)) r.valid++;
-      else this.regionIssue(r, { type: "unknown_tool", message: `${JSON.stringify(call.name)} is the template's own pseudo-tool, written with arguments`, name: call.name, text: raw ?? "" }, raw);
-      return;
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      this.regionIssue(r, { type: "invalid_arguments", message: "the arguments are not a JSON object", name: call.name, text: raw ?? "", index: call.index! }, raw);
-      return;
-    }
-    if (holdsNonFiniteNumber(value)) {
-      this.regionIssue(r, { type: "invalid_arguments", message: "the arguments hold a number too large for JSON (it reads as Infinity)", name: call.name, text: raw ?? "", index: call.index! }, raw);
-      return;
-    }
-    const check = validateArguments(this.policy.schema(call.name), value);
-    if (!check.ok) {
-      this.regionIssue(r, { type: "invalid_arguments", message: check.message, name: call.name, text: raw ?? "", index: call.index!, details: check.details }, raw);
-      return;
-    }
-    r.valid++;
-    this.validCalls++;
-    if (call.index !== undefined) {
-      r.lastValid = { index: call.index, name: call.name };
-      for (const repair of repairs) r.issues.push({ ...repair, name: call.name, call: call.index });
-    }
-    if (r.section !== undefined && r.section.recipient === call.name) r.section.called = true;
-  }
-
-  private onFail(r: Region, ev: Extract<DecoderEvent, { kind: "fail" }>): void {
-    const call = r.current;
-    r.current = undefined;
-    r.repairs = [];
-    const issue: ParseIssue = { type: call?.rejected?.type ?? ev.type, message: call?.rejected?.message ?? ev.message, text: ev.raw ?? "" };
-    if (ev.at !== undefined && call?.rejected === undefined) r.quotes.push({ issue, at: ev.at });
-    const name = call?.name ?? ev.name;
-    if (name !== undefined) issue.name = name;
-    if (call?.index !== undefined) issue.index = call.index;
-    // A region that never named a call and is marked quiet is plain text, not a failed call.
-    if (call === undefined && r.calls === 0 && r.region.quietIfNotCall) {
-      if (ev.raw) r.failedRaw.push(ev.raw);
-      return;
-    }
-    this.regionIssue(r, issue, ev.raw);
-  }
-
-  /**
-   * Ends failure messages with the region text they point at, now that all of it is known: the same
-   * text for every split of the stream (a decoder only sees the pieces it was pushed).
-   */
-  private endQuotes(r: Region): void {
-    const end = r.bodyEnd >= 0 ? r.bodyEnd : r.raw.length;
-    for (const { issue, at } of r.quotes) {
-      const from = r.payloadAt + at;
-      // One character past the quote's length tells whether there is more.
-      issue.message += ` ${quoteStart(r.raw.slice(from, Math.min(end, from + QUOTE_LENGTH + 1)))}`;
-    }
-    r.quotes = [];
-  }
-
-  private regionIssue(r: Region, issue: ParseIssue, raw: string | undefined): void {
-    r.issues.push(issue);
-    if (raw) r.failedRaw.push(raw);
-  }
-
-  /**
-   * Drops the text handed back by a self-closing decoder from the region's raw text. The rope cuts only
-   * its last pieces: slicing a flat copy here would copy the rest of a one-shot buffer per region.
-   */
-  private trimRaw(r: Region, rest: string): void {
-    r.raw.truncate(Math.max(0, r.raw.length - rest.length));
-  }
-
-  private closeRegion(r: Region, closed: boolean, endMarker: string): void {
-    r.bodyEnd = r.raw.length;
-    r.raw.append(endMarker);
-    // A self-closing decoder cannot hand text back at the end of the output; ignore `close` here.
-    this.handle(r, r.decoder.end(closed).filter((e) => e.kind !== "close"));
-    this.finishRegion(r);
-  }
-
-  /** The region is over: emit the text of what did not become a valid call, and leave the state. */
-  private finishRegion(r: Region): void {
-    if (r.current !== undefined) {
-      // The decoder ended without closing its call: treat it as cut off.
-      this.onFail(r, { kind: "fail", type: "truncated", message: "the call was cut off before it ended" });
-    }
-    // The region's whole text is only built when something did not become a valid call.
-    if (r.valid === 0 && r.issues.length === 1) r.issues[0]!.text = r.raw.toString();
-    this.endQuotes(r);
-    for (const issue of r.issues) {
-      // A failure that names no text of its own is about the region's text, when all of it stays content;
-      // beside a valid call it is not (`[f(a=1), (` : the `(` and what follows went back to be read again).
-      if (issue.text === "" && r.valid === 0) issue.text = r.raw.toString();
-      this.issues.push(issue);
-    }
-    const text = r.valid === 0 ? r.raw.toString() : r.failedRaw.join("");
+  /** The region is over (Region.finish): keep `text`, and leave the state. */
+  regionOver(r: Region, text: string): void {
+    for (const issue of r.issues) this.issues.push(issue);
     const section = r.section;
     if (section) {
       this.state = { kind: "section", section };
@@ -736,22 +373,22 @@ export class ParseEngine {
         const before = section.text.join("");
         section.pending = [];
         section.text = [];
-        if (/\S/.test(before)) this.channelText(section.channel, before);
+        if (/\S/.test(before)) this.out.text(section.channel, before);
       }
       if (text !== "") {
         // Failed text is emitted now, with the section's own text before it if no call succeeded yet.
         const prefix = section.pending.join("");
         section.pending = [];
         section.text = [];
-        this.keepText(r.channel, prefix + text);
+        this.out.keep(r.channel, prefix + text);
       }
-      if (r.valid > 0) this.boundary(section.channel);
+      if (r.valid > 0) this.out.boundary(section.channel);
       return;
     }
     this.state = { kind: "text", channel: r.channel };
-    this.keepText(r.channel, text);
+    this.out.keep(r.channel, text);
     if (r.valid > 0) {
-      this.boundary(r.channel);
+      this.out.boundary(r.channel);
       this.awaitStrayCloser(r);
     }
   }
@@ -765,80 +402,38 @@ export class ParseEngine {
 
   // ---- channel messages (harmony, functionary v3.2) --------------------------------------------
 
-  private routeHeader(st: Extract<State, { kind: "header" }>, endMarker: string): void {
-    const ch = this.format.channels!;
-    const written = st.text.join("");
-    // Without a prompt suffix the output starts in the header the generation prompt is assumed to have
-    // opened; the output may open it itself (`<|start|>assistant<|channel|>...`, `<|channel|>analysis`).
-    const lead = written.trimStart();
-    const restart = st.opener === "" && st.fromPrompt === "" ? ch.headerStart.find((h) => lead.startsWith(h)) : undefined;
-    const header = restart === undefined ? st.fromPrompt + written : lead.slice(restart.length);
-    if (!ch.protocol(header)) {
-      this.notProtocol(st, written + endMarker);
-      return;
-    }
-    const route = ch.route(header);
+  /** A header end: the header routes the message body. */
+  private headerEnd(st: HeaderState, endMarker: string): void {
+    const route = routeHeader(this.format, st, endMarker);
     switch (route.to) {
+      case "not-protocol":
+        // A complete header that is none the format writes (`<|channel|>analys`, `assistant junk`, a
+        // Functionary recipient line that is prose): it is not a header. What the model wrote of it,
+        // its start and end markers included, is content, kept exactly; the output goes on as content,
+        // and a `malformed` issue quotes it (the model wrote a header end: it meant one).
+        this.state = { kind: "text", channel: "content" };
+        this.issues.push({ type: "malformed", message: `a message header the format does not write, kept as content: ${quoteStart(route.text)}`, text: route.text });
+        this.out.keep("content", route.text);
+        return;
       case "reasoning":
-        this.reasoning.boundary();
+        this.out.reasoning.boundary();
         this.state = { kind: "text", channel: "reasoning" };
         return;
       case "content":
-      case "drop":
         this.state = { kind: "text", channel: "content" };
         return;
       case "calls":
         // A message to a tool whose body holds the call: the header waits, like a section's markers,
         // for a call to that tool to succeed in the body (else it is kept as content with the body).
-        this.state = { kind: "section", section: { channel: "content", pending: [st.opener + written + endMarker], text: [], valid: false, recipient: route.name } };
+        this.state = { kind: "section", section: { channel: "content", pending: [route.raw], text: [], valid: false, recipient: route.name } };
         return;
       case "call": {
-        const raw = st.opener + written + endMarker;
-        const r = this.newRegion(this.tables.channelRegion!, "content", undefined, raw, raw.length, false);
+        const r = this.newRegion(this.tables.channelRegion!, "content", undefined, route.raw, route.raw.length, false);
         this.state = { kind: "region", r };
-        this.onCall(r, route.name, undefined);
+        r.openCall(route.name, undefined);
         return;
       }
     }
-  }
-
-  /**
-   * A complete header that is none the format writes (`<|channel|>analys`, `assistant junk`, a
-   * Functionary recipient line that is prose): it is not protocol, so it is not a header. What the
-   * model wrote of it, its start and end markers included, is content, kept exactly; the output goes
-   * on as content, and a `malformed` issue quotes it (the model wrote a header end: it meant one).
-   */
-  private notProtocol(st: Extract<State, { kind: "header" }>, written: string): void {
-    const text = st.opener + written;
-    this.state = { kind: "text", channel: "content" };
-    this.issues.push({ type: "malformed", message: `a message header the format does not write, kept as content: ${quoteStart(text)}`, text });
-    this.keepText("content", text);
-  }
-
-  // ---- text output -----------------------------------------------------------------------------
-
-  private channelText(channel: Channel, s: string): void {
-    if (channel === "reasoning") this.reasoning.text(s);
-    else {
-      if (/\S/.test(s)) this.atStart = false;
-      this.content.text(s);
-    }
-  }
-
-  /** Text of what did not become a call: kept exactly, whitespace included. */
-  private keepText(channel: Channel, s: string): void {
-    if (s === "") return;
-    this.atStart = false;
-    if (channel === "reasoning") this.reasoning.verbatim(s);
-    else this.content.verbatim(s);
-  }
-
-  /**
-   * A valid call is a boundary for content only: reasoning keeps its text verbatim around calls
-   * written inside it (the whitespace rule speaks of calls, output start and end).
-   */
-  private boundary(channel: Channel): void {
-    if (channel === "content") this.content.boundary();
   }
 
   /** At the end of the output: close whatever is open. */
@@ -846,7 +441,7 @@ export class ParseEngine {
     const st = this.state;
     switch (st.kind) {
       case "region":
-        this.closeRegion(st.r, false, "");
+        st.r.close(false, "");
         break;
       case "section":
         break;
@@ -860,7 +455,7 @@ export class ParseEngine {
         if (st.opener !== "" && written.trim() !== "") {
           this.issues.push({ type: "truncated", message: "the output ended inside a message header", text: st.opener + written });
         }
-        if (written.trim() !== "") this.keepText("content", st.opener + written);
+        if (written.trim() !== "") this.out.keep("content", st.opener + written);
         break;
       }
       case "text":
@@ -869,59 +464,26 @@ export class ParseEngine {
     const after = this.state;
     if (after.kind === "section") {
       const s = after.section;
-      if (!s.valid) this.keepText(s.channel, s.pending.join(""));
+      if (!s.valid) this.out.keep(s.channel, s.pending.join(""));
       this.state = { kind: "text", channel: s.channel };
     }
-    this.reasoning.boundary();
-    this.content.boundary();
+    this.out.reasoning.boundary();
+    this.out.content.boundary();
   }
 
   // ---- start state -----------------------------------------------------------------------------
 
-  /**
-   * Where the output starts, from the end of the rendered prompt: inside reasoning when the prompt
-   * opened a reasoning block it did not close (`<think>\n`), inside a message header when it ends with
-   * a header start (`<|start|>assistant`, `>>>`).
-   */
+  /** Where the output starts, from the end of the rendered prompt (channels.ts promptStart). */
   private initialState(suffix: string | undefined): void {
-    const ch = this.format.channels;
-    if (suffix === undefined) {
-      if (ch?.startsInHeader) this.state = { kind: "header", text: [], length: 0, opener: "", fromPrompt: "" };
+    const start = promptStart(this.format, suffix);
+    if (start === "content") return;
+    if (start === "reasoning") {
+      this.out.reasoning.boundary();
+      this.state = { kind: "text", channel: "reasoning" };
       return;
     }
-    const last = (markers: readonly string[] | undefined) =>
-      Math.max(-1, ...(markers ?? []).map((m) => {
-        const at = suffix.lastIndexOf(m);
-        return at < 0 ? -1 : at + m.length;
-      }));
-    const lastStart = (markers: readonly string[] | undefined) =>
-      (markers ?? []).reduce<{ at: number; end: number }>((best, m) => {
-        const at = suffix.lastIndexOf(m);
-        return at >= 0 && at > best.at ? { at, end: at + m.length } : best;
-      }, { at: -1, end: -1 });
-    const reasoningOpen = lastStart(this.format.reasoning?.flatMap((r) => r.start));
-    const reasoningClose = last(this.format.reasoning?.flatMap((r) => r.end));
-    if (ch) {
-      const header = lastStart(ch.headerStart);
-      const closed = Math.max(last(ch.headerEnd), last(ch.bodyEnd));
-      if (header.at >= 0 && header.end > closed) {
-        this.state = { kind: "header", text: [], length: 0, opener: "", fromPrompt: suffix.slice(header.end) };
-        this.atStart = false;
-        return;
-      }
-    }
-    if (reasoningOpen.at >= 0 && reasoningOpen.end > reasoningClose) {
-      this.reasoning.boundary();
-      this.state = { kind: "text", channel: "reasoning" };
-    }
+    this.state = start;
+    // A header the prompt opened: the output has begun (only a header assumed without a suffix has not).
+    if (suffix !== undefined) this.out.atStart = false;
   }
-}
-
-/** What Region.ltEnds is for this table and decoder. */
-function unscannedEnds(table: MarkerTable, decoder: PayloadDecoder): readonly string[] | undefined {
-  return table.set.first === "<" && decoder.pushPlainUnscanned !== undefined ? table.set.markers : undefined;
-}
-
-function isEmptyObject(v: unknown): boolean {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }

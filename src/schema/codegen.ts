@@ -77,10 +77,13 @@ export function checkForAjv(schema: Record<string, unknown>): void {
   });
 }
 
-/** Compiles `schema` (already within limits, root `$schema` removed) or throws SchemaProblem. */
-export function compileWithAjv(schema: Record<string, unknown>): ValueValidator {
+/**
+ * Compiles `schema` (already within limits, root `$schema` removed) or throws SchemaProblem.
+ * `checked`: checkForAjv already passed on this very schema (the lazy path), so it is not run again.
+ */
+export function compileWithAjv(schema: Record<string, unknown>, checked = false): ValueValidator {
   const { ajv } = engine();
-  checkForAjv(schema);
+  if (!checked) checkForAjv(schema);
   let fn: ValidateFunction;
   compiles++;
   compiledInAll++;

@@ -72,7 +72,7 @@ function check(text: string): Checked {
       return new CheckedSchema(() => validator);
     }
     checkForAjv(body);
-    return new CheckedSchema(() => compileWithAjv(body));
+    return new CheckedSchema(() => compileWithAjv(body, true));
   } catch (err) {
     if (err instanceof SchemaProblem) return err;
     return new SchemaProblem(`cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);

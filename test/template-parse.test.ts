@@ -36,8 +36,12 @@ describe("parse through the template", () => {
     t.streamParser(request, { render: { now } }).end();
     expect(renders).toBe(1);
     // Another request object, or other render options: rendered (once each).
-    t.parse("x", { messages: [{ role: "user", content: "hi" }] }, { render: { now } });
+    const other = { messages: [{ role: "user", content: "hi" }] };
+    t.parse("x", other, { render: { now } });
     t.parse("x", request, { render: { now, variables: { enable_thinking: false } } });
+    expect(renders).toBe(3);
+    // A parse's own render is kept too: parsing the same object again renders nothing more.
+    t.parse("x", other, { render: { now } });
     expect(renders).toBe(3);
   });
   it("an explicit promptSuffix wins over rendering", async () => {

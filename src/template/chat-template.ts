@@ -68,9 +68,15 @@ export interface TemplateParseOptions extends ParseOptions {
 /** How many characters of the prompt's end tell whether the generation prompt opened reasoning. */
 export const PROMPT_SUFFIX_LENGTH = 200;
 
-/** Render options equal for the prompt's end: the same keys with the same values (warnings aside). */
+/**
+ * Options that do not tell two prompt ends apart: warnings, and the two that only generation prompts are
+ * kept for (addGenerationPrompt not false, no continueFinalMessage) and that promptSuffix always sets so.
+ */
+const IGNORED_FOR_PROMPT_END = new Set(["onWarning", "addGenerationPrompt", "continueFinalMessage"]);
+
+/** Render options equal for the prompt's end: the same keys with the same values. */
 function sameRenderOptions(a: RenderOptions, b: RenderOptions): boolean {
-  const keys = (o: RenderOptions) => Object.keys(o).filter((k) => k !== "onWarning" && o[k as keyof RenderOptions] !== undefined);
+  const keys = (o: RenderOptions) => Object.keys(o).filter((k) => !IGNORED_FOR_PROMPT_END.has(k) && o[k as keyof RenderOptions] !== undefined);
   const ka = keys(a);
   return ka.length === keys(b).length && ka.every((k) => a[k as keyof RenderOptions] === b[k as keyof RenderOptions]);
 }
@@ -165,7 +171,7 @@ export class ChatTemplate {
   promptSuffix(request: unknown, render: RenderOptions = {}): string | undefined {
     if (typeof request === "object" && request !== null) {
       const last = this.lastPromptEnd.get(request);
-      if (last !== undefined && sameRenderOptions(last.options, { ...render, addGenerationPrompt: last.options.addGenerationPrompt })) return last.suffix;
+      if (last !== undefined && sameRenderOptions(last.options, render)) return last.suffix;
     }
     // Without messages (no request, or only `{tools}`), a one-message conversation still shows how the
     // generation prompt ends.

@@ -8,7 +8,8 @@ import { battery } from "./battery.js";
 import { CheckContext } from "./context.js";
 import { checkPrefix, checkRenders } from "./checks-render.js";
 import { checkReference, type ReferenceRenderer } from "./checks-reference.js";
-import { checkTokens, type CheckTokenizer } from "./checks-tokens.js";
+import type { ChatTokenizer } from "../tokens/index.js";
+import { checkTokenizerOf, checkTokens, type CheckTokenizer } from "./checks-tokens.js";
 import { checkEmptyAssistantTurn, checkHistoryCalls, checkHistoryReasoning, checkReconstruction, checkToolList, checkToolResults, hasToolSyntax } from "./checks-tools.js";
 import type { CheckId, CheckReport } from "./types.js";
 
@@ -21,8 +22,8 @@ export { formatReport } from "./text-report.js";
 export interface CheckOptions {
   /** Parse completions in this format instead of the detected one. */
   format?: FormatId;
-  /** Adds the token checks. */
-  tokenizer?: CheckTokenizer;
+  /** Adds the token checks: what `loadTokenizer` returns, or a CheckTokenizer of your own. */
+  tokenizer?: ChatTokenizer | CheckTokenizer;
   /** Adds the byte comparison with transformers. */
   reference?: ReferenceRenderer;
 }
@@ -46,7 +47,7 @@ export async function checkTemplate(template: ChatTemplate, options: CheckOption
       const r = ctx.renderCase(c);
       return "prompt" in r ? [r.prompt] : [];
     });
-    checkTokens(ctx, options.tokenizer, prompts);
+    checkTokens(ctx, checkTokenizerOf(options.tokenizer), prompts);
     checks.push("special-tokens", "bos", "token-boundary");
   }
   if (options.reference !== undefined) {

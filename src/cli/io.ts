@@ -5,6 +5,7 @@
  */
 import { ChatwireError } from "../errors.js";
 import { readJson } from "../request/read-json.js";
+import { BackendError } from "../server/backends/types.js";
 import { readText } from "../template/node-fs.js";
 
 export interface CliIO {
@@ -42,12 +43,19 @@ export async function readJsonInput(file: string, io: CliIO): Promise<unknown> {
   }
 }
 
-/** `chatwire: <code>: <message>` on one line: no stack trace, newlines in messages escaped. */
+const BACKEND_CODES = { 502: "backend_error", 503: "backend_unavailable", 504: "backend_timeout" } as const;
+
+/**
+ * `chatwire: <code>: <message>` on one line: no stack trace, newlines in messages escaped. The codes
+ * are docs/cli.md's: `usage`, every ChatwireError code, the backend's (`backend_error`,
+ * `backend_timeout`, `backend_unavailable`), and `internal_error` for a chatwire bug only.
+ */
 export function errorLine(err: unknown): string {
   let code = "internal_error";
   let message = String(err);
   if (err instanceof ChatwireError) code = err.code;
   else if (err instanceof UsageError) code = "usage";
+  else if (err instanceof BackendError) code = BACKEND_CODES[err.status];
   if (err instanceof Error) message = err.message;
   return `chatwire: ${code}: ${message.replace(/\r?\n/g, "\\n")}\n`;
 }

@@ -4,6 +4,7 @@
  */
 import type { FormatId } from "../formats/index.js";
 import type { ChatTemplate } from "../template/index.js";
+import { polyfillUse } from "../template/polyfill-note.js";
 import { battery } from "./battery.js";
 import { CheckContext } from "./context.js";
 import { checkPrefix, checkRenders } from "./checks-render.js";
@@ -55,12 +56,14 @@ export async function checkTemplate(template: ChatTemplate, options: CheckOption
     checks.push("reference");
   }
   const caps = template.caps;
+  const polyfill = polyfillUse(template);
   const count = (s: string) => ctx.findings.filter((f) => f.severity === s).length;
   return {
     version: 1,
     template: {
       origin: template.origin,
       ...(ctx.format === undefined ? {} : { format: ctx.format }),
+      ...(polyfill === undefined ? {} : { polyfill }),
       caps: {
         supportsTools: caps.supportsTools,
         supportsSystem: caps.supportsSystem,

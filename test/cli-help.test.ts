@@ -89,6 +89,11 @@ describe("CLI help", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("a request that is not JSON is named with line:column", async () => {
+    const r = await cli(["render", "--template", "qwen3"], '{\n  "messages": [\n    {"role": "user", "content": "hi"},\n  ]\n}');
+    expect(r).toEqual({ code: 2, stdout: "", stderr: 'chatwire: invalid_request: stdin: not valid JSON: unexpected character "]" at line 4, column 3 (position 59)\n' });
+  });
+
   it("detect and check say the same about a template with no tool syntax: json-block by fallback, through the polyfill", async () => {
     const dir = mkdtempSync(join(tmpdir(), "chatwire-plain-"));
     const file = join(dir, "plain.jinja");

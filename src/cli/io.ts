@@ -39,7 +39,7 @@ export async function readJsonInput(file: string, io: CliIO): Promise<unknown> {
   try {
     return readJson(text.replace(/^\uFEFF/, "")); // editors on Windows like to start files with a BOM
   } catch (err) {
-    throw new ChatwireError("invalid_request", `${file === "-" ? "stdin" : file}: not valid JSON (${(err as Error).message})`);
+    throw new ChatwireError("invalid_request", `${file === "-" ? "stdin" : file}: not valid JSON: ${(err as Error).message}`);
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import { PyFloat } from "../jinja/py-float.js";
 import { inKeyOrder, isIndexKey } from "../jinja/key-order.js";
+import { lineColumn } from "../text-position.js";
 
 class JsonSyntaxError extends SyntaxError {}
 
@@ -155,8 +156,10 @@ export class Reader {
     if (depth > this.peak) this.peak = depth;
   }
 
+  /** Says where as line:column (what an editor jumps to) and the offset. */
   fail(message: string): never {
-    throw new JsonSyntaxError(`${message} at position ${this.pos}`);
+    const { line, column } = lineColumn(this.text, this.pos);
+    throw new JsonSyntaxError(`${message} at line ${line}, column ${column} (position ${this.pos})`);
   }
 
   skipSpace(): void {

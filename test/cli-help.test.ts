@@ -94,6 +94,15 @@ describe("CLI help", () => {
     expect(r).toEqual({ code: 2, stdout: "", stderr: 'chatwire: invalid_request: stdin: not valid JSON: unexpected character "]" at line 4, column 3 (position 59)\n' });
   });
 
+  it("an error about a request field, a schema's included, says where it is in the file (line:column)", async () => {
+    const text = '{"messages": [{"role": "user", "content": "hi"}],\n "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object",\n   "properties": {"a": {"type": "strng"}}}}}]}';
+    const schema = await cli(["render", "--template", "qwen3"], text);
+    const column = text.split("\n")[2]!.indexOf('"strng"') + 1;
+    expect(schema.stderr).toMatch(new RegExp(`^chatwire: invalid_request: tools\\[0\\]\\.function\\.parameters: not a valid JSON Schema: /properties/a/type: "strng" is not a JSON Schema type \\(allowed: [^)]*\\) \\(at stdin:3:${column}\\)\n$`));
+    const field = await cli(["render", "--template", "qwen3"], '{"messages": [\n  {"role": "user", "content": 5}]}');
+    expect(field.stderr).toBe(`chatwire: invalid_request: messages[0].content: must be a string, null or an array of content parts (at stdin:2:31)\n`);
+  });
+
   it("detect and check say the same about a template with no tool syntax: json-block by fallback, through the polyfill", async () => {
     const dir = mkdtempSync(join(tmpdir(), "chatwire-plain-"));
     const file = join(dir, "plain.jinja");

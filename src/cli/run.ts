@@ -66,7 +66,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     return await command.run(rest, io);
   } catch (err) {
-    io.stderr.write(errorLine(err));
+    io.stderr.write(errorLine(err, io));
     return 2;
   }
 }

@@ -32,7 +32,7 @@ when a check fails, 0 with warnings only). The codes:
 | code | when |
 |---|---|
 | \`usage\` | the command was called wrong: unknown command or option (with a "did you mean"), a missing or malformed value (\`--var\` takes JSON only) |
-| \`invalid_request\` | the request JSON is malformed (not JSON: with line:column; or a field of the wrong shape, named) |
+| \`invalid_request\` | the request JSON is malformed: not JSON (with line:column), or a field of the wrong shape (named, with FILE:line:column) |
 | \`invalid_template\` | the template cannot be loaded or compiled (a syntax error gives file:line:column) |
 | \`template_error\` | the template raised on this conversation (raise_exception), or failed while rendering |
 | \`limit_exceeded\` | a render or parse limit was hit (steps, output size, recursion, input size) |

@@ -2,7 +2,7 @@
  * README's CLI block is `chatwire help`, and each usage line names exactly the options its command
  * accepts (issue 11: the README lacked half the flags; --template-name was in neither).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -76,6 +76,15 @@ describe("CLI help", () => {
     const inspect = await cli(["inspect", "--out", join(tmpdir(), "chatwire-never-written"), "--port", "7000"]);
     expect(inspect.code).toBe(2);
     expect(inspect.stderr).toMatch(/^chatwire: usage: --out writes the static page .*--port need the served page/);
+  });
+
+  // inspect --out needs the built page script (npm test builds it first).
+  it.skipIf(!existsSync(new URL("../dist/inspect/inspector.js", import.meta.url)))("a folder inspect --out cannot make is an io_error, not a chatwire bug", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "chatwire-out-")), "a-file");
+    writeFileSync(file, "");
+    const unwritable = await cli(["inspect", "--out", join(file, "inspector")]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/^chatwire: io_error: ENOTDIR/);
   });
 
   it("a file that is not Jinja fails at load with one invalid_template line giving file:line:column", async () => {

@@ -62,6 +62,8 @@ export function errorLine(err: unknown, io?: CliIO): string {
   if (err instanceof ChatwireError) code = err.code;
   else if (err instanceof UsageError) code = "usage";
   else if (err instanceof BackendError) code = BACKEND_CODES[err.status];
+  // A Node system error the command met (EACCES writing `inspect --out DIR`, EADDRINUSE): the user's file system or port.
+  else if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === "string") code = "io_error";
   if (err instanceof Error) message = err.message;
   const where = err instanceof ChatwireError && io !== undefined ? fieldPlace(err, inputs.get(io)) : "";
   return `chatwire: ${code}: ${message.replace(/\r?\n/g, "\\n")}${where}\n`;

@@ -165,6 +165,7 @@ function taggedSyntax(p: PayloadOf<"tagged">): TaggedSyntax {
   if ("key" in p.params) {
     const kv = p.params;
     syntax.paramOpen = (tag) => (tag === kv.key.open ? {} : undefined);
+    syntax.keyOpen = kv.key.open;
     syntax.keyClose = kv.key.close;
     syntax.valueOpen = kv.value.open;
     syntax.paramClose = kv.value.close;

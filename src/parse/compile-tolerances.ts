@@ -88,6 +88,8 @@ export interface CompiledTolerances {
   argumentLists(dialect: string): readonly OtherArgumentList[];
   /** A tagged open tag spelled as another family writes it (`tag-alias`); undefined: none. */
   tagAlias(tag: string): TagAlias | undefined;
+  /** The literal starts of the aliased open tags (`<parameter name=`): they may follow a value's close tag. */
+  tagAliasStarts: readonly string[];
 }
 
 /** An argument list a literal call may be written in instead of its dialect's (`argument-list`). */
@@ -281,6 +283,7 @@ export const NO_TOLERANCES: CompiledTolerances = {
   missingKeyOpener: () => false,
   argumentLists: () => [],
   tagAlias: () => undefined,
+  tagAliasStarts: [],
 };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
@@ -327,7 +330,14 @@ function finish(into: Build): CompiledTolerances {
     missingKeyOpener: (open) => into.keyOpeners.has(open),
     argumentLists: (dialect) => into.argumentLists.filter((a) => a.dialect === dialect).map((a) => a.list),
     tagAlias: (tag) => tagAliasOf(into.tagAliases, tag),
+    tagAliasStarts: [...new Set(into.tagAliases.flatMap((a) => [...a.call, ...a.param].map((p) => literalStart(p.source))))],
   };
+}
+
+/** A pattern's literal text before its first hole, quote, optional part or escape (`<parameter name=`). */
+function literalStart(source: string): string {
+  const cut = source.search(/[{["\\]/);
+  return cut < 0 ? source : source.slice(0, cut);
 }
 
 /** The first alias pattern a complete open tag matches: a call's open tag, or a parameter's. */

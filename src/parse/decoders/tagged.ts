@@ -81,7 +81,9 @@ class TaggedDecoder extends StepDecoder<State> {
     private readonly ctx: DecoderContext,
   ) {
     super(ctx.regionText, "between");
-    this.valueEnd = new ValueEndScan(syntax);
+    // Tags spelled as another family writes them (`tag-alias`) may follow a value's close tag too.
+    const aliases = ctx.tolerances?.tagAliasStarts ?? [];
+    this.valueEnd = new ValueEndScan(aliases.length === 0 ? syntax : { ...syntax, afterParam: [...syntax.afterParam, ...aliases] });
   }
 
   protected finish(s: string, closed: boolean): void {
@@ -283,11 +285,15 @@ class TaggedDecoder extends StepDecoder<State> {
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
     this.keepRaw(true);
-    const name = tag === null ? undefined : this.syntax.callOpen(tag);
+    let name = tag === null ? undefined : this.syntax.callOpen(tag);
+    const alias = tag === null || name !== undefined ? undefined : this.ctx.tolerances?.tagAlias(tag);
+    if (alias?.name !== undefined) name = alias.name;
     if (tag === null || name === undefined || !isToolName(name)) {
       return this.failAt(i, "expected a call, found", true);
     }
+    if (alias !== undefined) this.emit({ kind: "repaired", repair: "tag-alias", message: alias.message, text: tag });
     this.openCall(name);
+    if (alias !== undefined) this.call!.aliased = true;
     return i + tag.length;
   }
 
@@ -384,7 +390,19 @@ class TaggedDecoder extends StepDecoder<State> {
       if (this.ctx.selfClosing) this.close();
       return i + tag.length;
     }
-    const param = call.body ? undefined : this.syntax.paramOpen(tag);
+    let param = call.body ? undefined : this.syntax.paramOpen(tag);
+    if (param === undefined && !call.body) {
+      const alias = this.ctx.tolerances?.tagAlias(tag);
+      if (alias?.key !== undefined) {
+        param = alias.untyped === undefined ? { key: alias.key } : { key: alias.key, untyped: alias.untyped };
+        // One `tag-alias` repair per call, at its first aliased tag.
+        if (call.aliased !== true) {
+          this.announce(call);
+          this.emit({ kind: "repaired", repair: "tag-alias", message: alias.message, text: tag });
+          call.aliased = true;
+        }
+      }
+    }
     if (param === undefined) return this.failAt(i, `unexpected tag ${JSON.stringify(tag)}`);
     this.announce(call);
     if (param.key === undefined) {

@@ -22,5 +22,7 @@ export const gemma4 = defineFormat({
     // Gemma 4 (E4B; 26B in long agentic contexts) writes the argument list in round brackets, with
     // `=` (`call:f(city="Tokyo")`) or its own `:` (`call:f(command:<|"|>ls<|"|>)`).
     { kind: "argument-list", dialect: "gemma", open: "(", close: ")", assign: ["=", ":"], evidence: "https://github.com/vllm-project/vllm/issues/53642" },
+    // Gemma 4 26B (NVFP4) sometimes writes only the `:` of `call:` (captured token for token).
+    { kind: "missing-name-prefix", prefix: "call:", instead: [":"], evidence: "https://github.com/vllm-project/vllm/issues/53431" },
   ],
 });

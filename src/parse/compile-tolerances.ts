@@ -80,8 +80,8 @@ export interface CompiledTolerances {
   // ---- wild-markup: the markup repairs (misspelled closers, missing tag pieces, tag aliases) ----
   /** Misspellings of the end marker of a region with these start markers (`misspelled-closer`). */
   misspelledClosers(regionStart: readonly string[]): readonly StrayCloser[];
-  /** A literal call's name prefix `prefix` may be missing (`missing-name-prefix`). */
-  missingNamePrefix(prefix: string): boolean;
+  /** What a literal call may write instead of its name prefix `prefix` ("": nothing; `missing-name-prefix`). */
+  missingNamePrefix(prefix: string): readonly string[];
   /** A tagged call's first key open tag `open` may be missing, the key run into the name (`missing-key-opener`). */
   missingKeyOpener(open: string): boolean;
   /** Other argument lists of the family's calls in `dialect` (`argument-list`). */
@@ -119,7 +119,7 @@ interface Build {
   bareCall?: BareCall;
   // wild-markup
   misspelled: Array<{ region: string; closer: StrayCloser }>;
-  namePrefixes: Set<string>;
+  namePrefixes: Map<string, string[]>;
   keyOpeners: Set<string>;
   argumentLists: Array<{ dialect: string; list: OtherArgumentList }>;
   tagAliases: Array<{ call: readonly CompiledPattern[]; param: readonly CompiledPattern[]; typedBy: Of<"tag-alias">["typedBy"] }>;
@@ -224,7 +224,11 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     if (t.prefix === "" || !allPayloads(format).some((p) => p.kind === "literal-calls" && p.namePrefix === t.prefix)) {
       throw invalid(format, t, `"prefix" ${JSON.stringify(t.prefix)} is no name prefix of the family's literal calls`);
     }
-    into.namePrefixes.add(t.prefix);
+    const instead = t.instead ?? [""];
+    if (instead.length === 0 || instead.some((x) => typeof x !== "string" || x === t.prefix || (x !== "" && !t.prefix.endsWith(x)))) {
+      throw invalid(format, t, '"instead" must be what is left of the prefix: "" or a shorter end of it');
+    }
+    into.namePrefixes.set(t.prefix, [...(into.namePrefixes.get(t.prefix) ?? []), ...instead]);
   },
   "missing-key-opener"(t, into, format) {
     if (!allPayloads(format).some((p) => p.kind === "tagged" && p.call === undefined && "key" in p.params && p.params.key.open === t.open)) {
@@ -264,7 +268,7 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
   "bare-call": ["payload", "evidence"],
   "misspelled-closer": ["region", "closer", "evidence"],
-  "missing-name-prefix": ["prefix", "evidence"],
+  "missing-name-prefix": ["prefix", "instead", "evidence"],
   "missing-key-opener": ["open", "evidence"],
   "argument-list": ["dialect", "open", "close", "assign", "evidence"],
   "tag-alias": ["call", "param", "typedBy", "evidence"],
@@ -279,7 +283,7 @@ export const NO_TOLERANCES: CompiledTolerances = {
   keyAliases: undefined,
   bareCall: undefined,
   misspelledClosers: () => [],
-  missingNamePrefix: () => false,
+  missingNamePrefix: () => [],
   missingKeyOpener: () => false,
   argumentLists: () => [],
   tagAlias: () => undefined,
@@ -293,7 +297,7 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [], misspelled: [], namePrefixes: new Set(), keyOpeners: new Set(), argumentLists: [], tagAliases: [] };
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [], misspelled: [], namePrefixes: new Map(), keyOpeners: new Set(), argumentLists: [], tagAliases: [] };
   for (const t of list) {
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
@@ -326,7 +330,7 @@ function finish(into: Build): CompiledTolerances {
     regions: (own) => [...into.regions, ...into.fenced.flatMap(({ open, around }) => own.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))],
     // wild-markup
     misspelledClosers: (regionStart) => into.misspelled.filter((m) => regionStart.includes(m.region)).map((m) => m.closer),
-    missingNamePrefix: (prefix) => into.namePrefixes.has(prefix),
+    missingNamePrefix: (prefix) => into.namePrefixes.get(prefix) ?? [],
     missingKeyOpener: (open) => into.keyOpeners.has(open),
     argumentLists: (dialect) => into.argumentLists.filter((a) => a.dialect === dialect).map((a) => a.list),
     tagAlias: (tag) => tagAliasOf(into.tagAliases, tag),

@@ -332,10 +332,11 @@ export type Tolerance =
    */
   | { kind: "misspelled-closer"; region: string; closer: readonly string[]; evidence: string }
   /**
-   * A literal call whose name `prefix` (Gemma's `call:`) is missing: `<start_function_call>f{}` read
-   * as `call:f{}`, inside the family's own region (the call must still name an accepted tool).
+   * A literal call whose name `prefix` (Gemma's `call:`) is missing, or shortened to one of `instead`
+   * (default `[""]`: left out): `<start_function_call>f{}` or `<|tool_call>:f{}` read as `call:f{}`,
+   * inside the family's own region, for the region's first call (which must still name an accepted tool).
    */
-  | { kind: "missing-name-prefix"; prefix: string; evidence: string }
+  | { kind: "missing-name-prefix"; prefix: string; instead?: readonly string[]; evidence: string }
   /**
    * The sibling of `missing-value-opener` for the key: a tagged key-value parameter whose key open tag
    * `open` is missing before the first key, so the key runs into the name (GLM

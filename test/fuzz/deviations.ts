@@ -69,7 +69,11 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const closer = pick(r, t.closer);
     return end !== "" && s.includes(end) ? s.replace(end, closer) : `${t.region}${s}${closer}`;
   },
-  "missing-name-prefix": (t, s, _f, r) => dropOne(s, t.prefix, r) ?? s,
+  // The prefix left out, or shortened to what `instead` lists.
+  "missing-name-prefix": (t, s, _f, r) => {
+    const i = s.indexOf(t.prefix);
+    return i < 0 ? s : s.slice(0, i) + pick(r, t.instead ?? [""]) + s.slice(i + t.prefix.length);
+  },
   // The first key opener left out, with the whitespace before it: the key runs into the name.
   "missing-key-opener": (t, s) => s.replace(new RegExp(`\\s*${t.open.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), ""),
   // A call whose argument list is written in the other brackets, with either separator and either quote.

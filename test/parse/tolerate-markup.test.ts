@@ -50,6 +50,24 @@ describe("misspelled-closer and missing-name-prefix (functiongemma)", () => {
   });
 });
 
+describe("missing-name-prefix with `instead` (gemma4)", () => {
+  const TOOLS = [fn("search_files", { pattern: STR, target: STR }, ["pattern"])];
+
+  it("vLLM#53431: `<|tool_call>:f{...}`, only the `:` of `call:` written", () => {
+    tester("gemma4")
+      .tools(TOOLS)
+      .test('<|tool_call>:search_files{pattern:<|"|>.env.example<|"|>,target:<|"|>files<|"|>}<tool_call|>')
+      .errors([{ type: "repaired", repair: "missing-name-prefix", name: "search_files", call: 0, text: ":search_files" }])
+      .expect({ content: null, tool_calls: [{ name: "search_files", arguments: { pattern: ".env.example", target: "files" } }] });
+  });
+
+  it("gemma4 does not tolerate the prefix left out entirely, nor `-` for it: the text stays", () => {
+    for (const text of ['<|tool_call>search_files{pattern:<|"|>x<|"|>}<tool_call|>', '<|tool_call>- search_files{pattern:<|"|>x<|"|>}<tool_call|>']) {
+      tester("gemma4").tools(TOOLS).test(text).errors([{ type: "malformed" }]).expect({ content: text, tool_calls: [] });
+    }
+  });
+});
+
 describe("missing-key-opener (glm-4.5)", () => {
   const SHELL = [fn("send_command_to_shell", { command: STR }, ["command"])];
 
@@ -149,6 +167,7 @@ describe("the markup repair entries are checked against the family", () => {
     expect(probe("functiongemma", { kind: "misspelled-closer", region: "<nope>", closer: ["</x>"], evidence })).toThrow(/no region's start marker/);
     expect(probe("functiongemma", { kind: "misspelled-closer", region: "<start_function_call>", closer: ["<end_function_call>"], evidence })).toThrow(/other than the region's own/);
     expect(probe("functiongemma", { kind: "missing-name-prefix", prefix: "fn:", evidence })).toThrow(/no name prefix/);
+    expect(probe("functiongemma", { kind: "missing-name-prefix", prefix: "call:", instead: ["x:"], evidence })).toThrow(/shorter end of it/);
     expect(probe("glm-4.5", { kind: "missing-key-opener", open: "<arg_value>", evidence })).toThrow(/no key open tag/);
     expect(probe("gemma4", { kind: "argument-list", dialect: "gemma", open: "(", close: ")", assign: ["=>"], evidence })).toThrow(/one character/);
     expect(probe("gemma4", { kind: "argument-list", dialect: "gemma", open: "{", close: "}", assign: ["="], evidence })).toThrow(/the dialect's own/);

@@ -337,12 +337,19 @@ class CallListDecoder extends StepDecoder<State> {
       return i + p.length;
     }
     if (!final && p.startsWith(have)) return -1;
-    if (this.calls === 0 && NAME_START.test(s[i]!) && this.ctx.tolerances?.missingNamePrefix(p) === true) {
-      // `<start_function_call>f{}`: the prefix left out before the first call's name (a
-      // `missing-name-prefix` tolerance), reported with the call once its argument list opens.
+    const instead = this.calls === 0 ? (this.ctx.tolerances?.missingNamePrefix(p) ?? []) : [];
+    for (const short of instead) {
+      // `<start_function_call>f{}`, `<|tool_call>:f{}`: the prefix left out or shortened before the
+      // first call's name (a `missing-name-prefix` tolerance), reported with the call once its
+      // argument list opens.
+      if (short === "" ? !NAME_START.test(s[i]!) : !s.startsWith(short, i)) {
+        if (short !== "" && !final && s.length - i < short.length && short.startsWith(s.slice(i))) return -1;
+        continue;
+      }
       this.prefixMissing = true;
+      this.raw.append(short);
       this.state = "name";
-      return i;
+      return i + short.length;
     }
     return this.failAt(i, `expected ${JSON.stringify(p)}`);
   }
@@ -362,7 +369,9 @@ class CallListDecoder extends StepDecoder<State> {
     if (this.prefixMissing) {
       this.prefixMissing = false;
       const p = this.syntax.namePrefix;
-      this.emit({ kind: "repaired", repair: "missing-name-prefix", message: `a call written without ${JSON.stringify(p)} before its name read as ${JSON.stringify(p + this.name)}`, text: this.name });
+      const written = this.raw.slice(0, this.raw.length - this.name.length - 1);
+      const how = written === "" ? "without" : `with ${JSON.stringify(written)} for`;
+      this.emit({ kind: "repaired", repair: "missing-name-prefix", message: `a call written ${how} ${JSON.stringify(p)} before its name read as ${JSON.stringify(p + this.name)}`, text: written + this.name });
     }
     if (other !== undefined) this.emit({ kind: "repaired", repair: "argument-list", message: other.message, text: s[j]! });
     this.reader = new LiteralValueReader(other?.dialect ?? this.dialect, "args", this.argumentTyping(this.name));

@@ -149,16 +149,23 @@ function literalCalls(payload: Extract<Payload, { kind: "literal-calls" }>, regi
 
 /** The region as a tool_calls field, or why it cannot be one. */
 export function callField(region: RegionSpec, format: FormatDescription): CallFieldOrReason {
-  let payload = region.payload;
-  const notes: ExportNote[] = [];
-  if (payload.kind === "by-first-char") {
-    // One field has one content parser: the region's main spelling is written, the others are not read.
-    const cases = Object.entries(payload.cases).map(([first, p]) => `${p.kind} after ${JSON.stringify(first)}`);
-    notes.push({ part: `the other spellings of ${JSON.stringify(region.start[0])}`, reason: `${cases.join(", ")} are not read: one field has one content parser` });
-    payload = payload.otherwise;
+  const payload = region.payload;
+  if (payload.kind !== "by-first-char") return fieldOf(payload, region, format);
+  // One field has one content parser: the region's main spelling (`otherwise`, the one the grammar
+  // writes) is written, or the first case that can be when it cannot; the others are not read.
+  const spellings: [string, Payload][] = [["otherwise", payload.otherwise], ...Object.entries(payload.cases).map(([first, p]): [string, Payload] => [`after ${JSON.stringify(first)}`, p])];
+  let first: { reason: string } | undefined;
+  for (const [which, spelling] of spellings) {
+    const field = fieldOf(spelling, region, format);
+    if ("reason" in field) {
+      first ??= field;
+      continue;
+    }
+    const others = spellings.filter(([w]) => w !== which).map(([w, p]) => `${p.kind} ${w === "otherwise" ? "otherwise" : w}`);
+    const note = { part: `the other spellings of ${JSON.stringify(region.start[0])}`, reason: `${others.join(", ")} not read: one field has one content parser` };
+    return { ...field, notes: [note, ...field.notes] };
   }
-  const field = fieldOf(payload, region, format);
-  return "reason" in field ? field : { ...field, notes: [...notes, ...field.notes] };
+  return first!;
 }
 
 function fieldOf(payload: Payload, region: RegionSpec, format: FormatDescription): CallFieldOrReason {

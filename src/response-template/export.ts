@@ -76,24 +76,34 @@ function dropped(format: FormatDescription, calls: readonly CallField[]): Anchor
   return { pattern: patterns.join("|") };
 }
 
+/**
+ * The call regions as one tool_calls field's parts: those of the first region's shape (deduplicated),
+ * the others and their notes as what is omitted; or, when no region can be a field, why.
+ */
+function callFields(format: FormatDescription): { calls: CallField[]; omitted: ExportNote[] } | { reasons: ExportNote[] } {
+  const calls: CallField[] = [];
+  const skipped: ExportNote[] = [];
+  format.regions.forEach((region, i) => {
+    const field = callField(region, format);
+    const part = `region ${i + 1} (${JSON.stringify(region.start[0])})`;
+    if ("reason" in field) skipped.push({ part, reason: field.reason });
+    else if (calls.length === 0 || JSON.stringify(calls[0]!.body) === JSON.stringify(field.body)) {
+      if (!calls.some((c) => JSON.stringify(c) === JSON.stringify(field))) calls.push(field);
+    } else skipped.push({ part, reason: "a second call syntax: one tool_calls field has one content parser and transform" });
+  });
+  if (calls.length === 0) return { reasons: skipped.length > 0 ? skipped : [{ part: "regions", reason: "the family has no call region" }] };
+  const omitted = [...skipped];
+  for (const c of calls) for (const n of c.notes) if (!omitted.some((o) => o.part === n.part)) omitted.push(n);
+  return { calls, omitted };
+}
+
 export function exportResponseTemplate(format: FormatDescription, options: ExportOptions = {}): ExportedResponseTemplate {
   if (format.channels !== undefined) {
     return { ok: false, reasons: [{ part: "channels", reason: "messages are routed by their headers (channel, recipient); a response template has fixed regions, no headers" }] };
   }
-  const omitted: ExportNote[] = [];
-  const reasons: ExportNote[] = [];
-  let calls: CallField[] = [];
-  format.regions.forEach((region, i) => {
-    const field = callField(region, format);
-    const part = `region ${i + 1} (${JSON.stringify(region.start[0])})`;
-    if ("reason" in field) reasons.push({ part, reason: field.reason });
-    else if (calls.length === 0 || JSON.stringify(calls[0]!.body) === JSON.stringify(field.body)) calls.push(field);
-    else reasons.push({ part, reason: "a second call syntax: one tool_calls field has one content parser and transform" });
-  });
-  if (calls.length === 0) return { ok: false, reasons: reasons.length > 0 ? reasons : [{ part: "regions", reason: "the family has no call region" }] };
-  omitted.push(...reasons);
-  calls = calls.filter((c, i) => calls.findIndex((d) => JSON.stringify(d) === JSON.stringify(c)) === i);
-  for (const c of calls) for (const n of c.notes) if (!omitted.some((o) => o.part === n.part)) omitted.push(n);
+  const found = callFields(format);
+  if ("reasons" in found) return { ok: false, reasons: found.reasons };
+  const { calls, omitted } = found;
 
   const fields: Record<string, Field> = {};
   const reasoning = format.reasoning ?? [];

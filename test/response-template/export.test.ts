@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getFormat, listFormats } from "../../src/formats/index.js";
 import { parseCompletion } from "../../src/parse/index.js";
+import { chooseFormat } from "../../src/response-template/choose.js";
+import { compileResponseTemplate } from "../../src/response-template/compile.js";
 import { exportResponseTemplate } from "../../src/response-template/export.js";
 import { REPO_ROOT } from "../helpers/fixtures.js";
 import { countingIds } from "../helpers/run-parse.js";
@@ -51,6 +53,18 @@ it("writes at least 30 families that transformers loads and that differ from cha
   const cannotSay = new Set([...LISTED].filter(([, kind]) => kind === "cannot-say").map(([key]) => key.slice(0, key.indexOf(": "))));
   const agreeing = FAMILIES.filter((f) => f.loads === true && !cannotSay.has(f.format)).map((f) => f.format);
   expect(agreeing.length, agreeing.join(", ")).toBeGreaterThanOrEqual(30);
+});
+
+it("reads its own exports back: those chatwire compiles are parsed by the family they were written from", () => {
+  const compiling = listFormats().flatMap((f) => {
+    const exported = exportResponseTemplate(f);
+    const compiled = exported.ok ? compileResponseTemplate(exported.template) : undefined;
+    if (compiled?.ok !== true) return [];
+    expect(chooseFormat(f, compiled.format).source, f.id).toBe("family");
+    return [f.id];
+  });
+  // The families whose exported markers are literal; the others write lookaheads, classes or alternations.
+  expect(compiling.sort()).toEqual(["apriel", "command-r-plus", "command-r7b", "ernie-4.5", "gemma4", "hermes", "hunyuan-a13b", "internlm2", "jamba", "json-block", "minimax-m1", "nemotron-v2"]);
 });
 
 describe.each(FAMILIES.map((f) => [f.format, f] as const))("%s", (id, family) => {

@@ -2,7 +2,8 @@
  * `chatwire response-template --format ID | --template SRC [--start-anchor TEXT]`: the family written
  * as a transformers 5.x `response_template` (docs/response-templates.md, "Export"), printed as the
  * `{"response_template": ...}` to merge into tokenizer_config.json. With a chat template, the family is
- * the detected one and the start anchor its assistant header (start-anchor.ts); `--start-anchor` sets it. What the form cannot say is one
+ * the detected one, the start anchor its assistant header (start-anchor.ts; `--start-anchor` sets it), and
+ * a region with two spellings gets the one the template writes. What the form cannot say is one
  * `chatwire: note: ...` line each on stderr; a family it cannot express at all is an error.
  */
 import { ChatwireError } from "../errors.js";
@@ -23,7 +24,7 @@ export async function responseTemplateCommand(argv: string[], io: CliIO): Promis
   const id = values.format ?? template!.format;
   const format = getFormat(id);
   const anchor = values["start-anchor"] ?? (template === undefined ? undefined : assistantHeader(template, format));
-  const exported = exportResponseTemplate(format, anchor === undefined ? {} : { startAnchor: anchor });
+  const exported = exportResponseTemplate(format, { ...(anchor === undefined ? {} : { startAnchor: anchor }), ...(template === undefined ? {} : { templateSource: template.source }) });
   if (!exported.ok) {
     throw new ChatwireError("invalid_format", `${id} cannot be written as a response template: ${exported.reasons.map((r) => `${r.part}: ${r.reason}`).join("; ")}`);
   }

@@ -13,7 +13,7 @@
  */
 import type { FormatDescription, Payload, RegionSpec } from "../parse/language.js";
 import { literalDialect } from "../parse/literal/dialects.js";
-import { HOLE_CLASS } from "../parse/patterns.js";
+import { compilePattern, HOLE_CLASS } from "../parse/patterns.js";
 import { pyAnyOf, pyEither, pyLiteral, pyPattern } from "./python-pattern.js";
 import type { JsonValue } from "./types.js";
 
@@ -147,13 +147,41 @@ function literalCalls(payload: Extract<Payload, { kind: "literal-calls" }>, regi
   return { open: { pattern: open }, ...(close ? { close } : {}), body, wrappers: NO_WRAPPERS, notes };
 }
 
-/** The region as a tool_calls field, or why it cannot be one. */
-export function callField(region: RegionSpec, format: FormatDescription): CallFieldOrReason {
+/** Literal tags a spelling writes (its call, parameter and header markers); none for bare JSON. */
+function spellingMarkers(payload: Payload): string[] {
+  switch (payload.kind) {
+    case "tagged": {
+      const params = "key" in payload.params ? [payload.params.key.open, payload.params.value.open] : payload.params.open.map((o) => compilePattern(o).prefix);
+      return [...(payload.call?.open ?? []).map((o) => compilePattern(o).prefix), ...params, ...(payload.nameSep !== undefined ? [payload.nameSep] : [])].filter((m) => m !== "");
+    }
+    case "header-args":
+      return [...payload.headerEnd];
+    case "literal-calls":
+      return payload.namePrefix !== undefined ? [payload.namePrefix] : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * A by-first-char region's spellings in the order they are tried: with the chat template's source, the
+ * ones whose tags it writes first (or, when it writes none of them, the bare ones), as the grammar
+ * chooses (grammars.md); else `otherwise` (the one the grammar writes), then the cases.
+ */
+function spellingsOf(payload: Extract<Payload, { kind: "by-first-char" }>, source: string | undefined): [string, Payload][] {
+  const all: [string, Payload][] = [["otherwise", payload.otherwise], ...Object.entries(payload.cases).map(([first, p]): [string, Payload] => [`after ${JSON.stringify(first)}`, p])];
+  if (source === undefined) return all;
+  const written = all.filter(([, p]) => spellingMarkers(p).some((m) => source.includes(m)));
+  const preferred = written.length > 0 ? written : all.filter(([, p]) => spellingMarkers(p).length === 0);
+  return [...preferred, ...all.filter((s) => !preferred.includes(s))];
+}
+
+/** The region as a tool_calls field, or why it cannot be one; `source`: the chat template's, when known. */
+export function callField(region: RegionSpec, format: FormatDescription, source?: string): CallFieldOrReason {
   const payload = region.payload;
   if (payload.kind !== "by-first-char") return fieldOf(payload, region, format);
-  // One field has one content parser: the region's main spelling (`otherwise`, the one the grammar
-  // writes) is written, or the first case that can be when it cannot; the others are not read.
-  const spellings: [string, Payload][] = [["otherwise", payload.otherwise], ...Object.entries(payload.cases).map(([first, p]): [string, Payload] => [`after ${JSON.stringify(first)}`, p])];
+  // One field has one content parser: the first spelling that can be a field is written, the others are not read.
+  const spellings = spellingsOf(payload, source);
   let first: { reason: string } | undefined;
   for (const [which, spelling] of spellings) {
     const field = fieldOf(spelling, region, format);
@@ -161,7 +189,7 @@ export function callField(region: RegionSpec, format: FormatDescription): CallFi
       first ??= field;
       continue;
     }
-    const others = spellings.filter(([w]) => w !== which).map(([w, p]) => `${p.kind} ${w === "otherwise" ? "otherwise" : w}`);
+    const others = spellings.filter(([w]) => w !== which).map(([w, p]) => `${p.kind} ${w}`);
     const note = { part: `the other spellings of ${JSON.stringify(region.start[0])}`, reason: `${others.join(", ")} not read: one field has one content parser` };
     return { ...field, notes: [note, ...field.notes] };
   }

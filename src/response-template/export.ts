@@ -25,6 +25,8 @@ export type ExportedResponseTemplate =
 export interface ExportOptions {
   /** The chat template's assistant header (`<|im_start|>assistant\n`): where the parser starts reading the prompt. */
   startAnchor?: LiteralAnchor;
+  /** The chat template's source: which spelling of a by-first-char region its model writes. */
+  templateSource?: string;
 }
 
 type Field = { [key: string]: JsonValue };
@@ -80,11 +82,11 @@ function dropped(format: FormatDescription, calls: readonly CallField[]): Anchor
  * The call regions as one tool_calls field's parts: those of the first region's shape (deduplicated),
  * the others and their notes as what is omitted; or, when no region can be a field, why.
  */
-function callFields(format: FormatDescription): { calls: CallField[]; omitted: ExportNote[] } | { reasons: ExportNote[] } {
+function callFields(format: FormatDescription, source: string | undefined): { calls: CallField[]; omitted: ExportNote[] } | { reasons: ExportNote[] } {
   const calls: CallField[] = [];
   const skipped: ExportNote[] = [];
   format.regions.forEach((region, i) => {
-    const field = callField(region, format);
+    const field = callField(region, format, source);
     const part = `region ${i + 1} (${JSON.stringify(region.start[0])})`;
     if ("reason" in field) skipped.push({ part, reason: field.reason });
     else if (calls.length === 0 || JSON.stringify(calls[0]!.body) === JSON.stringify(field.body)) {
@@ -101,7 +103,7 @@ export function exportResponseTemplate(format: FormatDescription, options: Expor
   if (format.channels !== undefined) {
     return { ok: false, reasons: [{ part: "channels", reason: "messages are routed by their headers (channel, recipient); a response template has fixed regions, no headers" }] };
   }
-  const found = callFields(format);
+  const found = callFields(format, options.templateSource);
   if ("reasons" in found) return { ok: false, reasons: found.reasons };
   const { calls, omitted } = found;
 

@@ -1,8 +1,10 @@
 /** `chatwire response-template`: the exported template on stdout, what it omits on stderr, refusals as errors. */
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getFormat } from "../../src/formats/index.js";
 import { exportResponseTemplate } from "../../src/response-template/export.js";
 import { validateResponseTemplate } from "../../src/response-template/validate.js";
+import { REPO_ROOT } from "../helpers/fixtures.js";
 import { runCli } from "../helpers/run-cli.js";
 
 describe("chatwire response-template", () => {
@@ -23,6 +25,16 @@ describe("chatwire response-template", () => {
     const printed = JSON.parse(r.stdout).response_template;
     expect(printed.start_anchor).toBe("<|im_start|>assistant\n");
     expect(printed.fields.tool_calls.open).toBe("<tool_call>");
+  });
+
+  it("writes the spelling of a two-spelling region that the chat template writes", async () => {
+    // LongCat's region holds JSON or GLM-style tags; LongCat-Flash-Chat's template writes JSON.
+    const template = join(REPO_ROOT, "fixtures", "templates", "meituan-longcat-LongCat-Flash-Chat.jinja");
+    const withTemplate = await runCli(["response-template", "--template", template]);
+    expect(JSON.parse(withTemplate.stdout).response_template.fields.tool_calls.content).toBe("json");
+    expect(withTemplate.stderr).toMatch(/tagged otherwise not read/);
+    // Without one, the region's main spelling (the one the grammar writes).
+    expect(JSON.parse((await runCli(["response-template", "--format", "longcat"])).stdout).response_template.fields.tool_calls.content).toBe("xml-inline");
   });
 
   it("says on stderr what the template cannot say", async () => {

@@ -106,6 +106,12 @@ export type Payload =
       nameIsKey?: boolean;
       /** Calls may follow one another, separated by whitespace or `;` (Llama 3). */
       sequence?: boolean;
+      /**
+       * The family's templates write a region's calls as one JSON array, even a single call (Apriel
+       * `<tool_calls>[...]`); the parser reads a lone object too. An exported response template reads
+       * the one layout it is told (src/response-template/export.ts).
+       */
+      array?: boolean;
     }
   /** A bare arguments value of a call whose name came from elsewhere (a channel header). */
   | {

@@ -101,6 +101,16 @@ export const HELP: Record<string, CommandHelp> = {
     },
     examples: ["chatwire check --template ./Qwen3-8B", "chatwire check --template model.jinja --reference .venv/bin/python --json"],
   },
+  "response-template": {
+    summary:
+      "Writes a tool-call format as a transformers 5.x response_template and prints {\"response_template\": ...} to merge into tokenizer_config.json (docs/response-templates.md, \"Export\"). What the form cannot say is one `chatwire: note:` line each on stderr.",
+    options: {
+      ...TEMPLATE,
+      format: "ID  write this format (hermes, qwen3-coder, ...) instead of the template's detected one",
+      "start-anchor": "TEXT  the text a response starts after (default: the template's assistant header, or none with --format)",
+    },
+    examples: ["chatwire response-template --template ./Qwen3-8B", "chatwire response-template --format hermes --start-anchor '<|im_start|>assistant\\n'"],
+  },
   example: {
     summary: "The whole round trip on built-in data: an OpenAI request rendered through Qwen3's template, and Qwen3's answer parsed into an assistant message with a validated tool call.",
     options: { json: "print it all as one JSON object" },

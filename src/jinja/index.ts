@@ -21,7 +21,7 @@ import { BoundedCache } from "../bounded-cache.js";
 export { PyFloat } from "./py-float.js";
 export type { RenderLimits } from "./limits.js";
 export { DEFAULT_LIMITS } from "./limits.js";
-export { freezeDeep, freezeDeepFrom, isDeepFrozen } from "./tojson.js";
+export { freezeDeep, freezeDeepFrom, isDeepFrozen, markedDeepFrozen } from "./tojson.js";
 export type { GenerationSpan } from "./generation.js";
 
 export interface RenderCallOptions {

@@ -237,14 +237,25 @@ function joinMany(count: number, item: (i: number) => string, open: string, betw
 
 const DEEP_FROZEN = new WeakSet<object>();
 
-/** True when the value and everything inside it is frozen, so it can never change again (memoised). */
+/**
+ * True when the value and everything inside it is frozen, so it can never change again. Memoised for
+ * the value asked about, not for each container inside it: those are asked about rarely, and adding
+ * each to the set cost more than the walk.
+ */
 export function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
   if (DEEP_FROZEN.has(value)) return true;
-  if (!Object.isFrozen(value)) return false;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  for (const child of children) if (!isDeepFrozen(child)) return false;
+  if (!frozenBelow(value)) return false;
   DEEP_FROZEN.add(value);
+  return true;
+}
+
+function frozenBelow(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
+  const children = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
+  for (const child of children) {
+    if (child !== null && typeof child === "object" && !DEEP_FROZEN.has(child) && !frozenBelow(child)) return false;
+  }
   return true;
 }
 
@@ -255,6 +266,12 @@ export function freezeDeep<T>(value: T): T {
     Object.freeze(value);
     DEEP_FROZEN.add(value);
   }
+  return value;
+}
+
+/** Records `value` as deeply frozen: its caller froze every container in it (a value no one else has seen yet). */
+export function markedDeepFrozen<T extends object>(value: T): T {
+  DEEP_FROZEN.add(value);
   return value;
 }
 

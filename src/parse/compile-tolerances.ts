@@ -71,6 +71,10 @@ export interface CompiledTolerances {
   keyAliases: KeyAliases | undefined;
   /** Whole-completion bare calls; undefined: not tolerated. */
   bareCall: BareCall | undefined;
+  // --- padded-value (helper wild-more) ---
+  /** A one-line tagged value padded with spaces or tabs on both sides is read without the padding. */
+  paddedValues: boolean;
+  // --- end padded-value ---
 }
 
 /** The accumulator the kind compilers fill. */
@@ -83,6 +87,9 @@ interface Build {
   fenced: Array<{ open: string; around: string }>;
   keyAliases?: KeyAliases;
   bareCall?: BareCall;
+  // --- padded-value (helper wild-more) ---
+  paddedValues?: boolean;
+  // --- end padded-value ---
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -169,6 +176,13 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
       throw invalid(format, t, "the family already reads a call at the start of the output");
     }
   },
+  // --- padded-value (helper wild-more) ---
+  "padded-value"(t, into, format) {
+    const payloads = [...format.regions.map((r) => r.payload), ...(format.channels ? [format.channels.callPayload] : [])].flatMap(leafPayloads);
+    if (!payloads.some((p) => p.kind === "tagged")) throw invalid(format, t, "the family writes no tagged values");
+    into.paddedValues = true;
+  },
+  // --- end padded-value ---
 };
 
 /** The keys each kind may have (besides `kind`): a misspelt key is rejected by name, not ignored. */
@@ -179,10 +193,17 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "other-syntax": ["region", "when", "payload", "evidence"],
   "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
   "bare-call": ["payload", "evidence"],
+  // --- padded-value (helper wild-more) ---
+  "padded-value": ["evidence"],
+  // --- end padded-value ---
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */
-export const NO_TOLERANCES: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [], keyAliases: undefined, bareCall: undefined };
+export const NO_TOLERANCES: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [], keyAliases: undefined, bareCall: undefined,
+  // --- padded-value (helper wild-more) ---
+  paddedValues: false,
+  // --- end padded-value ---
+};
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
 
@@ -206,6 +227,9 @@ function finish(into: Build): CompiledTolerances {
   return {
     keyAliases: into.keyAliases,
     bareCall: into.bareCall,
+    // --- padded-value (helper wild-more) ---
+    paddedValues: into.paddedValues === true,
+    // --- end padded-value ---
     strayClosers(regionStart) {
       let hit = byStart.get(regionStart);
       if (hit === undefined) {

@@ -322,7 +322,16 @@ export type Tolerance =
    * (absent: the family's JSON call objects, or a JSON list of them). Pythonic models write
    * `f(a=1)` without the `[...]` (then `payload` is the family's Python calls with `list: false`).
    */
-  | { kind: "bare-call"; payload?: Payload; evidence: string };
+  | { kind: "bare-call"; payload?: Payload; evidence: string }
+  // --- padded-value (helper wild-more) ---
+  /**
+   * A tagged value written on one line with spaces or tabs on both sides where the template writes a
+   * newline on each side (`<parameter=cmd> ls -lha </parameter>` for `<parameter=cmd>\nls -lha\n
+   * </parameter>`): the padding is layout, the value is the text between it. A value with a newline in
+   * it, or padded on one side only (a code line's indentation), keeps its whitespace.
+   */
+  | { kind: "padded-value"; evidence: string };
+  // --- end padded-value ---
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

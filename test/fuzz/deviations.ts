@@ -67,6 +67,14 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const call = callIn(t.payload, r);
     return pick(r, [call, call, `\n${call}\n`, `${call} w8`, `w8 ${call}`, `${call}\n${call}`, call.slice(0, Math.floor(r() * call.length)), "get_weathering w8", s]);
   },
+  // --- padded-value (helper wild-more) ---
+  // A one-line value between tags, its newlines written as spaces (or one side only, which keeps them).
+  "padded-value": (_t, s, _f, r) => {
+    const pad = pick(r, [" ", "  ", "\t", " \n"]);
+    const out = s.replace(/>\n([^\n<]+)\n</, (_m, v: string) => `>${pad}${v}${r() < 0.8 ? pad : ""}<`);
+    return out === s ? `${s.replace(/>([^\n<]+)</, (_m, v: string) => `> ${v} <`)}` : out;
+  },
+  // --- end padded-value ---
 };
 
 /** `s` rewritten to show one of the family's tolerated deviations (undefined: it tolerates none). */

@@ -31,6 +31,8 @@ import type { CompiledPattern, Holes } from "./patterns.js";
 /** A region as the engine runs it: the description's markers and its payload's decoder. */
 export interface CompiledRegion extends Omit<RegionSpec, "payload"> {
   decoder: DecoderFactory;
+  /** Not opened inside reasoning (a `stack-syntax` tolerance's region). */
+  outsideReasoning?: boolean;
 }
 
 export interface CompiledChannels extends Omit<ChannelSpec, "headers" | "rules" | "otherwise" | "callPayload"> {

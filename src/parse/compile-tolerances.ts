@@ -183,6 +183,20 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     into.paddedValues = true;
   },
   // --- end padded-value ---
+  // --- stack-syntax (helper wild-more) ---
+  "stack-syntax"(t, into, format, compile) {
+    if (typeof t.start !== "string" || t.start.trim() === "" || typeof t.end !== "string" || t.end.trim() === "") throw invalid(format, t, '"start" and "end" must be non-empty markers');
+    if (format.regions.some((r) => r.start.includes(t.start))) throw invalid(format, t, `"start" ${JSON.stringify(t.start)} is already one of the family's own markers`);
+    const message = `a call in the serving stack's prompted syntax ${t.start}...${t.end} read as a call`;
+    into.regions.push({
+      start: [t.start],
+      end: [t.end],
+      quietIfNotCall: true,
+      outsideReasoning: true,
+      decoder: repairing(compile(t.payload), { repair: "stack-syntax", message, text: `${t.start}…${t.end}` }),
+    });
+  },
+  // --- end stack-syntax ---
 };
 
 /** The keys each kind may have (besides `kind`): a misspelt key is rejected by name, not ignored. */
@@ -196,6 +210,9 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   // --- padded-value (helper wild-more) ---
   "padded-value": ["evidence"],
   // --- end padded-value ---
+  // --- stack-syntax (helper wild-more) ---
+  "stack-syntax": ["start", "end", "payload", "evidence"],
+  // --- end stack-syntax ---
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */

@@ -330,8 +330,17 @@ export type Tolerance =
    * </parameter>`): the padding is layout, the value is the text between it. A value with a newline in
    * it, or padded on one side only (a code line's indentation), keeps its whitespace.
    */
-  | { kind: "padded-value"; evidence: string };
+  | { kind: "padded-value"; evidence: string }
   // --- end padded-value ---
+  // --- stack-syntax (helper wild-more) ---
+  /**
+   * A call written in the serving stack's own prompted syntax instead of the family's markers: the
+   * stack's tool prompt (not the model's template) asks for `start` + `payload` + `end` (LM Studio's
+   * default tool use: `[TOOL_REQUEST]{"name": ..., "arguments": ...}[END_TOOL_REQUEST]`). Read outside
+   * reasoning only: the same block inside reasoning is the model rehearsing the format it was told.
+   */
+  | { kind: "stack-syntax"; start: string; end: string; payload: Payload; evidence: string };
+  // --- end stack-syntax ---
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

@@ -75,6 +75,15 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     return out === s ? `${s.replace(/>([^\n<]+)</, (_m, v: string) => `> ${v} <`)}` : out;
   },
   // --- end padded-value ---
+  // --- stack-syntax (helper wild-more) ---
+  // The stack's block after the answer's text, inside reasoning, unclosed, or holding no call.
+  "stack-syntax": (t, s, f, r) => {
+    const call = r() < 0.8 ? callIn(t.payload, r) : s;
+    const block = `${t.start}\n${call}\n${r() < 0.85 ? t.end : ""}`;
+    const think = f.reasoning?.[0];
+    return pick(r, [block, `w3 said.\n${block}`, `${block} w4`, think ? `${think.start[0]}${block}${think.end[0]}\n${block}` : block, `${t.start} w6 ${t.end}`]);
+  },
+  // --- end stack-syntax ---
 };
 
 /** `s` rewritten to show one of the family's tolerated deviations (undefined: it tolerates none). */

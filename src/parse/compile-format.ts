@@ -33,6 +33,8 @@ export interface CompiledRegion extends Omit<RegionSpec, "payload"> {
   decoder: DecoderFactory;
   /** Not opened inside reasoning (a `stack-syntax` tolerance's region). */
   outsideReasoning?: boolean;
+  /** Not opened at the start of the output, where a bare call is read instead (a `missing-opener` region). */
+  notAtStart?: boolean;
 }
 
 export interface CompiledChannels extends Omit<ChannelSpec, "headers" | "rules" | "otherwise" | "callPayload"> {

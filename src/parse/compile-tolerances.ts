@@ -8,6 +8,7 @@ import { ChatwireError } from "../errors.js";
 import type { CompiledRegion } from "./compile-format.js";
 import type { DecoderFactory } from "./decoder.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
+import { closedBareCall } from "./decoders/closed-bare-call.js";
 import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
@@ -197,6 +198,25 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     });
   },
   // --- end stack-syntax ---
+  // --- missing-opener (helper wild-more) ---
+  "missing-opener"(t, into, format, compile) {
+    const region = format.regions.find((r) => r.start.includes(t.opener));
+    if (region === undefined || region.end === undefined || region.end.length === 0) throw invalid(format, t, `"opener" ${JSON.stringify(t.opener)} is no start marker of a region with an end marker`);
+    const payload = jsonCallsIn(region.payload)[0];
+    if (payload === undefined) throw invalid(format, t, "the region holds no JSON call objects");
+    const closer = region.end[0]!;
+    const message = `${JSON.stringify(closer)} after a JSON call object written without ${JSON.stringify(t.opener)} read as the call's closer`;
+    into.regions.push({
+      start: ["\n{"],
+      startInPayload: 1,
+      end: region.end,
+      quietIfNotCall: true,
+      outsideReasoning: true,
+      notAtStart: true,
+      decoder: closedBareCall(compile(payload), { message, text: closer }),
+    });
+  },
+  // --- end missing-opener ---
 };
 
 /** The keys each kind may have (besides `kind`): a misspelt key is rejected by name, not ignored. */
@@ -213,6 +233,9 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   // --- stack-syntax (helper wild-more) ---
   "stack-syntax": ["start", "end", "payload", "evidence"],
   // --- end stack-syntax ---
+  // --- missing-opener (helper wild-more) ---
+  "missing-opener": ["opener", "evidence"],
+  // --- end missing-opener ---
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */

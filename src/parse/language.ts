@@ -339,8 +339,16 @@ export type Tolerance =
    * default tool use: `[TOOL_REQUEST]{"name": ..., "arguments": ...}[END_TOOL_REQUEST]`). Read outside
    * reasoning only: the same block inside reasoning is the model rehearsing the format it was told.
    */
-  | { kind: "stack-syntax"; start: string; end: string; payload: Payload; evidence: string };
+  | { kind: "stack-syntax"; start: string; end: string; payload: Payload; evidence: string }
   // --- end stack-syntax ---
+  // --- missing-opener (helper wild-more) ---
+  /**
+   * A JSON call object on its own line with the start marker `opener` of its region left out and the
+   * region's end marker written after it (Qwen2.5 writing `{"name": ...}` then `</tool_call>`): the end
+   * marker confirms the call. Read outside reasoning; an object not followed by the end marker is content.
+   */
+  | { kind: "missing-opener"; opener: string; evidence: string };
+  // --- end missing-opener ---
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

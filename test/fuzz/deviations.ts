@@ -84,6 +84,15 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     return pick(r, [block, `w3 said.\n${block}`, `${block} w4`, think ? `${think.start[0]}${block}${think.end[0]}\n${block}` : block, `${t.start} w6 ${t.end}`]);
   },
   // --- end stack-syntax ---
+  // --- missing-opener (helper wild-more) ---
+  // The call object on its own line after text, with or without the closer, or text after the object.
+  "missing-opener": (t, s, f, r) => {
+    const region = f.regions.find((x) => x.start.includes(t.opener));
+    const closer = region?.end?.[0] ?? "";
+    const call = callIn({ kind: "json-calls" }, r);
+    return pick(r, [`w2 \n${call}\n${closer}\n`, `w2\n${call}`, `w2\n${call} w3 ${closer}`, s.split(t.opener).join(""), `\n${call}${closer}`]);
+  },
+  // --- end missing-opener ---
 };
 
 /** `s` rewritten to show one of the family's tolerated deviations (undefined: it tolerates none). */

@@ -76,6 +76,10 @@ export interface CompiledTolerances {
   /** A one-line tagged value padded with spaces or tabs on both sides is read without the padding. */
   paddedValues: boolean;
   // --- end padded-value ---
+  // --- function-wrapper (helper wild-more) ---
+  /** Keys of `{"type": "function", KEY: {call}}` whose object is the call (`function-wrapper`); empty: none. */
+  functionWrapperKeys: readonly string[];
+  // --- end function-wrapper ---
 }
 
 /** The accumulator the kind compilers fill. */
@@ -91,6 +95,9 @@ interface Build {
   // --- padded-value (helper wild-more) ---
   paddedValues?: boolean;
   // --- end padded-value ---
+  // --- function-wrapper (helper wild-more) ---
+  functionWrapperKeys?: string[];
+  // --- end function-wrapper ---
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -217,6 +224,13 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     });
   },
   // --- end missing-opener ---
+  // --- function-wrapper (helper wild-more) ---
+  "function-wrapper"(t, into, format) {
+    if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
+    if (!Array.isArray(t.keys) || t.keys.length === 0 || t.keys.some((k) => typeof k !== "string" || k === "")) throw invalid(format, t, '"keys" must be non-empty key names');
+    into.functionWrapperKeys = [...(into.functionWrapperKeys ?? []), ...t.keys];
+  },
+  // --- end function-wrapper ---
 };
 
 /** The keys each kind may have (besides `kind`): a misspelt key is rejected by name, not ignored. */
@@ -236,6 +250,9 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   // --- missing-opener (helper wild-more) ---
   "missing-opener": ["opener", "evidence"],
   // --- end missing-opener ---
+  // --- function-wrapper (helper wild-more) ---
+  "function-wrapper": ["keys", "evidence"],
+  // --- end function-wrapper ---
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */
@@ -243,6 +260,9 @@ export const NO_TOLERANCES: CompiledTolerances = { strayClosers: () => [], missi
   // --- padded-value (helper wild-more) ---
   paddedValues: false,
   // --- end padded-value ---
+  // --- function-wrapper (helper wild-more) ---
+  functionWrapperKeys: [],
+  // --- end function-wrapper ---
 };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
@@ -270,6 +290,9 @@ function finish(into: Build): CompiledTolerances {
     // --- padded-value (helper wild-more) ---
     paddedValues: into.paddedValues === true,
     // --- end padded-value ---
+    // --- function-wrapper (helper wild-more) ---
+    functionWrapperKeys: into.functionWrapperKeys ?? [],
+    // --- end function-wrapper ---
     strayClosers(regionStart) {
       let hit = byStart.get(regionStart);
       if (hit === undefined) {

@@ -347,8 +347,15 @@ export type Tolerance =
    * region's end marker written after it (Qwen2.5 writing `{"name": ...}` then `</tool_call>`): the end
    * marker confirms the call. Read outside reasoning; an object not followed by the end marker is content.
    */
-  | { kind: "missing-opener"; opener: string; evidence: string };
+  | { kind: "missing-opener"; opener: string; evidence: string }
   // --- end missing-opener ---
+  // --- function-wrapper (helper wild-more) ---
+  /**
+   * A JSON call object wrapped in OpenAI's tool-call shape, `{"type": "function", "function": {"name":
+   * ..., "parameters": ...}}`: the object under one of `keys` is read as the call (Llama 3.2 Vision).
+   */
+  | { kind: "function-wrapper"; keys: readonly string[]; evidence: string };
+  // --- end function-wrapper ---
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

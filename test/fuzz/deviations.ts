@@ -93,6 +93,13 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     return pick(r, [`w2 \n${call}\n${closer}\n`, `w2\n${call}`, `w2\n${call} w3 ${closer}`, s.split(t.opener).join(""), `\n${call}${closer}`]);
   },
   // --- end missing-opener ---
+  // --- function-wrapper (helper wild-more) ---
+  // A call object (or the text) in OpenAI's shape, sometimes without the wrapper's final brace.
+  "function-wrapper": (t, s, _f, r) => {
+    const inner = r() < 0.7 ? callIn({ kind: "json-calls", argsKeys: ["parameters"] }, r) : s;
+    return `{"type": "function", "${pick(r, t.keys)}": ${inner}${r() < 0.7 ? "}" : ""}${r() < 0.2 ? " w5" : ""}`;
+  },
+  // --- end function-wrapper ---
 };
 
 /** `s` rewritten to show one of the family's tolerated deviations (undefined: it tolerates none). */

@@ -38,8 +38,11 @@ export class CallKeys {
   /** Arguments written as a JSON string holding them are read as what they hold (a repair). */
   readonly argsAsString: boolean;
   readonly nameIsKey: boolean;
+  /** `function-wrapper`: keys whose object value is the call itself (`{"type": "function", "function": {...}}`). */
+  readonly wrappedCall: readonly string[];
 
-  constructor(opts: JsonCallsOptions, aliases: KeyAliases | undefined) {
+  constructor(opts: JsonCallsOptions, aliases: KeyAliases | undefined, wrappedCall: readonly string[] = []) {
+    this.wrappedCall = wrappedCall;
     this.name = opts.nameKeys ?? ["name"];
     this.args = opts.argsKeys ?? ["arguments"];
     this.id = opts.idKeys ?? [];
@@ -51,7 +54,7 @@ export class CallKeys {
 
   /** A key some call object may have (the others say the object is no call: `{"answer": ...`). */
   isCallKey(key: string): boolean {
-    return this.isName(key) || this.isArgs(key) || this.id.includes(key) || key === "type" || NEUTRAL_KEYS.includes(key);
+    return this.isName(key) || this.isArgs(key) || this.id.includes(key) || key === "type" || NEUTRAL_KEYS.includes(key) || this.wrappedCall.includes(key);
   }
 
   isName(key: string): boolean {

@@ -49,6 +49,10 @@ export class CallObject {
   /** Keys that are neither the name, the arguments nor the id (a misspelt `"argumentz"`). */
   readonly otherKeys: string[] = [];
   opened = false;
+  // --- function-wrapper (helper wild-more) ---
+  /** Inside the object under a `function-wrapper` key (its keys are the call's): 1, else 0. */
+  private wrapped = 0;
+  // --- end function-wrapper ---
   /** Where the object's text (so far) ends, as a SeenText offset. */
   rawEnd: number;
 
@@ -85,6 +89,10 @@ export class CallObject {
             continue;
           }
           if (WS.test(ch) || ch === ",") {
+            i++;
+            continue;
+          }
+          if (ch === "}" && this.unwrap()) {
             i++;
             continue;
           }
@@ -126,6 +134,10 @@ export class CallObject {
               continue;
             }
             if (!startsValue(ch, "json")) return this.broken(base, i, `expected a value for key ${JSON.stringify(this.key)}`);
+            if (ch === "{" && this.wrap(out)) {
+              i++;
+              continue;
+            }
             if (this.isArgsKey()) this.startArgs(out);
             else {
               this.valueReader = new ValueExtentScanner("json");
@@ -157,6 +169,10 @@ export class CallObject {
             i++;
             continue;
           }
+          if (ch === "}" && this.unwrap()) {
+            i++;
+            continue;
+          }
           if (ch === "}") return this.close(base, i + 1);
           return this.broken(base, i, `expected ',' or '}' in the call object, found ${JSON.stringify(ch)}`);
       }
@@ -164,6 +180,28 @@ export class CallObject {
     this.rawEnd = base + i;
     return i;
   }
+
+  // --- function-wrapper (helper wild-more) ---
+  /**
+   * `"function": {` under a function-wrapper key, before the call's name or arguments: the keys of the
+   * object it opens are the call's (reported once, as a repair), and its `}` returns to the wrapper.
+   */
+  private wrap(out: DecoderEvent[]): boolean {
+    if (this.wrapped > 0 || this.name !== undefined || this.args !== undefined || !this.keys.wrappedCall.includes(this.key)) return false;
+    this.wrapped = 1;
+    this.step = "keyOrEnd";
+    out.push({ kind: "repaired", repair: "function-wrapper", message: `the call object under ${this.keyText} (OpenAI's tool-call shape) read as the call`, text: this.keyText });
+    return true;
+  }
+
+  /** The wrapped call object's `}`: back in the wrapper, after its value. */
+  private unwrap(): boolean {
+    if (this.wrapped === 0) return false;
+    this.wrapped = 0;
+    this.step = "afterValue";
+    return true;
+  }
+  // --- end function-wrapper ---
 
   private close(base: number, next: number): number {
     this.rawEnd = base + next;

@@ -61,7 +61,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
   ) {
     this.seen = new SeenText(ctx.regionText, ctx.regionPieces);
     this.string = new OpenString(this.seen);
-    this.keys = new CallKeys(opts, ctx.tolerances?.keyAliases);
+    this.keys = new CallKeys(opts, ctx.tolerances?.keyAliases, ctx.tolerances?.functionWrapperKeys);
   }
 
   push(text: string): DecoderEvent[] {

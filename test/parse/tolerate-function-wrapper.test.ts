@@ -5,9 +5,10 @@
  * (docs/parsing.md). One-shot and every split (the tester).
  */
 import { describe, it } from "vitest";
+import { stringTool } from "../helpers/string-tool.js";
 import { tester } from "../helpers/tester.js";
 
-const TRAFFIC = [{ type: "function", function: { name: "get_current_traffic", parameters: { type: "object", properties: { location: { type: "string" } }, required: ["location"] } } }];
+const TRAFFIC = [stringTool("get_current_traffic", "location")];
 const INNER = '{"name": "get_current_traffic", "parameters": {"location": "Sydney"}}';
 const WANT = { content: null, tool_calls: [{ name: "get_current_traffic", arguments: { location: "Sydney" } }] };
 

@@ -5,9 +5,10 @@
  * inside reasoning, the text stays what it was. One-shot and every split (the tester).
  */
 import { describe, it } from "vitest";
+import { stringTool } from "../helpers/string-tool.js";
 import { tester } from "../helpers/tester.js";
 
-const SEARCH = [{ type: "function", function: { name: "search", parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } } }];
+const SEARCH = [stringTool("search", "q")];
 const CALL = '{"name": "search", "arguments": {"q": "relais"}}';
 
 describe("missing-opener", () => {

@@ -5,11 +5,11 @@
  * that is the value's own (more than one line, one side only, the template's newlines present) stays.
  */
 import { describe, it } from "vitest";
+import { stringTool, toolWith as tool } from "../helpers/string-tool.js";
 import { tester } from "../helpers/tester.js";
 
-const tool = (name: string, props: Record<string, unknown>) => ({ type: "function", function: { name, parameters: { type: "object", properties: props, required: Object.keys(props) } } });
-const SHELL = [tool("shell", { cmd: { type: "string" } })];
-const EDIT = [tool("edit", { old_string: { type: "string" } })];
+const SHELL = [stringTool("shell", "cmd")];
+const EDIT = [stringTool("edit", "old_string")];
 
 describe("padded-value", () => {
   it("the docker-agent#2263 call: one space each side of a one-line value is layout", () => {

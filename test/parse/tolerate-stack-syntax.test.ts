@@ -5,9 +5,10 @@
  * block that holds no valid call stays content. One-shot and every split (the tester).
  */
 import { describe, it } from "vitest";
+import { stringTool } from "../helpers/string-tool.js";
 import { tester } from "../helpers/tester.js";
 
-const WEATHER = [{ type: "function", function: { name: "weather_GET", parameters: { type: "object", properties: { zoneId: { type: "string" } }, required: ["zoneId"] } } }];
+const WEATHER = [stringTool("weather_GET", "zoneId")];
 const BLOCK = '[TOOL_REQUEST]\n{"name": "weather_GET", "arguments": {"zoneId": "Asia/Shanghai"}}\n[END_TOOL_REQUEST]';
 
 describe("stack-syntax", () => {

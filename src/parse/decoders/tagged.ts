@@ -121,7 +121,8 @@ class TaggedDecoder extends StepDecoder<State> {
 
   private pushValueText(text: string, ends: readonly string[]): string | undefined {
     const v = this.value;
-    if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || text === "") return undefined;
+    // (A value the padded-value tolerance may still hold goes through valueText: `pad`, `padTolerated`.)
+    if (v === null || v.mode !== "stream" || v.lead !== null || v.pad !== null || v.padTolerated || this.state !== "value" || text === "") return undefined;
     const kept = this.kept();
     const s = kept === "" ? text : kept + text;
     // Most pushes of a value hold no `<` at all: then only a trailing newline (maybe the one stripped
@@ -513,7 +514,7 @@ class TaggedDecoder extends StepDecoder<State> {
   }
 
   private openValue(key: string, untyped?: readonly ValueType[]): void {
-    const opened = openValue(this.call!, key, untyped ?? this.syntax.untyped, this.syntax.cdata === true);
+    const opened = openValue(this.call!, key, untyped ?? this.syntax.untyped, this.syntax.cdata === true, this.ctx.tolerances?.paddedValues === true);
     this.value = opened.value;
     this.emitFragment(opened.fragment);
     this.state = "value";
@@ -542,7 +543,7 @@ class TaggedDecoder extends StepDecoder<State> {
       return -1;
     }
     this.addValueText(s.slice(i, p - nl), this.origin + i);
-    this.closeValue();
+    this.closeValue(nl > 0);
     return verdict === "implicit" ? p : p + this.syntax.paramClose.length;
   }
 
@@ -550,8 +551,14 @@ class TaggedDecoder extends StepDecoder<State> {
     this.emitFragment(addValueText(this.call!, this.value!, text, at, this.syntax.cdata === true));
   }
 
-  private closeValue(): void {
-    this.emitFragment(closeValue(this.call!, this.value!, this.syntax.cdata === true));
+  private closeValue(newlineBeforeClose = false): void {
+    const v = this.value!;
+    this.emitFragment(closeValue(this.call!, v, this.syntax.cdata === true, newlineBeforeClose));
+    // --- padded-value (helper wild-more) ---
+    if (v.padRepaired !== undefined) {
+      this.emit({ kind: "repaired", repair: "padded-value", message: `the spaces around the one-line value of ${JSON.stringify(v.key)} read as layout, not as its text`, text: v.padRepaired });
+    }
+    // --- end padded-value ---
     this.value = null;
     this.state = "call";
   }

@@ -1,6 +1,6 @@
 /**
  * Where a tagged value ends: the one scan of a value's text that both of the tagged decoder's paths use,
- * the step machine (valueText) and the streaming fast path (pushPlain, pushPlainUnscanned), so that the
+ * the step machine (valueText) and the streaming fast path (pushPlain, pushOpaque), so that the
  * two cannot read the same text differently.
  *
  * A `<` in a value is plain text (HTML, code, `x < 10`) unless it starts the value's close tag followed
@@ -14,10 +14,10 @@ import { skipSpace } from "./step-decoder.js";
 
 /**
  * What a `<` in a value is: the value's close tag, an implicit end (the value ends before it), plain
- * text, not decided yet, or the start of one of the region's end markers (in full, or a tail of the
- * text that may become one).
+ * text, not decided yet, or the start of one of the region's markers (in full, or a tail of the text
+ * that may become one).
  */
-export type ValueEnd = "close" | "implicit" | "text" | "wait" | "regionEnd" | "regionEndTail";
+export type ValueEnd = "close" | "implicit" | "text" | "wait" | "regionEnd";
 
 type EndSyntax = Pick<TaggedSyntax, "paramClose" | "implicitEnds" | "afterParam" | "afterParamNewline">;
 
@@ -53,7 +53,7 @@ export class ValueEndScan {
       for (let k = 0; k < ends.length; k++) {
         const at = tokenAt(s, p, ends[k]!, final);
         if (at === "no") continue;
-        this.verdict = at === "full" ? "regionEnd" : "regionEndTail";
+        this.verdict = "regionEnd";
         return p;
       }
       // After a `<` that makes the value wait, later ones are only checked for end markers (above).

@@ -155,8 +155,16 @@ export class Region {
    * or undefined when the engine's loop must read `text` (nothing happened).
    */
   push(text: string): number | string | undefined {
+    const markers = this.table.set.markers;
+    return this.opaque(text, markers) ? 0 : this.pushScanned(text);
+  }
+
+  /**
+   * Region.push when the decoder did not take all of `text` unscanned. Kept apart so that the common
+   * push stays small enough for V8 to inline the decoder's fast path into the engine's push.
+   */
+  private pushScanned(text: string): number | string | undefined {
     const set = this.table.set;
-    if (this.opaque(text, set.markers)) return 0;
     // Looked for only now: the decoder's own search (a tagged value's) turns down a push whose tail
     // may become a marker, and a tail is short, so this costs little and only on such pushes.
     const cut = set.tailStart(text);

@@ -3,7 +3,8 @@
  * `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>` once per call. Qwen3 thinks in
  * `<think>...</think>` first and sometimes calls inside it; the last call may lack `</tool_call>`.
  * Tolerated (each reported as a repair): an `args` key, arguments as a JSON string, a whole answer that
- * is one bare call object naming a declared tool.
+ * is one bare call object naming a declared tool, a call object in a ```json / ```xml fence or inside
+ * tags Hermes does not have.
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -21,6 +22,11 @@ export const hermes = defineFormat({
     { kind: "key-alias", argsKeys: ["args"], evidence: "https://github.com/ollama/ollama/issues/18357" },
     // Granite 4 writes its arguments as a JSON string holding the object.
     { kind: "key-alias", argsAsString: true, evidence: "https://github.com/vllm-project/vllm/pull/54964" },
+    // Qwen2 (mlx-omni-server) writes its call object in a ```xml fence after a sentence, or inside tags
+    // Hermes does not have (<response><tools>, <function_call>), one of them in a ```xml fence too.
+    { kind: "fence", open: ["```xml"], payload: { kind: "json-calls" }, anywhere: true, evidence: "https://github.com/madroidmaq/mlx-omni-server/issues/4" },
+    { kind: "wrapper-tag", tags: [["<response>", "</response>"], ["<tools>", "</tools>"], ["<function_call>", "</function_call>"]], evidence: "https://github.com/madroidmaq/mlx-omni-server/issues/4" },
+    { kind: "fence", open: ["```xml"], around: "<function_call>", evidence: "https://github.com/madroidmaq/mlx-omni-server/issues/4" },
     // Qwen2.5-Coder answers with the bare call object, no <tool_call> around it (under tool_choice auto).
     { kind: "bare-call", evidence: "https://github.com/nicedreamzapp/claude-code-local/pull/43" },
   ],

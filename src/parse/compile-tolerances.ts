@@ -7,9 +7,11 @@
 import { ChatwireError } from "../errors.js";
 import type { CompiledRegion } from "./compile-format.js";
 import type { DecoderFactory } from "./decoder.js";
+import { heldCall } from "./decoders/bare-call.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
+import { wrapperTag } from "./decoders/wrapper-tag.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
 import type { RepairKind } from "../types.js";
 
@@ -41,6 +43,8 @@ export interface KeyAliases {
   nameKeys: readonly string[];
   argsKeys: readonly string[];
   argsAsString: boolean;
+  /** Keys of a protocol envelope that say nothing about the call (JSON-RPC's `jsonrpc`). */
+  envelopeKeys?: readonly string[];
 }
 
 /**
@@ -71,6 +75,8 @@ export interface CompiledTolerances {
   keyAliases: KeyAliases | undefined;
   /** Whole-completion bare calls; undefined: not tolerated. */
   bareCall: BareCall | undefined;
+  /** Keys of a JSON object whose list value holds the calls (`wrapper-key`); empty: none. */
+  wrapperKeys: readonly string[];
 }
 
 /** The accumulator the kind compilers fill. */
@@ -79,10 +85,13 @@ interface Build {
   valueOpeners: Set<string>;
   others: Array<{ region: string; when: string; decoder: DecoderFactory }>;
   regions: CompiledRegion[];
+  /** The regions of tags the format does not have around its calls (`wrapper-tag`): fences may wrap them too. */
+  wrapped: CompiledRegion[];
   /** Fences around a region with this start marker. */
   fenced: Array<{ open: string; around: string }>;
   keyAliases?: KeyAliases;
   bareCall?: BareCall;
+  wrapperKeys: string[];
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -105,9 +114,12 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
   fence(t, into, format, compile) {
     if (t.open.length === 0 || t.open.some((o) => !o.startsWith("```"))) throw invalid(format, t, '"open" needs fence lines that start with ```');
     if ((t.payload === undefined) === (t.around === undefined)) throw invalid(format, t, 'needs exactly one of "payload" and "around"');
+    if (t.anywhere !== undefined && (typeof t.anywhere !== "boolean" || t.payload === undefined)) throw invalid(format, t, '"anywhere" is a boolean, with "payload"');
     if (t.around !== undefined) {
       const around = t.around;
-      if (!format.regions.some((r) => r.start.includes(around))) throw invalid(format, t, `"around" ${JSON.stringify(around)} is no region's start marker`);
+      if (!format.regions.some((r) => r.start.includes(around)) && !wrapperOpens(format).includes(around)) {
+        throw invalid(format, t, `"around" ${JSON.stringify(around)} is no region's start marker`);
+      }
       for (const open of t.open) {
         into.fenced.push({ open, around });
         into.stray.push({ after: `${open}\n${around}`, closer: { closer: "```", repair: "fence", message: `the closing \`\`\` of the ${open} fence around the call read as part of it` } });
@@ -116,12 +128,18 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     }
     const decoder = compile(t.payload!);
     for (const open of t.open) {
+      const message = `the ${open} fence around the call read as part of it`;
+      if (t.anywhere === true) {
+        // After text too: held until the fence closes, a call only if its whole body is calls.
+        into.regions.push({ start: [`${open}\n`], end: ["```"], quietIfNotCall: true, decoder: heldCall(decoder, { repair: "fence", message, text: open }, "region") });
+        continue;
+      }
       into.regions.push({
         start: [`${open}\n`],
         end: ["```"],
         atStartOnly: true,
         quietIfNotCall: true,
-        decoder: repairing(decoder, { repair: "fence", message: `the ${open} fence around the call read as part of it`, text: open }),
+        decoder: repairing(decoder, { repair: "fence", message, text: open }),
       });
     }
   },
@@ -139,14 +157,30 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     };
     const nameKeys = keys("nameKeys", t.nameKeys);
     const argsKeys = keys("argsKeys", t.argsKeys);
+    const envelopeKeys = keys("envelopeKeys", t.envelopeKeys);
     if (t.argsAsString !== undefined && typeof t.argsAsString !== "boolean") throw invalid(format, t, '"argsAsString" must be a boolean');
-    if (nameKeys.length === 0 && argsKeys.length === 0 && t.argsAsString !== true) throw invalid(format, t, "names no alias");
+    if (nameKeys.length === 0 && argsKeys.length === 0 && envelopeKeys.length === 0 && t.argsAsString !== true) throw invalid(format, t, "names no alias");
     const prev = into.keyAliases;
     into.keyAliases = {
       nameKeys: [...(prev?.nameKeys ?? []), ...nameKeys],
       argsKeys: [...(prev?.argsKeys ?? []), ...argsKeys],
       argsAsString: (prev?.argsAsString ?? false) || t.argsAsString === true,
+      envelopeKeys: [...(prev?.envelopeKeys ?? []), ...envelopeKeys],
     };
+  },
+  "wrapper-tag"(t, into, format, compile) {
+    const found = jsonCallRegions(format);
+    if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
+    if (!Array.isArray(t.tags) || t.tags.length === 0 || t.tags.some((p) => !Array.isArray(p) || p.length !== 2 || !p.every((m) => typeof m === "string" && /^<\S+>$/.test(m)))) {
+      throw invalid(format, t, '"tags" must be [open, close] pairs of tags');
+    }
+    const calls = compile(found[0]!.payload);
+    for (const pair of t.tags) into.wrapped.push({ start: [pair[0]], decoder: heldCall(wrapperTag(pair, t.tags, calls), undefined, "region") });
+  },
+  "wrapper-key"(t, into, format) {
+    if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
+    if (!Array.isArray(t.keys) || t.keys.length === 0 || t.keys.some((k) => typeof k !== "string" || k === "")) throw invalid(format, t, '"keys" must be non-empty key names');
+    into.wrapperKeys.push(...t.keys);
   },
   "bare-call"(t, into, format, compile) {
     const p = t.payload;
@@ -175,14 +209,16 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
 const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "stray-closer": ["after", "closer", "missing", "evidence"],
   "missing-value-opener": ["open", "evidence"],
-  fence: ["open", "payload", "around", "evidence"],
+  fence: ["open", "payload", "around", "anywhere", "evidence"],
   "other-syntax": ["region", "when", "payload", "evidence"],
-  "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
+  "key-alias": ["nameKeys", "argsKeys", "argsAsString", "envelopeKeys", "evidence"],
+  "wrapper-tag": ["tags", "evidence"],
+  "wrapper-key": ["keys", "evidence"],
   "bare-call": ["payload", "evidence"],
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */
-export const NO_TOLERANCES: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [], keyAliases: undefined, bareCall: undefined };
+export const NO_TOLERANCES: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [], keyAliases: undefined, bareCall: undefined, wrapperKeys: [] };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
 
@@ -191,7 +227,7 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [] };
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], wrapped: [], fenced: [], wrapperKeys: [] };
   for (const t of list) {
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
@@ -206,6 +242,7 @@ function finish(into: Build): CompiledTolerances {
   return {
     keyAliases: into.keyAliases,
     bareCall: into.bareCall,
+    wrapperKeys: into.wrapperKeys,
     strayClosers(regionStart) {
       let hit = byStart.get(regionStart);
       if (hit === undefined) {
@@ -221,7 +258,10 @@ function finish(into: Build): CompiledTolerances {
       const byFirst = new Map(others.map((o) => [o.when, o.decoder]));
       return dispatchByFirstChar((first) => byFirst.get(first) ?? own);
     },
-    regions: (own) => [...into.regions, ...into.fenced.flatMap(({ open, around }) => own.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))],
+    regions(own) {
+      const wrappable = [...own, ...into.wrapped];
+      return [...into.regions, ...into.wrapped, ...into.fenced.flatMap(({ open, around }) => wrappable.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))];
+    },
   };
 }
 
@@ -266,6 +306,11 @@ function jsonCallsIn(p: Payload): JsonCallsPayload[] {
 /** The family's regions that hold JSON call objects, with their start markers. */
 function jsonCallRegions(format: FormatDescription): Array<{ payload: JsonCallsPayload; markers: readonly string[] }> {
   return format.regions.flatMap((r) => jsonCallsIn(r.payload).map((payload) => ({ payload, markers: r.start })));
+}
+
+/** The open tags of the family's `wrapper-tag` tolerances. */
+function wrapperOpens(format: FormatDescription): string[] {
+  return (format.tolerate ?? []).flatMap((t) => (t.kind === "wrapper-tag" && Array.isArray(t.tags) ? t.tags.map((p) => p[0]) : []));
 }
 
 function jsonCallPayloads(format: FormatDescription): JsonCallsPayload[] {

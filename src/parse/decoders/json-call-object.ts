@@ -16,8 +16,11 @@ const WS = /\s/;
 
 type ObjectStep = "keyOrEnd" | "key" | "colon" | "value" | "afterValue";
 
-/** "open": reading; "closed": its `}` was read; "broken": a character no call object has there (`problem`). */
-type ObjectState = "open" | "closed" | "broken";
+/**
+ * "open": reading; "closed": its `}` was read; "broken": a character no call object has there
+ * (`problem`); "wrapper": its first key is a wrapper key (`{"tool_calls": [`) whose list was opened.
+ */
+type ObjectState = "open" | "closed" | "broken" | "wrapper";
 
 type Fail = Extract<DecoderEvent, { kind: "fail" }>;
 
@@ -49,6 +52,8 @@ export class CallObject {
   /** Keys that are neither the name, the arguments nor the id (a misspelt `"argumentz"`). */
   readonly otherKeys: string[] = [];
   opened = false;
+  /** How many keys were read. */
+  private keyCount = 0;
   /** Where the object's text (so far) ends, as a SeenText offset. */
   rawEnd: number;
 
@@ -57,6 +62,8 @@ export class CallObject {
     readonly rawStart: number,
     private readonly keys: CallKeys,
     private readonly seen: SeenText,
+    /** The object may be a wrapper of the calls (it is not inside a list already). */
+    private readonly mayWrap: boolean,
   ) {
     this.rawEnd = rawStart;
   }
@@ -103,6 +110,7 @@ export class CallObject {
           i = end;
           if (this.keyReader!.done) {
             this.key = parseStringLiteral(this.keyText) ?? this.keyText;
+            this.keyCount++;
             this.step = "colon";
           }
           continue;
@@ -126,6 +134,12 @@ export class CallObject {
               continue;
             }
             if (!startsValue(ch, "json")) return this.broken(base, i, `expected a value for key ${JSON.stringify(this.key)}`);
+            if (ch === "[" && this.mayWrap && this.keyCount === 1 && this.keys.wrappers.includes(this.key)) {
+              // `{"tool_calls": [`: the list holds the calls; the decoder reads them as a list.
+              this.state = "wrapper";
+              this.rawEnd = base + i + 1;
+              return i + 1;
+            }
             if (this.isArgsKey()) this.startArgs(out);
             else {
               this.valueReader = new ValueExtentScanner("json");
@@ -201,7 +215,10 @@ export class CallObject {
     const isName = this.name === undefined && this.keys.isName(this.key);
     const isId = this.keys.id.includes(this.key) && this.id === undefined;
     if (!isName && !isId) {
-      if (!this.keys.isNeutral(this.key, this.valueText)) this.otherKeys.push(this.key);
+      if (this.keys.envelope.includes(this.key)) {
+        const text = this.seen.slice(this.keyStart, this.valueStart + this.valueText.length);
+        out.push({ kind: "repaired", repair: "key-alias", message: `key ${this.keyText} (a protocol envelope's) read as saying nothing about the call`, text });
+      } else if (!this.keys.isNeutral(this.key, this.valueText)) this.otherKeys.push(this.key);
       return;
     }
     let value: unknown;

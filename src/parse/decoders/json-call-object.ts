@@ -51,6 +51,8 @@ export class CallObject {
   inArgs = false;
   /** Keys that are neither the name, the arguments nor the id (a misspelt `"argumentz"`). */
   readonly otherKeys: string[] = [];
+  /** A name key whose value is no JSON string (the key as written). */
+  private badName: string | undefined;
   opened = false;
   /** How many keys were read. */
   private keyCount = 0;
@@ -66,6 +68,11 @@ export class CallObject {
     private readonly mayWrap: boolean,
   ) {
     this.rawEnd = rawStart;
+  }
+
+  /** The text read so far can no longer be a call object: a key no call has, a name that is no string. */
+  noCall(): boolean {
+    return this.otherKeys.length > 0 || this.badName !== undefined;
   }
 
   /** Where the JSON string being read (a key, a value, the arguments) is open, as a SeenText offset. */
@@ -212,7 +219,7 @@ export class CallObject {
   /** A non-arguments key's value is complete. */
   private keyValue(out: DecoderEvent[]): void {
     const alias = this.name === undefined && this.keys.nameAliases.includes(this.key);
-    const isName = this.name === undefined && this.keys.isName(this.key);
+    const isName = this.name === undefined && this.badName === undefined && this.keys.isName(this.key);
     const isId = this.keys.id.includes(this.key) && this.id === undefined;
     if (!isName && !isId) {
       if (this.keys.envelope.includes(this.key)) {
@@ -225,9 +232,15 @@ export class CallObject {
     try {
       value = JSON.parse(this.valueText);
     } catch {
+      value = undefined;
+    }
+    if (typeof value !== "string") {
+      // A name that is no JSON string (`"sunct\on"`, a number) names nothing; ignoring the key would let
+      // a later one name the call and drop this text, so the object is no call. An id like that is
+      // only not kept.
+      if (isName) this.badName = this.keyText;
       return;
     }
-    if (typeof value !== "string") return;
     if (isId) this.id = value;
     if (isName) this.name = value;
     if (alias) out.push(this.keys.aliasRepair(this.keyText, this.keys.name));
@@ -254,6 +267,10 @@ export class CallObject {
   /** The object closed (or the output ended after its arguments): emit done or fail. */
   finish(out: DecoderEvent[]): void {
     const raw = this.seen.slice(this.rawStart, this.rawEnd);
+    if (this.badName !== undefined) {
+      out.push({ kind: "fail", type: "malformed", message: `the value of ${this.badName} in the call object is not a JSON string`, raw });
+      return;
+    }
     if (this.name === undefined) {
       out.push({ kind: "fail", type: "malformed", message: "the call object has no name", raw });
       return;

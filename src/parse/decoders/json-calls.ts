@@ -152,7 +152,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (this.phase === "skip" || this.phase === "skipLine" || this.pendingFail !== undefined) return false;
     const obj = this.obj;
     if (obj === undefined || this.opts.nameIsKey) return true;
-    if (obj.otherKeys.length > 0) return false;
+    if (obj.noCall()) return false;
     return (obj.step !== "colon" && obj.step !== "value") || this.keys.isCallKey(obj.key);
   }
 

@@ -30,7 +30,8 @@ export const mistral = defineFormat({
   idStyle: "mistral",
   tolerate: [
     // Devstral (llama.cpp) answers with a bare {"tool_calls": [...]} object, llama.cpp's generic JSON
-    // shape, instead of [TOOL_CALLS].
+    // shape, instead of [TOOL_CALLS]; Mistral Large (API) with the bare call array
+    // (https://github.com/mistralai/mistral-common/issues/73).
     { kind: "bare-call", evidence: "https://github.com/ggml-org/llama.cpp/issues/14697" },
     { kind: "wrapper-key", keys: ["tool_calls"], evidence: "https://github.com/ggml-org/llama.cpp/issues/14697" },
     // Mistral Nemo 12B (q4_1, Ollama) writes a JSON-RPC request (`method`/`params`) in a ``` fence.

@@ -160,7 +160,9 @@ export function serverContext(options: ServeOptions): ServerContext {
     preservedTokens: (format) => {
       if (!isLlamacpp) return [];
       let list = markers.get(format);
-      if (list === undefined) markers.set(format, (list = preservedTokens(getFormat(format))));
+      // The template's own format is parsed with its declared response template when the family does not speak it.
+      const parsed = format === options.template.format ? options.template.parseFormatFor() : format;
+      if (list === undefined) markers.set(format, (list = preservedTokens(typeof parsed === "string" ? getFormat(parsed) : parsed)));
       return list;
     },
     grammar: grammarOn ? requestGrammar(options.template, options.log) : () => undefined,

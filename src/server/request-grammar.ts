@@ -40,12 +40,16 @@ export function requestGrammar(template: ChatTemplate, log: ((line: string) => v
   const covered = new Set<FormatId>(grammarFormats());
   const told = new Set<FormatId>();
   const built = new BoundedCache<string, string>(MAX_GRAMMARS, MAX_CHARS, (key, grammar) => key.length + grammar.length);
-  const build = (request: GrammarRequest): string => buildGbnf(request.format, request.body, { promptSuffix: request.promptSuffix, templateSource: template.source });
+  // A declared response template the family does not speak is what the server parses with (ChatTemplate
+  // parseFormatFor), so the grammar follows it for the template's own format.
+  const declared = template.responseFormat?.source === "declared" ? template.responseFormat.format : undefined;
+  const describe = (format: FormatId) => (declared !== undefined && format === template.format ? declared : format);
+  const build = (request: GrammarRequest): string => buildGbnf(describe(request.format), request.body, { promptSuffix: request.promptSuffix, templateSource: template.source });
   return (request) => {
     const tools = request.body.tools;
     if (!Array.isArray(tools) || tools.length === 0) return undefined;
     const { format } = request;
-    if (!covered.has(format)) {
+    if (describe(format) === format && !covered.has(format)) {
       // Said once per format, with the reason, instead of silently generating unconstrained.
       if (!told.has(format)) log?.(`warning: no grammar for format ${format} (${grammarUnavailable(format) ?? "unknown"}); generating without one`);
       told.add(format);

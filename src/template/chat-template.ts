@@ -207,8 +207,12 @@ export class ChatTemplate {
     return this.responseFormatValue ?? undefined;
   }
 
-  /** What parse and streamParser use: the response format for the template's own format, else formatFor's. */
-  private parseFormat(request: unknown, render: RenderOptions | undefined): FormatId | FormatDescription {
+  /**
+   * What parse, streamParser and the grammars (gbnfForTemplate, the server) use: the response format for
+   * the template's own format (the compiled declaration when the family does not speak it), else
+   * formatFor's (json-block under the tool polyfill).
+   */
+  parseFormatFor(request?: unknown, render?: RenderOptions): FormatId | FormatDescription {
     const id = this.formatFor(request, render);
     return id === this.format ? (this.responseFormat?.format ?? id) : id;
   }
@@ -216,13 +220,13 @@ export class ChatTemplate {
   /** Parses a whole completion into an assistant message with validated tool calls. */
   parse(completion: string, request?: unknown, options: TemplateParseOptions = {}): ParseResult {
     const { render, ...parseOptions } = options;
-    return parseCompletion(this.parseFormat(request, render), completion, request, this.withPromptSuffix(parseOptions, request, render));
+    return parseCompletion(this.parseFormatFor(request, render), completion, request, this.withPromptSuffix(parseOptions, request, render));
   }
 
   /** An incremental parser for a streamed completion: push deltas, then end(). */
   streamParser(request?: unknown, options: TemplateParseOptions = {}): StreamParser {
     const { render, ...parseOptions } = options;
-    return createStreamParser(this.parseFormat(request, render), request, this.withPromptSuffix(parseOptions, request, render));
+    return createStreamParser(this.parseFormatFor(request, render), request, this.withPromptSuffix(parseOptions, request, render));
   }
 
   /**

@@ -74,11 +74,11 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const cut = r() < 0.15 ? nested.slice(0, Math.floor(r() * nested.length)) : nested;
     return pick(r, [cut, cut, `w5 said.\n${cut}`, `${cut}\nw9`, `${outer[0]}${call}${inner[1]}`]);
   },
-  // The calls as the list of a wrapper object, the whole answer (with its other payload kinds too).
+  // The calls as the list (or the call as the object) of a wrapper object, the whole answer; some broken.
   "wrapper-key": (t, s, _f, r) => {
     const key = pick(r, t.keys);
     const call = callIn({ kind: "json-calls" }, r);
-    return pick(r, [`{"${key}": [${call}]}`, `{\n  "${key}": [\n    ${call},\n    ${call}\n  ]\n}`, `{"${key}": []}`, `{"${key}": [${call}], "w6": 1}`, `{"${key}": ${call}}`, `{"${key}": [${call}]`, s]);
+    return pick(r, [`{"${key}": [${call}]}`, `{"type": "function", "${key}": ${call}}`, `{"${key}": ${call}`, `{\n  "${key}": [\n    ${call},\n    ${call}\n  ]\n}`, `{"${key}": []}`, `{"${key}": [${call}], "w6": 1}`, `{"${key}": ${call}}`, `{"${key}": [${call}]`, s]);
   },
   // ---- wild-markup: the markup repairs ----
   // The region's end marker misspelled (or a region closed by the misspelling after text).

@@ -108,6 +108,14 @@ describe("wrapper-key and bare-call in mistral", () => {
       .expect({ content: null, tool_calls: [{ name: "file_view", arguments: { path: "src/util.rs", view_range: [20, 40] } }] });
   });
 
+  it("a wrapper key holding one call object instead of a list is that call", () => {
+    tester("mistral")
+      .tools(VIEW)
+      .test('{"tool_calls": {"name": "file_view", "arguments": {"path": "a"}}}')
+      .errors([{ type: "repaired", repair: "wrapper-key", call: 0 }, { type: "repaired", repair: "bare-call", call: 0 }])
+      .expect({ content: null, tool_calls: [{ name: "file_view", arguments: { path: "a" } }] });
+  });
+
   it("after [TOOL_CALLS] too, and two calls in the list", () => {
     const two = '[TOOL_CALLS]{"tool_calls": [{"name": "file_view", "arguments": {"path": "a"}}, {"name": "file_view", "arguments": {"path": "b"}}]}';
     tester("mistral")
@@ -117,16 +125,32 @@ describe("wrapper-key and bare-call in mistral", () => {
       .expect({ content: null, tool_calls: [{ name: "file_view", arguments: { path: "a" } }, { name: "file_view", arguments: { path: "b" } }] });
   });
 
-  it("a wrapper object with another key, a call object instead of a list, or a wrapper in a list: no call", () => {
+  it("a wrapper object with another key, or a wrapper in a list: no call", () => {
     for (const text of [
       '{"tool_calls": [{"name": "file_view", "arguments": {"path": "a"}}], "note": 1}',
-      '{"tool_calls": {"name": "file_view", "arguments": {"path": "a"}}}',
       '[{"tool_calls": [{"name": "file_view", "arguments": {"path": "a"}}]}]',
       '{"note": 1, "tool_calls": [{"name": "file_view", "arguments": {"path": "a"}}]}',
     ]) {
       const r = tester("mistral").tools(VIEW).test(text);
       r.expect({ content: text });
     }
+  });
+
+  it("llama3-json: the OpenAI message shape around the call object, its last brace missing (vllm#11786)", () => {
+    const traffic = [tool("get_current_traffic", { location: { type: "string" } }, ["location"])];
+    tester("llama3-json")
+      .tools(traffic)
+      .test('{"type": "function", "function": {"name": "get_current_traffic", "parameters": {"location": "Sydney"}}')
+      .errors([{ type: "repaired", repair: "wrapper-key", call: 0, text: '{"type": "function", "function": ', message: 'the object under "function" (an object around the calls) read as the calls' }])
+      .expect({ content: null, tool_calls: [{ name: "get_current_traffic", arguments: { location: "Sydney" } }] });
+    // A key after the call object is text after the call, as after any complete call.
+    tester("llama3-json")
+      .tools(traffic)
+      .test('{"function": {"name": "get_current_traffic", "parameters": {"location": "Sydney"}}, "id": 1}')
+      .errors([{ type: "repaired", repair: "wrapper-key", call: 0 }])
+      .expect({ content: ', "id": 1}', tool_calls: [{ name: "get_current_traffic", arguments: { location: "Sydney" } }] });
+    const named = '{"name": "get_current_traffic", "function": {"name": "get_current_traffic", "parameters": {}}}';
+    tester("llama3-json").tools(traffic).test(named).errors([{ type: "malformed" }]).expect({ content: named });
   });
 
   it("a JSON-RPC request in a ``` fence (Mistral Nemo, ollama#5976)", () => {

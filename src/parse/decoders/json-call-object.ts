@@ -18,7 +18,8 @@ type ObjectStep = "keyOrEnd" | "key" | "colon" | "value" | "afterValue";
 
 /**
  * "open": reading; "closed": its `}` was read; "broken": a character no call object has there
- * (`problem`); "wrapper": its first key is a wrapper key (`{"tool_calls": [`) whose list was opened.
+ * (`problem`); "wrapper": a wrapper key (`{"tool_calls": [`, `{"function": {`) came before any key that
+ * says something about the call, and its value opens (`wrapsList`: a list of calls, else one call object).
  */
 type ObjectState = "open" | "closed" | "broken" | "wrapper";
 
@@ -54,8 +55,8 @@ export class CallObject {
   /** A name key whose value is no JSON string (the key as written). */
   private badName: string | undefined;
   opened = false;
-  /** How many keys were read. */
-  private keyCount = 0;
+  /** A wrapper's value is the list of calls (else it is the call object). */
+  wrapsList = false;
   /** Where the object's text (so far) ends, as a SeenText offset. */
   rawEnd: number;
 
@@ -68,6 +69,11 @@ export class CallObject {
     private readonly mayWrap: boolean,
   ) {
     this.rawEnd = rawStart;
+  }
+
+  /** The keys read so far say nothing about the call (none, or only neutral ones such as `"type": "function"`). */
+  private saysNothing(): boolean {
+    return this.name === undefined && this.args === undefined && this.id === undefined && this.otherKeys.length === 0 && this.badName === undefined;
   }
 
   /** The text read so far can no longer be a call object: a key no call has, a name that is no string. */
@@ -117,7 +123,6 @@ export class CallObject {
           i = end;
           if (this.keyReader!.done) {
             this.key = parseStringLiteral(this.keyText) ?? this.keyText;
-            this.keyCount++;
             this.step = "colon";
           }
           continue;
@@ -141,11 +146,13 @@ export class CallObject {
               continue;
             }
             if (!startsValue(ch, "json")) return this.broken(base, i, `expected a value for key ${JSON.stringify(this.key)}`);
-            if (ch === "[" && this.mayWrap && this.keyCount === 1 && this.keys.wrappers.includes(this.key)) {
-              // `{"tool_calls": [`: the list holds the calls; the decoder reads them as a list.
+            if ((ch === "[" || ch === "{") && this.mayWrap && this.saysNothing() && this.keys.wrappers.includes(this.key)) {
+              // `{"tool_calls": [` (the list holds the calls) or `{"type": "function", "function": {`
+              // (the object is the call): the decoder reads the list, or the call object from its `{`.
               this.state = "wrapper";
-              this.rawEnd = base + i + 1;
-              return i + 1;
+              this.wrapsList = ch === "[";
+              this.rawEnd = base + i + (this.wrapsList ? 1 : 0);
+              return i + (this.wrapsList ? 1 : 0);
             }
             if (this.isArgsKey()) this.startArgs(out);
             else {

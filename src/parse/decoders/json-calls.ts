@@ -25,7 +25,7 @@ type Phase =
   | "itemSep" // inside an array after a call, expecting `,` or `]`
   | "object" // inside a call object
   | "seq" // after a call in sequence mode: `;`/whitespace until the next `{`
-  | "wrapEnd" // the list of a wrapper object (`{"tool_calls": [...]`) ended; its `}` should follow
+  | "wrapEnd" // the value of a wrapper object (`{"tool_calls": [...]`, `{"function": {...}`) ended; its `}` should follow
   | "after" // the payload is complete; only whitespace should follow
   | "skip" // the region failed; swallow the rest
   | "skipLine" // a call of a sequence failed; swallow the rest of its line, then calls may follow
@@ -34,8 +34,8 @@ type Phase =
 export class JsonCallsDecoder implements PayloadDecoder {
   private phase: Phase = "lead";
   private inArray = false;
-  /** The array is the list of a wrapper object (`{"tool_calls": [...]}`). */
-  private wrapped = false;
+  /** Inside the value of a wrapper object: its list of calls (`{"tool_calls": [...]}`) or its call object (`{"function": {...}}`). */
+  private wrapped: "list" | "object" | undefined;
   private obj: CallObject | undefined;
   /** Text of the region that belongs to no call (for a region-level failure). */
   private junk: string[] = [];
@@ -224,9 +224,14 @@ export class JsonCallsDecoder implements PayloadDecoder {
       return text.length;
     }
     if (this.phase === "wrapEnd") {
-      if (ch !== "}") return this.failRegion(text, i, out);
-      this.wrapped = false;
+      this.wrapped = undefined;
       this.inArray = false;
+      if (ch !== "}") {
+        // The calls are complete; what follows instead of the wrapper's `}` is text after them.
+        this.phase = "after";
+        this.junk = [];
+        return i;
+      }
       this.payloadComplete(out, text, i + 1);
       // payloadComplete moved the phase on (TypeScript still sees "wrapEnd").
       return (this.phase as Phase) === "closed" ? text.length : i + 1;
@@ -238,12 +243,12 @@ export class JsonCallsDecoder implements PayloadDecoder {
     }
     // `}{` inside an array (a missing comma, as Ollama's Cohere tests show) still starts the next call.
     if ((this.phase === "lead" || this.phase === "item" || (this.phase === "itemSep" && this.inArray)) && ch === "{") {
-      this.obj = new CallObject(this.seen.base + i, this.keys, this.seen, !this.inArray);
+      this.obj = this.newObject(this.seen.base + i);
       this.phase = "object";
       return i; // the object reads its own `{`
     }
     if (this.inArray && ch === "]" && this.phase !== "lead") {
-      if (this.wrapped) {
+      if (this.wrapped === "list") {
         this.phase = "wrapEnd";
         return i + 1;
       }
@@ -336,7 +341,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (j === text.length) return j;
     if (text[j] === "{") {
       this.sep = "";
-      this.obj = new CallObject(this.seen.base + j, this.keys, this.seen, !this.inArray);
+      this.obj = this.newObject(this.seen.base + j);
       this.phase = "object";
       return j;
     }
@@ -360,11 +365,14 @@ export class JsonCallsDecoder implements PayloadDecoder {
       return this.phase === "closed" ? text.length : next;
     }
     if (obj.state === "wrapper") {
-      this.obj = undefined;
-      out.push({ kind: "repaired", repair: "wrapper-key", message: `the list of a ${JSON.stringify(obj.key)} object read as the calls`, text: this.seen.slice(obj.rawStart, obj.rawEnd) });
-      this.inArray = true;
-      this.wrapped = true;
-      this.phase = "item";
+      const what = obj.wrapsList ? "list" : "object";
+      out.push({ kind: "repaired", repair: "wrapper-key", message: `the ${what} under ${JSON.stringify(obj.key)} (an object around the calls) read as the calls`, text: this.seen.slice(obj.rawStart, obj.rawEnd) });
+      this.wrapped = what;
+      if (obj.wrapsList) {
+        this.obj = undefined;
+        this.inArray = true;
+        this.phase = "item";
+      } else this.obj = this.newObject(this.seen.base + next);
       return next;
     }
     if (obj.state === "broken") return this.failRegion(text, next, out, this.objectFailure("malformed", obj.problem));
@@ -391,7 +399,16 @@ export class JsonCallsDecoder implements PayloadDecoder {
     return obj.failure(type, message);
   }
 
+  /** A call object starting at `at`; it may wrap the calls only at the top level. */
+  private newObject(at: number): CallObject {
+    return new CallObject(at, this.keys, this.seen, !this.inArray && this.wrapped === undefined);
+  }
+
   private afterObject(out: DecoderEvent[], text: string, next: number): void {
+    if (this.wrapped === "object") {
+      this.phase = "wrapEnd";
+      return;
+    }
     if (this.inArray) {
       this.phase = "itemSep";
       return;

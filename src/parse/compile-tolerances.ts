@@ -228,7 +228,8 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     if (p === undefined || p.kind === "json-calls") {
       const found = jsonCallRegions(format);
       if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
-      const missing = JSON.stringify(found[0]!.markers[0] ?? "");
+      // The markers left out: those of a region that is not itself a bare start (xLAM's `[`).
+      const missing = JSON.stringify((found.find((f) => !f.atStart) ?? found[0]!).markers[0] ?? "");
       into.bareCall = { decoder: compile(p ?? found[0]!.payload), starts: ["{", "["], message: `a completion that is only JSON call objects, without ${missing}, read as calls` };
     } else {
       // Its own call syntax: a literal-calls payload of one of the family's regions (same dialect and name prefix).
@@ -237,11 +238,12 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
       const missing = [...new Set(own.flatMap((r) => r.start))].map((m) => JSON.stringify(m)).join(" or ");
       into.bareCall = { decoder: compile(p), starts: callStarts(p.namePrefix ?? ""), message: `a completion that is only a ${p.dialect} call, without ${missing}, read as a call` };
     }
-    // A family whose output may already start with such a call reads it itself (llama3-json, xLAM).
-    const starts = into.bareCall.starts;
-    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => starts.some((b) => m.trimStart().startsWith(b))))) {
-      throw invalid(format, t, "the family already reads a call at the start of the output");
-    }
+    // A family whose output may already start with such a call reads it itself (llama3-json's `{`,
+    // xLAM's `[`): the bare call starts only where the family's own regions do not.
+    const own = (b: string): boolean => format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => m.trimStart().startsWith(b)));
+    const starts = into.bareCall.starts.filter((b) => !own(b));
+    if (starts.length === 0) throw invalid(format, t, "the family already reads a call at the start of the output");
+    into.bareCall = { ...into.bareCall, starts };
   },
   // ---- wild-markup: the markup repairs ----
   "misspelled-closer"(t, into, format) {
@@ -447,8 +449,8 @@ function jsonCallsIn(p: Payload): JsonCallsPayload[] {
 }
 
 /** The family's regions that hold JSON call objects, with their start markers. */
-function jsonCallRegions(format: FormatDescription): Array<{ payload: JsonCallsPayload; markers: readonly string[] }> {
-  return format.regions.flatMap((r) => jsonCallsIn(r.payload).map((payload) => ({ payload, markers: r.start })));
+function jsonCallRegions(format: FormatDescription): Array<{ payload: JsonCallsPayload; markers: readonly string[]; atStart: boolean }> {
+  return format.regions.flatMap((r) => jsonCallsIn(r.payload).map((payload) => ({ payload, markers: r.start, atStart: r.atStartOnly === true })));
 }
 
 /** The open tags of the family's `wrapper-tag` tolerances. */

@@ -4,7 +4,8 @@
  * `<think>...</think>` first and sometimes calls inside it; the last call may lack `</tool_call>`.
  * Tolerated (each reported as a repair): an `args` key, arguments as a JSON string, a whole answer that
  * is one bare call object naming a declared tool, a call object on its own line followed by
- * `</tool_call>` without its opener.
+ * `</tool_call>` without its opener, a call object in a ```json / ```xml fence or inside tags Hermes
+ * does not have.
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -24,6 +25,11 @@ export const hermes = defineFormat({
     { kind: "key-alias", argsAsString: true, evidence: "https://github.com/vllm-project/vllm/pull/54964" },
     // Qwen2.5 14B (Q4_K_M, Ollama) leaves out <tool_call> but writes </tool_call> after the call object.
     { kind: "missing-opener", opener: "<tool_call>", evidence: "https://github.com/ollama/ollama/issues/13968" },
+    // Qwen2 (mlx-omni-server) writes its call object in a ```xml fence after a sentence, or inside tags
+    // Hermes does not have (<response><tools>, <function_call>), one of them in a ```xml fence too.
+    { kind: "fence", open: ["```xml"], payload: { kind: "json-calls" }, anywhere: true, evidence: "https://github.com/madroidmaq/mlx-omni-server/issues/4" },
+    { kind: "wrapper-tag", tags: [["<response>", "</response>"], ["<tools>", "</tools>"], ["<function_call>", "</function_call>"]], evidence: "https://github.com/madroidmaq/mlx-omni-server/issues/4" },
+    { kind: "fence", open: ["```xml"], around: "<function_call>", evidence: "https://github.com/madroidmaq/mlx-omni-server/issues/4" },
     // Qwen2.5-Coder answers with the bare call object, no <tool_call> around it (under tool_choice auto).
     { kind: "bare-call", evidence: "https://github.com/nicedreamzapp/claude-code-local/pull/43" },
   ],

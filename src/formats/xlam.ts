@@ -18,4 +18,9 @@ export const xlam = defineFormat({
     { start: ["<tool_call>"], end: ["</tool_call>"], payload: { kind: "json-calls", array: true } },
   ],
   ignore: ["<|im_end|>"],
+  tolerate: [
+    // xLAM-7b-fc-r (the first xLAM, under BFCL's prompt) answers with {"tool_calls": [...]}.
+    { kind: "bare-call", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/Salesforce_xLAM-7b-fc-r/gorilla_openfunctions_v1_test_parallel_multiple_function_result.json" },
+    { kind: "wrapper-key", keys: ["tool_calls"], evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/Salesforce_xLAM-7b-fc-r/gorilla_openfunctions_v1_test_parallel_multiple_function_result.json" },
+  ],
 });

@@ -7,10 +7,12 @@
 import { ChatwireError } from "../errors.js";
 import type { CompiledRegion } from "./compile-format.js";
 import type { DecoderFactory } from "./decoder.js";
+import { heldCall } from "./decoders/bare-call.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { closedBareCall } from "./decoders/closed-bare-call.js";
 import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
+import { wrapperTag } from "./decoders/wrapper-tag.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
 import { literalDialect } from "./literal/dialects.js";
 import type { LiteralDialect } from "./literal/dialects.js";
@@ -48,6 +50,8 @@ export interface KeyAliases {
   nameKeys: readonly string[];
   argsKeys: readonly string[];
   argsAsString: boolean;
+  /** Keys of a protocol envelope that say nothing about the call (JSON-RPC's `jsonrpc`). */
+  envelopeKeys?: readonly string[];
 }
 
 /**
@@ -78,6 +82,8 @@ export interface CompiledTolerances {
   keyAliases: KeyAliases | undefined;
   /** Whole-completion bare calls; undefined: not tolerated. */
   bareCall: BareCall | undefined;
+  /** Keys of a JSON object whose list value holds the calls (`wrapper-key`); empty: none. */
+  wrapperKeys: readonly string[];
   // ---- wild-markup: the markup repairs (misspelled closers, missing tag pieces, tag aliases) ----
   /** Misspellings of the end marker of a region with these start markers (`misspelled-closer`). */
   misspelledClosers(regionStart: readonly string[]): readonly StrayCloser[];
@@ -95,10 +101,6 @@ export interface CompiledTolerances {
   /** A one-line tagged value padded with spaces or tabs on both sides is read without the padding. */
   paddedValues: boolean;
   // --- end padded-value ---
-  // --- function-wrapper (helper wild-more) ---
-  /** Keys of `{"type": "function", KEY: {call}}` whose object is the call (`function-wrapper`); empty: none. */
-  functionWrapperKeys: readonly string[];
-  // --- end function-wrapper ---
 }
 
 /** An argument list a literal call may be written in instead of its dialect's (`argument-list`). */
@@ -122,10 +124,13 @@ interface Build {
   valueOpeners: Set<string>;
   others: Array<{ region: string; when: string; decoder: DecoderFactory }>;
   regions: CompiledRegion[];
+  /** The regions of tags the format does not have around its calls (`wrapper-tag`): fences may wrap them too. */
+  wrapped: CompiledRegion[];
   /** Fences around a region with this start marker. */
   fenced: Array<{ open: string; around: string }>;
   keyAliases?: KeyAliases;
   bareCall?: BareCall;
+  wrapperKeys: string[];
   // wild-markup
   misspelled: Array<{ region: string; closer: StrayCloser }>;
   namePrefixes: Map<string, string[]>;
@@ -135,9 +140,6 @@ interface Build {
   // --- padded-value (helper wild-more) ---
   paddedValues?: boolean;
   // --- end padded-value ---
-  // --- function-wrapper (helper wild-more) ---
-  functionWrapperKeys?: string[];
-  // --- end function-wrapper ---
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -160,9 +162,12 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
   fence(t, into, format, compile) {
     if (t.open.length === 0 || t.open.some((o) => !o.startsWith("```"))) throw invalid(format, t, '"open" needs fence lines that start with ```');
     if ((t.payload === undefined) === (t.around === undefined)) throw invalid(format, t, 'needs exactly one of "payload" and "around"');
+    if (t.anywhere !== undefined && (typeof t.anywhere !== "boolean" || t.payload === undefined)) throw invalid(format, t, '"anywhere" is a boolean, with "payload"');
     if (t.around !== undefined) {
       const around = t.around;
-      if (!format.regions.some((r) => r.start.includes(around))) throw invalid(format, t, `"around" ${JSON.stringify(around)} is no region's start marker`);
+      if (!format.regions.some((r) => r.start.includes(around)) && !wrapperOpens(format).includes(around)) {
+        throw invalid(format, t, `"around" ${JSON.stringify(around)} is no region's start marker`);
+      }
       for (const open of t.open) {
         into.fenced.push({ open, around });
         into.stray.push({ after: `${open}\n${around}`, closer: { closer: "```", repair: "fence", message: `the closing \`\`\` of the ${open} fence around the call read as part of it` } });
@@ -171,12 +176,18 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     }
     const decoder = compile(t.payload!);
     for (const open of t.open) {
+      const message = `the ${open} fence around the call read as part of it`;
+      if (t.anywhere === true) {
+        // After text too: held until the fence closes, a call only if its whole body is calls.
+        into.regions.push({ start: [`${open}\n`], end: ["```"], quietIfNotCall: true, decoder: heldCall(decoder, { repair: "fence", message, text: open }, "region") });
+        continue;
+      }
       into.regions.push({
         start: [`${open}\n`],
         end: ["```"],
         atStartOnly: true,
         quietIfNotCall: true,
-        decoder: repairing(decoder, { repair: "fence", message: `the ${open} fence around the call read as part of it`, text: open }),
+        decoder: repairing(decoder, { repair: "fence", message, text: open }),
       });
     }
   },
@@ -194,14 +205,30 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     };
     const nameKeys = keys("nameKeys", t.nameKeys);
     const argsKeys = keys("argsKeys", t.argsKeys);
+    const envelopeKeys = keys("envelopeKeys", t.envelopeKeys);
     if (t.argsAsString !== undefined && typeof t.argsAsString !== "boolean") throw invalid(format, t, '"argsAsString" must be a boolean');
-    if (nameKeys.length === 0 && argsKeys.length === 0 && t.argsAsString !== true) throw invalid(format, t, "names no alias");
+    if (nameKeys.length === 0 && argsKeys.length === 0 && envelopeKeys.length === 0 && t.argsAsString !== true) throw invalid(format, t, "names no alias");
     const prev = into.keyAliases;
     into.keyAliases = {
       nameKeys: [...(prev?.nameKeys ?? []), ...nameKeys],
       argsKeys: [...(prev?.argsKeys ?? []), ...argsKeys],
       argsAsString: (prev?.argsAsString ?? false) || t.argsAsString === true,
+      envelopeKeys: [...(prev?.envelopeKeys ?? []), ...envelopeKeys],
     };
+  },
+  "wrapper-tag"(t, into, format, compile) {
+    const found = jsonCallRegions(format);
+    if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
+    if (!Array.isArray(t.tags) || t.tags.length === 0 || t.tags.some((p) => !Array.isArray(p) || p.length !== 2 || !p.every((m) => typeof m === "string" && /^<\S+>$/.test(m)))) {
+      throw invalid(format, t, '"tags" must be [open, close] pairs of tags');
+    }
+    const calls = compile(found[0]!.payload);
+    for (const pair of t.tags) into.wrapped.push({ start: [pair[0]], decoder: heldCall(wrapperTag(pair, t.tags, calls), undefined, "region") });
+  },
+  "wrapper-key"(t, into, format) {
+    if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
+    if (!Array.isArray(t.keys) || t.keys.length === 0 || t.keys.some((k) => typeof k !== "string" || k === "")) throw invalid(format, t, '"keys" must be non-empty key names');
+    into.wrapperKeys.push(...t.keys);
   },
   "bare-call"(t, into, format, compile) {
     const p = t.payload;
@@ -209,7 +236,8 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     if (p === undefined || p.kind === "json-calls") {
       const found = jsonCallRegions(format);
       if (found.length === 0) throw invalid(format, t, "the family has no region of JSON call objects");
-      const missing = JSON.stringify(found[0]!.markers[0] ?? "");
+      // The markers left out: those of a region that is not itself a bare start (xLAM's `[`).
+      const missing = JSON.stringify((found.find((f) => !f.atStart) ?? found[0]!).markers[0] ?? "");
       into.bareCall = { decoder: compile(p ?? found[0]!.payload), starts: ["{", "["], message: `a completion that is only JSON call objects, without ${missing}, read as calls` };
     } else {
       // Its own call syntax: a literal-calls payload of one of the family's regions (same dialect and name prefix).
@@ -218,11 +246,12 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
       const missing = [...new Set(own.flatMap((r) => r.start))].map((m) => JSON.stringify(m)).join(" or ");
       into.bareCall = { decoder: compile(p), starts: callStarts(p.namePrefix ?? ""), message: `a completion that is only a ${p.dialect} call, without ${missing}, read as a call` };
     }
-    // A family whose output may already start with such a call reads it itself (llama3-json, xLAM).
-    const starts = into.bareCall.starts;
-    if (format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => starts.some((b) => m.trimStart().startsWith(b))))) {
-      throw invalid(format, t, "the family already reads a call at the start of the output");
-    }
+    // A family whose output may already start with such a call reads it itself (llama3-json's `{`,
+    // xLAM's `[`): the bare call starts only where the family's own regions do not.
+    const own = (b: string): boolean => format.regions.some((r) => r.atStartOnly === true && r.start.some((m) => m.trimStart().startsWith(b)));
+    const starts = into.bareCall.starts.filter((b) => !own(b));
+    if (starts.length === 0) throw invalid(format, t, "the family already reads a call at the start of the output");
+    into.bareCall = { ...into.bareCall, starts };
   },
   // ---- wild-markup: the markup repairs ----
   "misspelled-closer"(t, into, format) {
@@ -312,22 +341,17 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     });
   },
   // --- end missing-opener ---
-  // --- function-wrapper (helper wild-more) ---
-  "function-wrapper"(t, into, format) {
-    if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
-    if (!Array.isArray(t.keys) || t.keys.length === 0 || t.keys.some((k) => typeof k !== "string" || k === "")) throw invalid(format, t, '"keys" must be non-empty key names');
-    into.functionWrapperKeys = [...(into.functionWrapperKeys ?? []), ...t.keys];
-  },
-  // --- end function-wrapper ---
 };
 
 /** The keys each kind may have (besides `kind`): a misspelt key is rejected by name, not ignored. */
 const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "stray-closer": ["after", "closer", "missing", "evidence"],
   "missing-value-opener": ["open", "evidence"],
-  fence: ["open", "payload", "around", "evidence"],
+  fence: ["open", "payload", "around", "anywhere", "evidence"],
   "other-syntax": ["region", "when", "payload", "evidence"],
-  "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
+  "key-alias": ["nameKeys", "argsKeys", "argsAsString", "envelopeKeys", "evidence"],
+  "wrapper-tag": ["tags", "evidence"],
+  "wrapper-key": ["keys", "evidence"],
   "bare-call": ["payload", "evidence"],
   "misspelled-closer": ["region", "closer", "evidence"],
   "missing-name-prefix": ["prefix", "instead", "evidence"],
@@ -343,9 +367,6 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   // --- missing-opener (helper wild-more) ---
   "missing-opener": ["opener", "evidence"],
   // --- end missing-opener ---
-  // --- function-wrapper (helper wild-more) ---
-  "function-wrapper": ["keys", "evidence"],
-  // --- end function-wrapper ---
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */
@@ -356,6 +377,7 @@ export const NO_TOLERANCES: CompiledTolerances = {
   regions: () => [],
   keyAliases: undefined,
   bareCall: undefined,
+  wrapperKeys: [],
   misspelledClosers: () => [],
   missingNamePrefix: () => [],
   missingKeyOpener: () => false,
@@ -365,9 +387,6 @@ export const NO_TOLERANCES: CompiledTolerances = {
   // --- padded-value (helper wild-more) ---
   paddedValues: false,
   // --- end padded-value ---
-  // --- function-wrapper (helper wild-more) ---
-  functionWrapperKeys: [],
-  // --- end function-wrapper ---
 };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
@@ -377,7 +396,7 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [], misspelled: [], namePrefixes: new Map(), keyOpeners: new Set(), argumentLists: [], tagAliases: [] };
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], wrapped: [], fenced: [], wrapperKeys: [], misspelled: [], namePrefixes: new Map(), keyOpeners: new Set(), argumentLists: [], tagAliases: [] };
   for (const t of list) {
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
@@ -395,9 +414,7 @@ function finish(into: Build): CompiledTolerances {
     // --- padded-value (helper wild-more) ---
     paddedValues: into.paddedValues === true,
     // --- end padded-value ---
-    // --- function-wrapper (helper wild-more) ---
-    functionWrapperKeys: into.functionWrapperKeys ?? [],
-    // --- end function-wrapper ---
+    wrapperKeys: into.wrapperKeys,
     strayClosers(regionStart) {
       let hit = byStart.get(regionStart);
       if (hit === undefined) {
@@ -413,7 +430,10 @@ function finish(into: Build): CompiledTolerances {
       const byFirst = new Map(others.map((o) => [o.when, o.decoder]));
       return dispatchByFirstChar((first) => byFirst.get(first) ?? own);
     },
-    regions: (own) => [...into.regions, ...into.fenced.flatMap(({ open, around }) => own.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))],
+    regions(own) {
+      const wrappable = [...own, ...into.wrapped];
+      return [...into.regions, ...into.wrapped, ...into.fenced.flatMap(({ open, around }) => wrappable.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))];
+    },
     // wild-markup
     misspelledClosers: (regionStart) => into.misspelled.filter((m) => regionStart.includes(m.region)).map((m) => m.closer),
     missingNamePrefix: (prefix) => into.namePrefixes.get(prefix) ?? [],
@@ -492,8 +512,13 @@ function jsonCallsIn(p: Payload): JsonCallsPayload[] {
 }
 
 /** The family's regions that hold JSON call objects, with their start markers. */
-function jsonCallRegions(format: FormatDescription): Array<{ payload: JsonCallsPayload; markers: readonly string[] }> {
-  return format.regions.flatMap((r) => jsonCallsIn(r.payload).map((payload) => ({ payload, markers: r.start })));
+function jsonCallRegions(format: FormatDescription): Array<{ payload: JsonCallsPayload; markers: readonly string[]; atStart: boolean }> {
+  return format.regions.flatMap((r) => jsonCallsIn(r.payload).map((payload) => ({ payload, markers: r.start, atStart: r.atStartOnly === true })));
+}
+
+/** The open tags of the family's `wrapper-tag` tolerances. */
+function wrapperOpens(format: FormatDescription): string[] {
+  return (format.tolerate ?? []).flatMap((t) => (t.kind === "wrapper-tag" && Array.isArray(t.tags) ? t.tags.map((p) => p[0]) : []));
 }
 
 function jsonCallPayloads(format: FormatDescription): JsonCallsPayload[] {

@@ -308,9 +308,11 @@ export type Tolerance =
    * fence takes the place of the family's markers, opening the output, and holds a call written in
    * `payload` (a fence that holds no call is a code block: content, without an error); or `around`:
    * the fence wraps a region opened by that start marker, anywhere (Gemma 3 writes its pythonic list in
-   * a ```tool_code fence after a sentence).
+   * a ```tool_code fence after a sentence). `anywhere` (with `payload`): the fence may also open after
+   * text, and is held until it closes: a call only if its whole body is calls naming accepted tools,
+   * else a code block (content, without an error).
    */
-  | { kind: "fence"; open: readonly string[]; payload?: Payload; around?: string; evidence: string }
+  | { kind: "fence"; open: readonly string[]; payload?: Payload; around?: string; anywhere?: boolean; evidence: string }
   /**
    * A region opened by `region` (one of its start markers) whose payload starts with `when` (its
    * first non-space character) holds the family's other syntax `payload` instead of its own (Llama 4
@@ -320,8 +322,24 @@ export type Tolerance =
   /**
    * JSON call objects that name their keys otherwise: `name`/`arguments` aliases real models use for
    * this family, and arguments given as a JSON string (owned by the key-alias repair).
+   * `envelopeKeys`: keys of a protocol envelope that say nothing about the call (JSON-RPC's
+   * `"jsonrpc": "2.0"` beside `method`/`params`); without them such a key makes the object no call.
    */
-  | { kind: "key-alias"; nameKeys?: readonly string[]; argsKeys?: readonly string[]; argsAsString?: boolean; evidence: string }
+  | { kind: "key-alias"; nameKeys?: readonly string[]; argsKeys?: readonly string[]; argsAsString?: boolean; envelopeKeys?: readonly string[]; evidence: string }
+  /**
+   * Tags the format does not have, wrapped around exactly the family's JSON call objects instead of
+   * its markers: `tags` are open/close pairs that may nest, in any order, with whitespace between
+   * (Qwen2 writing `<response><tools>{...}</tools></response>`). A region opens at any open tag and is
+   * held until its close tag; it is a call only if the tags hold nothing but calls naming accepted
+   * tools, else it is content, without an error.
+   */
+  | { kind: "wrapper-tag"; tags: ReadonlyArray<readonly [string, string]>; evidence: string }
+  /**
+   * A JSON object whose only key is one of `keys`, holding a list of the family's call objects
+   * (llama.cpp's generic shape `{"tool_calls": [{"name": ..., "arguments": ...}]}`), where the family's
+   * JSON calls are read: the list is read as the calls.
+   */
+  | { kind: "wrapper-key"; keys: readonly string[]; evidence: string }
   /**
    * A whole completion that is exactly one call naming a declared tool, the markers missing, written
    * in `payload`: one of the family's own call syntaxes, a `json-calls` or `literal-calls` payload
@@ -390,15 +408,8 @@ export type Tolerance =
    * region's end marker written after it (Qwen2.5 writing `{"name": ...}` then `</tool_call>`): the end
    * marker confirms the call. Read outside reasoning; an object not followed by the end marker is content.
    */
-  | { kind: "missing-opener"; opener: string; evidence: string }
+  | { kind: "missing-opener"; opener: string; evidence: string };
   // --- end missing-opener ---
-  // --- function-wrapper (helper wild-more) ---
-  /**
-   * A JSON call object wrapped in OpenAI's tool-call shape, `{"type": "function", "function": {"name":
-   * ..., "parameters": ...}}`: the object under one of `keys` is read as the call (Llama 3.2 Vision).
-   */
-  | { kind: "function-wrapper"; keys: readonly string[]; evidence: string };
-  // --- end function-wrapper ---
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

@@ -49,7 +49,10 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
   fence: (t, s, _f, r) => {
     const after = r() < 0.3 ? " w9" : "";
     if (t.payload === undefined) return `w5 said.\n${pick(r, t.open)}\n${s}\n\`\`\`${after}`;
-    return `${pick(r, t.open)}\n${r() < 0.7 ? callIn(t.payload, r) : s}\n\`\`\`${after}`;
+    // `anywhere`: sometimes after a sentence, and sometimes a code block that is no call.
+    const before = t.anywhere === true && r() < 0.5 ? "w5 said.\n\n" : "";
+    const body = pick(r, [callIn(t.payload, r), callIn(t.payload, r), s, `${callIn(t.payload, r)}\nw6`, '{"w6": 1}']);
+    return `${before}${pick(r, t.open)}\n${body}\n\`\`\`${after}`;
   },
   // The region holding a JSON call object.
   "other-syntax": (t, s, f, r) => {
@@ -60,8 +63,23 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
   // The JSON kinds' deviations are made by harness.ts itself (alias and string-argument pieces in the
   // soup, whole answers that are a bare JSON call), for every family, tolerant or not.
   "key-alias": (_t, s) => s,
-  // A bare call in the family's own call syntax (`payload`): the whole answer, or with text around it,
-  // or two of them, or prose that starts like the tool's name.
+  // Tags the format does not have around a JSON call (nested, as the evidence writes them), after a
+  // sentence or not; sometimes not closed, or closed in the wrong order, or around prose.
+  "wrapper-tag": (t, s, _f, r) => {
+    const call = callIn({ kind: "json-calls" }, r);
+    const outer = pick(r, t.tags);
+    const inner = pick(r, t.tags);
+    const body = pick(r, [call, call, s, "w6 w7"]);
+    const nested = r() < 0.5 ? `${outer[0]}\n  ${inner[0]}\n    ${body}\n  ${inner[1]}\n${outer[1]}` : `${outer[0]}\n${body}\n${outer[1]}`;
+    const cut = r() < 0.15 ? nested.slice(0, Math.floor(r() * nested.length)) : nested;
+    return pick(r, [cut, cut, `w5 said.\n${cut}`, `${cut}\nw9`, `${outer[0]}${call}${inner[1]}`]);
+  },
+  // The calls as the list (or the call as the object) of a wrapper object, the whole answer; some broken.
+  "wrapper-key": (t, s, _f, r) => {
+    const key = pick(r, t.keys);
+    const call = callIn({ kind: "json-calls" }, r);
+    return pick(r, [`{"${key}": [${call}]}`, `{"type": "function", "${key}": ${call}}`, `{"${key}": ${call}`, `{\n  "${key}": [\n    ${call},\n    ${call}\n  ]\n}`, `{"${key}": []}`, `{"${key}": [${call}], "w6": 1}`, `{"${key}": ${call}}`, `{"${key}": [${call}]`, s]);
+  },
   // ---- wild-markup: the markup repairs ----
   // The region's end marker misspelled (or a region closed by the misspelling after text).
   "misspelled-closer": (t, s, f, r) => {
@@ -96,6 +114,8 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const call = `${open}\n${param}${pick(r, ["Paris", "w6 w7"])}${p.params.close}\n${p.call.close}`;
     return pick(r, [`${region.start[0]}\n${call}\n${region.end?.[0] ?? ""}`, `${region.start[0]}${call}`, s]);
   },
+  // A bare call in the family's own call syntax (`payload`): the whole answer, or with text around it,
+  // or two of them, or prose that starts like the tool's name.
   "bare-call": (t, s, _f, r) => {
     if (t.payload === undefined) return s;
     const call = callIn(t.payload, r);
@@ -127,13 +147,6 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     return pick(r, [`w2 \n${call}\n${closer}\n`, `w2\n${call}`, `w2\n${call} w3 ${closer}`, s.split(t.opener).join(""), `\n${call}${closer}`]);
   },
   // --- end missing-opener ---
-  // --- function-wrapper (helper wild-more) ---
-  // A call object (or the text) in OpenAI's shape, sometimes without the wrapper's final brace.
-  "function-wrapper": (t, s, _f, r) => {
-    const inner = r() < 0.7 ? callIn({ kind: "json-calls", argsKeys: ["parameters"] }, r) : s;
-    return `{"type": "function", "${pick(r, t.keys)}": ${inner}${r() < 0.7 ? "}" : ""}${r() < 0.2 ? " w5" : ""}`;
-  },
-  // --- end function-wrapper ---
 };
 
 /** The end marker of the family's region opened by `start` ("" when it has none). */
@@ -172,6 +185,10 @@ export function deviationPieces(f: FormatDescription): string[] {
         return [...t.open.map((o) => `${o}\n${t.around ?? ""}`), "```"];
       case "other-syntax":
         return [t.region];
+      case "wrapper-tag":
+        return t.tags.flat();
+      case "wrapper-key":
+        return t.keys.map((k) => `{"${k}": [`);
       case "misspelled-closer":
         return [...t.closer];
       case "tag-alias":

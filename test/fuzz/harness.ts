@@ -296,8 +296,11 @@ const SYNTAX_WORDS = new Set([
 ]);
 
 const WORD = /[\p{L}\p{N}_]+/gu;
-/** The model's own call ids: Mistral's `[CALL_ID]...[ARGS]`, JSON `"id"` / `"tool_call_id"` values. */
-const ID_TEXT = /\[CALL_ID\][^[]*(?=\[ARGS\])|"(?:id|tool_call_id)"\s*:\s*"[^"]*"/g;
+/**
+ * The model's own call ids: Mistral's `[CALL_ID]...[ARGS]` (or `[CALL_ID]...{`, where the arguments'
+ * brace ends the header), JSON `"id"` / `"tool_call_id"` values.
+ */
+const ID_TEXT = /\[CALL_ID\][^[{]*(?=\[ARGS\]|\{)|"(?:id|tool_call_id)"\s*:\s*"[^"]*"/g;
 
 /**
  * The words of a format's own syntax, read from its description (markers, patterns, keys, tag names:

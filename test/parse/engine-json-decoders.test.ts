@@ -50,6 +50,12 @@ function argsAddUp(events: DecoderEvent[]): void {
 }
 
 describe("jsonCalls", () => {
+  it("a name that is no JSON string makes the object no call (a later name key does not take over and drop it)", () => {
+    const events = everySplit(jsonCalls(), '{"name": "a\\q", "name": "f", "arguments": {}}');
+    expect(events.map((e) => e.kind)).toEqual(["fail"]);
+    expect(events[0]).toMatchObject({ type: "malformed", message: 'the value of "name" in the call object is not a JSON string' });
+  });
+
   it("an array of calls with swapped keys, ids and string-encoded arguments", () => {
     const text = ' [{"arguments": {"a": "x}]"}, "name": "f", "id": "abc123XYZ"}, {"name": "g", "arguments": "{\\"b\\": 2}"}] ';
     // String-encoded arguments are a repair the family must tolerate (hermes does: Granite 4).

@@ -147,7 +147,9 @@ describe("the JSON tolerances as data", () => {
     expect(withTolerance("hermes", { kind: "key-alias", argsAsString: "yes", evidence })).toThrow(/"argsAsString" must be a boolean/);
     expect(withTolerance("qwen3-coder", { kind: "key-alias", argsKeys: ["args"], evidence, extra: 1 })).toThrow(/unknown key "extra"/);
     expect(withTolerance("gemma4", { kind: "key-alias", argsKeys: ["args"], evidence })).toThrow(/writes no JSON call objects/);
-    expect(withTolerance("llama3-json", { kind: "bare-call", evidence })).toThrow(/already reads a call at the start/);
+    expect(withTolerance("xlam", { kind: "bare-call", payload: { kind: "literal-calls", dialect: "python" }, evidence })).toThrow(ChatwireError);
+    // llama3-json reads a `{` at the start itself: a bare call of its own starts only at `[`.
+    expect(compileFormat({ ...family("llama3-json"), id: "probe", tolerate: [{ kind: "bare-call", evidence }] } as FormatDescription).tolerances.bareCall?.starts).toEqual(["["]);
     expect(withTolerance("harmony", { kind: "bare-call", evidence })).toThrow(ChatwireError);
   });
 

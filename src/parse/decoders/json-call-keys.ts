@@ -4,7 +4,7 @@
  * family's key aliases (compile-tolerances.ts `keyAliases`) are read too, each use reported as a
  * `key-alias` repair.
  */
-import type { KeyAliases } from "../compile-tolerances.js";
+import type { CompiledTolerances } from "../compile-tolerances.js";
 import type { DecoderEvent } from "../decoder.js";
 
 export interface JsonCallsOptions {
@@ -38,11 +38,13 @@ export class CallKeys {
   /** Arguments written as a JSON string holding them are read as what they hold (a repair). */
   readonly argsAsString: boolean;
   readonly nameIsKey: boolean;
-  /** `function-wrapper`: keys whose object value is the call itself (`{"type": "function", "function": {...}}`). */
-  readonly wrappedCall: readonly string[];
+  /** Keys of a protocol envelope that say nothing about the call (`"jsonrpc"`; a repair). */
+  readonly envelope: readonly string[];
+  /** Keys of an object that holds a list of calls (`{"tool_calls": [...]}`; a repair). */
+  readonly wrappers: readonly string[];
 
-  constructor(opts: JsonCallsOptions, aliases: KeyAliases | undefined, wrappedCall: readonly string[] = []) {
-    this.wrappedCall = wrappedCall;
+  constructor(opts: JsonCallsOptions, tolerances: CompiledTolerances | undefined) {
+    const aliases = tolerances?.keyAliases;
     this.name = opts.nameKeys ?? ["name"];
     this.args = opts.argsKeys ?? ["arguments"];
     this.id = opts.idKeys ?? [];
@@ -50,11 +52,14 @@ export class CallKeys {
     this.argsAliases = (aliases?.argsKeys ?? []).filter((k) => !this.args.includes(k));
     this.argsAsString = aliases?.argsAsString === true;
     this.nameIsKey = opts.nameIsKey === true;
+    this.envelope = aliases?.envelopeKeys ?? [];
+    this.wrappers = tolerances?.wrapperKeys ?? [];
   }
 
   /** A key some call object may have (the others say the object is no call: `{"answer": ...`). */
   isCallKey(key: string): boolean {
-    return this.isName(key) || this.isArgs(key) || this.id.includes(key) || key === "type" || NEUTRAL_KEYS.includes(key) || this.wrappedCall.includes(key);
+    return this.isName(key) || this.isArgs(key) || this.id.includes(key) || key === "type" || NEUTRAL_KEYS.includes(key) ||
+      this.envelope.includes(key) || this.wrappers.includes(key);
   }
 
   isName(key: string): boolean {

@@ -16,8 +16,12 @@ const WS = /\s/;
 
 type ObjectStep = "keyOrEnd" | "key" | "colon" | "value" | "afterValue";
 
-/** "open": reading; "closed": its `}` was read; "broken": a character no call object has there (`problem`). */
-type ObjectState = "open" | "closed" | "broken";
+/**
+ * "open": reading; "closed": its `}` was read; "broken": a character no call object has there
+ * (`problem`); "wrapper": a wrapper key (`{"tool_calls": [`, `{"function": {`) came before any key that
+ * says something about the call, and its value opens (`wrapsList`: a list of calls, else one call object).
+ */
+type ObjectState = "open" | "closed" | "broken" | "wrapper";
 
 type Fail = Extract<DecoderEvent, { kind: "fail" }>;
 
@@ -48,11 +52,11 @@ export class CallObject {
   inArgs = false;
   /** Keys that are neither the name, the arguments nor the id (a misspelt `"argumentz"`). */
   readonly otherKeys: string[] = [];
+  /** A name key whose value is no JSON string (the key as written). */
+  private badName: string | undefined;
   opened = false;
-  // --- function-wrapper (helper wild-more) ---
-  /** Inside the object under a `function-wrapper` key (its keys are the call's): 1, else 0. */
-  private wrapped = 0;
-  // --- end function-wrapper ---
+  /** A wrapper's value is the list of calls (else it is the call object). */
+  wrapsList = false;
   /** Where the object's text (so far) ends, as a SeenText offset. */
   rawEnd: number;
 
@@ -61,8 +65,20 @@ export class CallObject {
     readonly rawStart: number,
     private readonly keys: CallKeys,
     private readonly seen: SeenText,
+    /** The object may be a wrapper of the calls (it is not inside a list already). */
+    private readonly mayWrap: boolean,
   ) {
     this.rawEnd = rawStart;
+  }
+
+  /** The keys read so far say nothing about the call (none, or only neutral ones such as `"type": "function"`). */
+  private saysNothing(): boolean {
+    return this.name === undefined && this.args === undefined && this.id === undefined && this.otherKeys.length === 0 && this.badName === undefined;
+  }
+
+  /** The text read so far can no longer be a call object: a key no call has, a name that is no string. */
+  noCall(): boolean {
+    return this.otherKeys.length > 0 || this.badName !== undefined;
   }
 
   /** Where the JSON string being read (a key, a value, the arguments) is open, as a SeenText offset. */
@@ -89,10 +105,6 @@ export class CallObject {
             continue;
           }
           if (WS.test(ch) || ch === ",") {
-            i++;
-            continue;
-          }
-          if (ch === "}" && this.unwrap()) {
             i++;
             continue;
           }
@@ -134,9 +146,13 @@ export class CallObject {
               continue;
             }
             if (!startsValue(ch, "json")) return this.broken(base, i, `expected a value for key ${JSON.stringify(this.key)}`);
-            if (ch === "{" && this.wrap(out)) {
-              i++;
-              continue;
+            if ((ch === "[" || ch === "{") && this.mayWrap && this.saysNothing() && this.keys.wrappers.includes(this.key)) {
+              // `{"tool_calls": [` (the list holds the calls) or `{"type": "function", "function": {`
+              // (the object is the call): the decoder reads the list, or the call object from its `{`.
+              this.state = "wrapper";
+              this.wrapsList = ch === "[";
+              this.rawEnd = base + i + (this.wrapsList ? 1 : 0);
+              return i + (this.wrapsList ? 1 : 0);
             }
             if (this.isArgsKey()) this.startArgs(out);
             else {
@@ -169,10 +185,6 @@ export class CallObject {
             i++;
             continue;
           }
-          if (ch === "}" && this.unwrap()) {
-            i++;
-            continue;
-          }
           if (ch === "}") return this.close(base, i + 1);
           return this.broken(base, i, `expected ',' or '}' in the call object, found ${JSON.stringify(ch)}`);
       }
@@ -180,28 +192,6 @@ export class CallObject {
     this.rawEnd = base + i;
     return i;
   }
-
-  // --- function-wrapper (helper wild-more) ---
-  /**
-   * `"function": {` under a function-wrapper key, before the call's name or arguments: the keys of the
-   * object it opens are the call's (reported once, as a repair), and its `}` returns to the wrapper.
-   */
-  private wrap(out: DecoderEvent[]): boolean {
-    if (this.wrapped > 0 || this.name !== undefined || this.args !== undefined || !this.keys.wrappedCall.includes(this.key)) return false;
-    this.wrapped = 1;
-    this.step = "keyOrEnd";
-    out.push({ kind: "repaired", repair: "function-wrapper", message: `the call object under ${this.keyText} (OpenAI's tool-call shape) read as the call`, text: this.keyText });
-    return true;
-  }
-
-  /** The wrapped call object's `}`: back in the wrapper, after its value. */
-  private unwrap(): boolean {
-    if (this.wrapped === 0) return false;
-    this.wrapped = 0;
-    this.step = "afterValue";
-    return true;
-  }
-  // --- end function-wrapper ---
 
   private close(base: number, next: number): number {
     this.rawEnd = base + next;
@@ -236,19 +226,28 @@ export class CallObject {
   /** A non-arguments key's value is complete. */
   private keyValue(out: DecoderEvent[]): void {
     const alias = this.name === undefined && this.keys.nameAliases.includes(this.key);
-    const isName = this.name === undefined && this.keys.isName(this.key);
+    const isName = this.name === undefined && this.badName === undefined && this.keys.isName(this.key);
     const isId = this.keys.id.includes(this.key) && this.id === undefined;
     if (!isName && !isId) {
-      if (!this.keys.isNeutral(this.key, this.valueText)) this.otherKeys.push(this.key);
+      if (this.keys.envelope.includes(this.key)) {
+        const text = this.seen.slice(this.keyStart, this.valueStart + this.valueText.length);
+        out.push({ kind: "repaired", repair: "key-alias", message: `key ${this.keyText} (a protocol envelope's) read as saying nothing about the call`, text });
+      } else if (!this.keys.isNeutral(this.key, this.valueText)) this.otherKeys.push(this.key);
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(this.valueText);
     } catch {
+      value = undefined;
+    }
+    if (typeof value !== "string") {
+      // A name that is no JSON string (`"sunct\on"`, a number) names nothing; ignoring the key would let
+      // a later one name the call and drop this text, so the object is no call. An id like that is
+      // only not kept.
+      if (isName) this.badName = this.keyText;
       return;
     }
-    if (typeof value !== "string") return;
     if (isId) this.id = value;
     if (isName) this.name = value;
     if (alias) out.push(this.keys.aliasRepair(this.keyText, this.keys.name));
@@ -275,6 +274,10 @@ export class CallObject {
   /** The object closed (or the output ended after its arguments): emit done or fail. */
   finish(out: DecoderEvent[]): void {
     const raw = this.seen.slice(this.rawStart, this.rawEnd);
+    if (this.badName !== undefined) {
+      out.push({ kind: "fail", type: "malformed", message: `the value of ${this.badName} in the call object is not a JSON string`, raw });
+      return;
+    }
     if (this.name === undefined) {
       out.push({ kind: "fail", type: "malformed", message: "the call object has no name", raw });
       return;

@@ -25,6 +25,7 @@ type Phase =
   | "itemSep" // inside an array after a call, expecting `,` or `]`
   | "object" // inside a call object
   | "seq" // after a call in sequence mode: `;`/whitespace until the next `{`
+  | "wrapEnd" // the value of a wrapper object (`{"tool_calls": [...]`, `{"function": {...}`) ended; its `}` should follow
   | "after" // the payload is complete; only whitespace should follow
   | "skip" // the region failed; swallow the rest
   | "skipLine" // a call of a sequence failed; swallow the rest of its line, then calls may follow
@@ -33,6 +34,8 @@ type Phase =
 export class JsonCallsDecoder implements PayloadDecoder {
   private phase: Phase = "lead";
   private inArray = false;
+  /** Inside the value of a wrapper object: its list of calls (`{"tool_calls": [...]}`) or its call object (`{"function": {...}}`). */
+  private wrapped: "list" | "object" | undefined;
   private obj: CallObject | undefined;
   /** Text of the region that belongs to no call (for a region-level failure). */
   private junk: string[] = [];
@@ -61,7 +64,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
   ) {
     this.seen = new SeenText(ctx.regionText, ctx.regionPieces);
     this.string = new OpenString(this.seen);
-    this.keys = new CallKeys(opts, ctx.tolerances?.keyAliases, ctx.tolerances?.functionWrapperKeys);
+    this.keys = new CallKeys(opts, ctx.tolerances);
   }
 
   push(text: string): DecoderEvent[] {
@@ -74,6 +77,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
         case "lead":
         case "item":
         case "itemSep":
+        case "wrapEnd":
         case "after":
           i = this.structural(text, i, out);
           break;
@@ -148,7 +152,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (this.phase === "skip" || this.phase === "skipLine" || this.pendingFail !== undefined) return false;
     const obj = this.obj;
     if (obj === undefined || this.opts.nameIsKey) return true;
-    if (obj.otherKeys.length > 0) return false;
+    if (obj.noCall()) return false;
     return (obj.step !== "colon" && obj.step !== "value") || this.keys.isCallKey(obj.key);
   }
 
@@ -178,6 +182,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
       case "lead":
       case "item":
       case "itemSep":
+      case "wrapEnd":
         if (this.calls === 0) {
           out.push(closed
             ? { kind: "fail", type: "malformed", message: "no call in the region", raw: "" }
@@ -218,6 +223,19 @@ export class JsonCallsDecoder implements PayloadDecoder {
       this.junk.push(text.slice(i));
       return text.length;
     }
+    if (this.phase === "wrapEnd") {
+      this.wrapped = undefined;
+      this.inArray = false;
+      if (ch !== "}") {
+        // The calls are complete; what follows instead of the wrapper's `}` is text after them.
+        this.phase = "after";
+        this.junk = [];
+        return i;
+      }
+      this.payloadComplete(out, text, i + 1);
+      // payloadComplete moved the phase on (TypeScript still sees "wrapEnd").
+      return (this.phase as Phase) === "closed" ? text.length : i + 1;
+    }
     if (this.phase === "lead" && ch === "[") {
       this.inArray = true;
       this.phase = "item";
@@ -225,11 +243,15 @@ export class JsonCallsDecoder implements PayloadDecoder {
     }
     // `}{` inside an array (a missing comma, as Ollama's Cohere tests show) still starts the next call.
     if ((this.phase === "lead" || this.phase === "item" || (this.phase === "itemSep" && this.inArray)) && ch === "{") {
-      this.obj = new CallObject(this.seen.base + i, this.keys, this.seen);
+      this.obj = this.newObject(this.seen.base + i);
       this.phase = "object";
       return i; // the object reads its own `{`
     }
     if (this.inArray && ch === "]" && this.phase !== "lead") {
+      if (this.wrapped === "list") {
+        this.phase = "wrapEnd";
+        return i + 1;
+      }
       this.payloadComplete(out, text, i + 1);
       return this.phase === "closed" ? text.length : i + 1;
     }
@@ -319,7 +341,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (j === text.length) return j;
     if (text[j] === "{") {
       this.sep = "";
-      this.obj = new CallObject(this.seen.base + j, this.keys, this.seen);
+      this.obj = this.newObject(this.seen.base + j);
       this.phase = "object";
       return j;
     }
@@ -341,6 +363,17 @@ export class JsonCallsDecoder implements PayloadDecoder {
       this.finishObject(out);
       this.afterObject(out, text, next);
       return this.phase === "closed" ? text.length : next;
+    }
+    if (obj.state === "wrapper") {
+      const what = obj.wrapsList ? "list" : "object";
+      out.push({ kind: "repaired", repair: "wrapper-key", message: `the ${what} under ${JSON.stringify(obj.key)} (an object around the calls) read as the calls`, text: this.seen.slice(obj.rawStart, obj.rawEnd) });
+      this.wrapped = what;
+      if (obj.wrapsList) {
+        this.obj = undefined;
+        this.inArray = true;
+        this.phase = "item";
+      } else this.obj = this.newObject(this.seen.base + next);
+      return next;
     }
     if (obj.state === "broken") return this.failRegion(text, next, out, this.objectFailure("malformed", obj.problem));
     return next;
@@ -366,7 +399,16 @@ export class JsonCallsDecoder implements PayloadDecoder {
     return obj.failure(type, message);
   }
 
+  /** A call object starting at `at`; it may wrap the calls only at the top level. */
+  private newObject(at: number): CallObject {
+    return new CallObject(at, this.keys, this.seen, !this.inArray && this.wrapped === undefined);
+  }
+
   private afterObject(out: DecoderEvent[], text: string, next: number): void {
+    if (this.wrapped === "object") {
+      this.phase = "wrapEnd";
+      return;
+    }
     if (this.inArray) {
       this.phase = "itemSep";
       return;

@@ -18,6 +18,8 @@ export interface CallShape {
   markers: readonly string[];
   /** Calls only at the very start of the output, then nothing else (Llama 3's bare JSON). */
   atStartOnly: boolean;
+  /** The text every group of calls starts with, one per alternative (what a lazy grammar triggers on). */
+  starts: readonly string[];
 }
 
 export type ShapeOrReason = CallShape | { reason: string };
@@ -90,6 +92,8 @@ export function derivedShape(format: FormatDescription, ctx: EmitContext): Shape
   return {
     markers: [...new Set(usable.flatMap((u) => u.writer.markers))],
     atStartOnly: atStart.length > 0,
+    // A region whose payload opens itself starts with its marker too (`{`, `<function=`).
+    starts: section !== undefined ? [section.start[0] as string] : [...new Set(usable.map((u) => u.region.start[0] as string))],
     block(tools, single) {
       const region = builder.add("call-region", alt(usable.map((u) => regionRule(u, tools, single))));
       if (section === undefined) return region;

@@ -13,6 +13,8 @@ import { ApiError, badRequest } from "./api-error.js";
 import { openBackend, type BackendCall, type BackendPiece, type BackendProtocol, type Constraint, type TransportOptions } from "./backends/index.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
 import { readParseFields } from "./parse-fields.js";
+import { chooseConstraint } from "./request-constraint.js";
+import type { RequestGrammars } from "./request-grammar.js";
 import { responseFormatOf } from "./response-format.js";
 import { readSampling, streamFlag, type SamplingFields } from "./sampling.js";
 
@@ -25,8 +27,8 @@ export interface ServerContext {
   model: string | undefined;
   /** Markers the backend must print (llamacpp `preserved_tokens`) for completions in a format; none for other kinds. */
   preservedTokens: (format: FormatId) => readonly string[];
-  /** The tool-call grammar (GBNF) for the request, or undefined when there is none to send. */
-  grammar: (request: GrammarRequest) => string | undefined;
+  /** The tool-call constraints for a request (src/grammar), or undefined when none are sent. */
+  grammars: RequestGrammars | undefined;
   /** Token ids with provenance for the prompts sent; undefined when the server sends text (`--text-prompt`). */
   prompts: PromptTokenizer | undefined;
   /** The tokenizer for /tokenize and /detokenize (there may be one even when prompts go as text). */
@@ -117,26 +119,12 @@ export async function prepareGeneration(
     sampling,
     stream,
     model: ctx.model ?? (body.model as string | undefined),
-    constraint: constraintFor(ctx, { body, format, promptSuffix }, responseFormat),
+    constraint: await chooseConstraint({ accepts: ctx.protocol.constraints, grammars: ctx.grammars, tokenizer: ctx.tokenizer }, { body, format, promptSuffix }, responseFormat, signal),
     preservedTokens: ctx.preservedTokens(format),
   };
   const parseOptions: ParseOptions = { ...parseFields, promptSuffix };
   if (ctx.idGenerator !== undefined) parseOptions.idGenerator = ctx.idGenerator;
   return { body, prompt: text, stream, model: (body.model as string | undefined) ?? ctx.model ?? DEFAULT_MODEL_NAME, call, parseOptions };
-}
-
-/**
- * The tool-call grammar when the request has tools (the answer may be a call or text, which a JSON
- * constraint would forbid); otherwise the response_format's JSON constraint; only kinds the backend
- * has a field for.
- */
-function constraintFor(ctx: ServerContext, request: GrammarRequest, responseFormat: Constraint | undefined): Constraint | undefined {
-  const accepts = ctx.protocol.constraints;
-  if (accepts.includes("gbnf")) {
-    const grammar = ctx.grammar(request);
-    if (grammar !== undefined) return { kind: "gbnf", grammar };
-  }
-  return responseFormat !== undefined && accepts.includes(responseFormat.kind) ? responseFormat : undefined;
 }
 
 /**

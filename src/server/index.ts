@@ -14,7 +14,7 @@ import { BACKEND_KINDS, PROTOCOLS, type BackendKind } from "./backends/index.js"
 import type { ServerContext } from "./generation.js";
 import { preservedTokens } from "./preserved-tokens.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
-import { requestGrammar } from "./request-grammar.js";
+import { requestGrammars } from "./request-grammar.js";
 import type { ChatTemplate } from "../template/index.js";
 import { route, type RouterOptions } from "./router.js";
 
@@ -163,7 +163,7 @@ export function serverContext(options: ServeOptions): ServerContext {
       if (list === undefined) markers.set(format, (list = preservedTokens(getFormat(format))));
       return list;
     },
-    grammar: grammarOn ? requestGrammar(options.template, options.log) : () => undefined,
+    grammars: grammarOn ? requestGrammars(options.template, options.log) : undefined,
     prompts: textPrompt ? undefined : options.tokenizer,
     tokenizer: options.tokenizer,
     keepBos: options.keepBos ?? false,

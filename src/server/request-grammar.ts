@@ -6,8 +6,9 @@
  */
 import { BoundedCache } from "../bounded-cache.js";
 import type { FormatId } from "../formats/types.js";
-import { buildGbnf, grammarFormats, grammarUnavailable } from "../grammar/index.js";
+import { buildGbnf, buildLazyGbnf, buildStructuralTag, grammarFormats, grammarUnavailable, type LazyGrammar, type StructuralTag } from "../grammar/index.js";
 import { PyFloat } from "../jinja/py-float.js";
+import { normalizeToolChoice } from "../request/tools.js";
 import type { ChatTemplate } from "../template/index.js";
 import type { GrammarRequest } from "./generation.js";
 
@@ -36,14 +37,57 @@ function grammarKey(request: GrammarRequest): string | undefined {
   return ambiguous ? undefined : text;
 }
 
-export function requestGrammar(template: ChatTemplate, log: ((line: string) => void) | undefined): (request: GrammarRequest) => string | undefined {
+/** The constraints built for a request, each kept by what it depends on. */
+export interface RequestGrammars {
+  /** The grammar of the whole output. */
+  full(request: GrammarRequest): string | undefined;
+  /** The lazy grammar and its triggers (only `tool_choice: "auto"`; undefined otherwise). */
+  lazy(request: GrammarRequest): LazyGrammar | undefined;
+  /** The structural tag (only `auto`, and formats whose calls are JSON arguments between fixed text). */
+  structuralTag(request: GrammarRequest): StructuralTag | undefined;
+}
+
+export function requestGrammars(template: ChatTemplate, log: ((line: string) => void) | undefined): RequestGrammars {
+  const options = (request: GrammarRequest) => ({ promptSuffix: request.promptSuffix, templateSource: template.source });
+  const full = cached(log, (request) => buildGbnf(request.format, request.body, options(request)), (g) => g.length);
+  const lazy = cached(log, (request) => buildLazyGbnf(request.format, request.body, options(request)) ?? null, (g) => (g === null ? 0 : g.grammar.length));
+  // A format without one is known once (the builder says so for any request).
+  const noTag = new Set<FormatId>();
+  const covered = new Set<FormatId>(grammarFormats());
+  return {
+    full,
+    lazy: (request) => lazy(request) ?? undefined,
+    structuralTag(request) {
+      if (!isAuto(request.body) || !hasTools(request.body) || noTag.has(request.format) || !covered.has(request.format)) return undefined;
+      try {
+        return buildStructuralTag(request.format, request.body);
+      } catch {
+        noTag.add(request.format);
+        return undefined;
+      }
+    },
+  };
+}
+
+const hasTools = (body: Record<string, unknown>): boolean => Array.isArray(body.tools) && body.tools.length > 0;
+const isAuto = (body: Record<string, unknown>): boolean => {
+  try {
+    return normalizeToolChoice(body.tool_choice).kind === "auto";
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A grammar builder behind the format check and the cache: undefined when the request has no tools,
+ * the format has no grammar (said once per format) or the build fails (said each time).
+ */
+function cached<T>(log: ((line: string) => void) | undefined, build: (request: GrammarRequest) => T, size: (value: T) => number): (request: GrammarRequest) => T | undefined {
   const covered = new Set<FormatId>(grammarFormats());
   const told = new Set<FormatId>();
-  const built = new BoundedCache<string, string>(MAX_GRAMMARS, MAX_CHARS, (key, grammar) => key.length + grammar.length);
-  const build = (request: GrammarRequest): string => buildGbnf(request.format, request.body, { promptSuffix: request.promptSuffix, templateSource: template.source });
+  const built = new BoundedCache<string, T>(MAX_GRAMMARS, MAX_CHARS, (key, value) => key.length + size(value));
   return (request) => {
-    const tools = request.body.tools;
-    if (!Array.isArray(tools) || tools.length === 0) return undefined;
+    if (!hasTools(request.body)) return undefined;
     const { format } = request;
     if (!covered.has(format)) {
       // Said once per format, with the reason, instead of silently generating unconstrained.

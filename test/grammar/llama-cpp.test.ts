@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { getLlama, type Llama } from "node-llama-cpp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ChatwireError } from "../../src/errors.js";
-import { buildGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats, grammarUnavailable } from "../../src/grammar/index.js";
+import { buildGbnf, buildLazyGbnf, buildToolJsonSchema, gbnfForTemplate, grammarFormats, grammarUnavailable } from "../../src/grammar/index.js";
 import { loadTemplate } from "../../src/template/index.js";
 import { FIXTURES } from "../helpers/fixtures.js";
 import { GbnfRecognizer } from "../helpers/gbnf-recognizer.js";
@@ -37,6 +37,18 @@ describe("llama.cpp parses every emitted GBNF grammar", () => {
       expect(checked).toBeGreaterThanOrEqual(15);
     });
   }
+
+  it("every lazy grammar (tool_choice auto), and its trigger patterns compile as ECMAScript", async () => {
+    for (const format of grammarFormats()) {
+      for (const request of [{ tools: RICH_TOOLS }, { tools: RICH_TOOLS, parallel_tool_calls: false }]) {
+        for (const promptSuffix of [undefined, "<think>\n"]) {
+          const lazy = buildLazyGbnf(format, request, promptSuffix === undefined ? {} : { promptSuffix })!;
+          await expect(llama.createGrammar({ grammar: lazy.grammar }), format).resolves.toBeDefined();
+          for (const t of lazy.triggers) if (t.kind === "pattern-full") expect(() => new RegExp(t.pattern), `${format}: ${t.pattern}`).not.toThrow();
+        }
+      }
+    }
+  });
 
   it("a broken grammar is rejected (the check can fail)", async () => {
     await expect(llama.createGrammar({ grammar: 'root ::= "a" undefined-rule' })).rejects.toThrow();

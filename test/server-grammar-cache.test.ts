@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildGbnf, buildLazyGbnf } from "../src/grammar/index.js";
+import { getFormat } from "../src/formats/index.js";
 import { readSharedJson } from "../src/request/read-shared-json.js";
 import { requestGrammars } from "../src/server/request-grammar.js";
 import { loadTemplate } from "../src/template/index.js";
@@ -37,8 +38,8 @@ describe("the server's grammar cache", () => {
       for (const promptSuffix of suffixes) {
         const body = readSharedJson(bodies[i]!) as Record<string, unknown>;
         const fresh = buildGbnf("hermes", body, { promptSuffix, templateSource: template.source });
-        expect(grammars.full({ body, format: "hermes", promptSuffix })).toBe(fresh);
-        expect(grammars.lazy({ body, format: "hermes", promptSuffix })).toEqual(buildLazyGbnf("hermes", body, { promptSuffix, templateSource: template.source }));
+        expect(grammars.full({ body, format: "hermes", output: getFormat("hermes"), promptSuffix })).toBe(fresh);
+        expect(grammars.lazy({ body, format: "hermes", output: getFormat("hermes"), promptSuffix })).toEqual(buildLazyGbnf("hermes", body, { promptSuffix, templateSource: template.source }));
         seen.add(fresh);
       }
     }
@@ -51,8 +52,8 @@ describe("the server's grammar cache", () => {
     const lines: string[] = [];
     const grammar = requestGrammars(template, (line) => lines.push(line)).full;
     const body = readSharedJson(`{"tools": [${WEATHER}], "tool_choice": {"type": "function", "function": {"name": "nope"}}}`) as Record<string, unknown>;
-    expect(grammar({ body, format: "hermes", promptSuffix: "" })).toBeUndefined();
-    expect(grammar({ body, format: "hermes", promptSuffix: "" })).toBeUndefined();
+    expect(grammar({ body, format: "hermes", output: getFormat("hermes"), promptSuffix: "" })).toBeUndefined();
+    expect(grammar({ body, format: "hermes", output: getFormat("hermes"), promptSuffix: "" })).toBeUndefined();
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/no grammar for this request.*tool_choice/);
   });

@@ -1,6 +1,6 @@
 /**
  * Grammars for a loaded template: the format its completions of this request are written in (json-block
- * when the tool polyfill applies), the template's own source (mistral call form) and the end of the
+ * with the template's reasoning markers when the tool polyfill applies), the template's own source (mistral call form) and the end of the
  * rendered prompt (a generation prompt that opened reasoning).
  */
 import type { ChatTemplate, RenderOptions } from "../template/index.js";
@@ -11,5 +11,5 @@ export function gbnfForTemplate(template: ChatTemplate, request: unknown, render
   // A request the template cannot render still gets a grammar: output starts outside reasoning.
   const promptSuffix = template.promptSuffix(request, render);
   if (promptSuffix !== undefined) options.promptSuffix = promptSuffix;
-  return buildGbnf(template.formatFor(request, render), request, options);
+  return buildGbnf(template.outputFormat(request, render), request, options);
 }

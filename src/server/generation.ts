@@ -4,7 +4,7 @@
  * generation constraint, and open the raw completion request to the backend. The endpoints differ only
  * in how they name fields (Chat Completions vs Responses) and how they shape the answer.
  */
-import type { FormatId } from "../formats/types.js";
+import type { FormatDescription, FormatId } from "../formats/types.js";
 import { isObject } from "../request/is-object.js";
 import type { ParseOptions } from "../parse/index.js";
 import { PROMPT_SUFFIX_LENGTH } from "../template/chat-template.js";
@@ -26,7 +26,7 @@ export interface ServerContext {
   /** The backend's name for the model (sent to openai/vllm/sglang/ollama backends, listed by /v1/models). */
   model: string | undefined;
   /** Markers the backend must print (llamacpp `preserved_tokens`) for completions in a format; none for other kinds. */
-  preservedTokens: (format: FormatId) => readonly string[];
+  preservedTokens: (format: FormatDescription) => readonly string[];
   /** The tool-call constraints for a request (src/grammar), or undefined when none are sent. */
   grammars: RequestGrammars | undefined;
   /** Token ids with provenance for the prompts sent; undefined when the server sends text (`--text-prompt`). */
@@ -47,6 +47,8 @@ export interface ServerContext {
 export interface GrammarRequest {
   body: Record<string, unknown>;
   format: FormatId;
+  /** The format's description as parsed (json-block carries the template's reasoning markers when polyfilled). */
+  output: FormatDescription;
   promptSuffix: string;
 }
 
@@ -114,13 +116,15 @@ export async function prepareGeneration(
   // The format can depend on the request (json-block when the template has no tool syntax and the
   // tool polyfill rendered the tools); the parser makes the same choice.
   const format = ctx.template.formatFor(body);
+  // json-block with the template's reasoning markers when polyfilled (what the parse reads too).
+  const output = ctx.template.outputFormat(body);
   const call: BackendCall = {
     prompt: sent,
     sampling,
     stream,
     model: ctx.model ?? (body.model as string | undefined),
-    constraint: await chooseConstraint({ accepts: ctx.protocol.constraints, grammars: ctx.grammars, tokenizer: ctx.tokenizer }, { body, format, promptSuffix }, responseFormat, signal),
-    preservedTokens: ctx.preservedTokens(format),
+    constraint: await chooseConstraint({ accepts: ctx.protocol.constraints, grammars: ctx.grammars, tokenizer: ctx.tokenizer }, { body, format, output, promptSuffix }, responseFormat, signal),
+    preservedTokens: ctx.preservedTokens(output),
   };
   const parseOptions: ParseOptions = { ...parseFields, promptSuffix };
   if (ctx.idGenerator !== undefined) parseOptions.idGenerator = ctx.idGenerator;

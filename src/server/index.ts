@@ -8,8 +8,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { ChatwireError } from "../errors.js";
-import { getFormat } from "../formats/index.js";
-import type { FormatId } from "../formats/types.js";
+import type { FormatDescription } from "../formats/types.js";
 import { BACKEND_KINDS, PROTOCOLS, type BackendKind } from "./backends/index.js";
 import type { ServerContext } from "./generation.js";
 import { preservedTokens } from "./preserved-tokens.js";
@@ -150,7 +149,8 @@ export function serverContext(options: ServeOptions): ServerContext {
     ...(options.backendBody === undefined ? {} : { extraBody: options.backendBody }),
   };
   const isLlamacpp = protocol.kind === "llamacpp";
-  const markers = new Map<FormatId, readonly string[]>();
+  // By description: a polyfilled json-block carries the template's reasoning markers (one object per template format).
+  const markers = new WeakMap<FormatDescription, readonly string[]>();
   const grammarOn = options.grammar !== false && protocol.constraints.includes("gbnf");
   return {
     template: options.template,
@@ -160,7 +160,7 @@ export function serverContext(options: ServeOptions): ServerContext {
     preservedTokens: (format) => {
       if (!isLlamacpp) return [];
       let list = markers.get(format);
-      if (list === undefined) markers.set(format, (list = preservedTokens(getFormat(format))));
+      if (list === undefined) markers.set(format, (list = preservedTokens(format)));
       return list;
     },
     grammars: grammarOn ? requestGrammars(options.template, options.log) : undefined,

@@ -29,7 +29,7 @@ const MAX_CHARS = 4 << 20;
 function grammarKey(request: GrammarRequest): string | undefined {
   let ambiguous = false;
   const { body } = request;
-  const text = JSON.stringify([request.format, request.promptSuffix, body.tools, body.tool_choice, body.parallel_tool_calls], (_key, v: unknown) => {
+  const text = JSON.stringify([request.format, request.output.reasoning, request.promptSuffix, body.tools, body.tool_choice, body.parallel_tool_calls], (_key, v: unknown) => {
     if (v instanceof PyFloat) return `\u0000${v.value}`;
     if (typeof v === "string" && v.charCodeAt(0) === 0) ambiguous = true;
     return v;
@@ -49,8 +49,8 @@ export interface RequestGrammars {
 
 export function requestGrammars(template: ChatTemplate, log: ((line: string) => void) | undefined): RequestGrammars {
   const options = (request: GrammarRequest) => ({ promptSuffix: request.promptSuffix, templateSource: template.source });
-  const full = cached(log, (request) => buildGbnf(request.format, request.body, options(request)), (g) => g.length);
-  const lazy = cached(log, (request) => buildLazyGbnf(request.format, request.body, options(request)) ?? null, (g) => (g === null ? 0 : g.grammar.length));
+  const full = cached(log, (request) => buildGbnf(request.output, request.body, options(request)), (g) => g.length);
+  const lazy = cached(log, (request) => buildLazyGbnf(request.output, request.body, options(request)) ?? null, (g) => (g === null ? 0 : g.grammar.length));
   // A format without one is known once (the builder says so for any request).
   const noTag = new Set<FormatId>();
   const covered = new Set<FormatId>(grammarFormats());
@@ -60,7 +60,7 @@ export function requestGrammars(template: ChatTemplate, log: ((line: string) => 
     structuralTag(request) {
       if (!isAuto(request.body) || !hasTools(request.body) || noTag.has(request.format) || !covered.has(request.format)) return undefined;
       try {
-        return buildStructuralTag(request.format, request.body);
+        return buildStructuralTag(request.output, request.body);
       } catch {
         noTag.add(request.format);
         return undefined;

@@ -34,6 +34,7 @@ import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
 import { renderInOtherShape } from "./shape-fallback.js";
 import { hasHistoryCalls, polyfillMessages, polyfillPlan, type PolyfillMode, type PolyfillPlan } from "./polyfill.js";
+import { polyfillFormat } from "./polyfill-format.js";
 import { requestVariables } from "../request/variables.js";
 import { renderTokens, type ChatTokenizer, type RenderTokensOptions, type TokenizedPrompt } from "../tokens/render-tokens.js";
 
@@ -210,7 +211,18 @@ export class ChatTemplate {
   /** What parse and streamParser use: the response format for the template's own format, else formatFor's. */
   private parseFormat(request: unknown, render: RenderOptions | undefined): FormatId | FormatDescription {
     const id = this.formatFor(request, render);
-    return id === this.format ? (this.responseFormat?.format ?? id) : id;
+    if (id === this.format) return this.responseFormat?.format ?? id;
+    return id === "json-block" ? polyfillFormat(this.format) : id;
+  }
+
+  /**
+   * The description a completion of `request` is parsed and constrained with: formatFor's format,
+   * and when the tool polyfill made it json-block, with the reasoning markers of the template's own
+   * format (src/template/polyfill-format.ts).
+   */
+  outputFormat(request?: unknown, render: RenderOptions = {}): FormatDescription {
+    const id = this.formatFor(request, render);
+    return id === "json-block" && this.format !== "json-block" ? polyfillFormat(this.format) : getFormat(id);
   }
 
   /** Parses a whole completion into an assistant message with validated tool calls. */

@@ -14,7 +14,12 @@ export function formatMarkers(format: FormatDescription): string[] {
   return [...new Set(out.filter((m) => m !== ""))];
 }
 
-/** The end markers of call regions: a quoted string holding one would end the call early. */
+/**
+ * What a quoted string may not hold: the end markers of call regions (it would end the call early)
+ * and the tag prefixes of xml-calls payloads (their decoder reads a tag wherever one starts, also
+ * inside JSON text in a leaf).
+ */
 export function regionEndMarkers(format: FormatDescription): string[] {
-  return [...new Set(format.regions.flatMap((r) => r.end ?? []))];
+  const tags = format.regions.flatMap((r) => (r.payload.kind === "xml-calls" ? [r.payload.open[0], r.payload.close[0]] : []));
+  return [...new Set([...format.regions.flatMap((r) => r.end ?? []), ...tags])];
 }

@@ -1,10 +1,12 @@
 /**
- * The tool-call grammar for each request, built from the format and the request's tools (src/grammar)
- * and kept by what it depends on: building one was a quarter of a request's CPU time, and clients send
+ * The tool-call constraints for each request (the grammar of the whole output, the lazy grammar and the
+ * structural tag), built from the format and the request's tools (src/grammar); the grammars are kept
+ * by what they depend on: building one was a quarter of a request's CPU time, and clients send
  * the same tools on every turn. A grammar that cannot be built is not a reason to refuse the request:
  * it is generated without one (and the parser still checks).
  */
 import { BoundedCache } from "../bounded-cache.js";
+import { ChatwireError } from "../errors.js";
 import type { FormatId } from "../formats/types.js";
 import { buildGbnf, buildLazyGbnf, buildStructuralTag, grammarFormats, grammarUnavailable, type LazyGrammar, type StructuralTag } from "../grammar/index.js";
 import { PyFloat } from "../jinja/py-float.js";
@@ -61,8 +63,10 @@ export function requestGrammars(template: ChatTemplate, log: ((line: string) => 
       if (!isAuto(request.body) || !hasTools(request.body) || noTag.has(request.format) || !covered.has(request.format)) return undefined;
       try {
         return buildStructuralTag(request.output, request.body);
-      } catch {
-        noTag.add(request.format);
+      } catch (err) {
+        // The format has none (its calls are not JSON between fixed text): the grammar goes instead.
+        if (err instanceof ChatwireError && err.code === "unknown_format") noTag.add(request.format);
+        else log?.(`warning: no structural tag for this request (${err instanceof Error ? err.message : String(err)})`);
         return undefined;
       }
     },

@@ -23,8 +23,8 @@ export { buildGbnf, buildStructuralTag, buildToolJsonSchema, gbnfForTemplate, gr
 export type { GrammarOptions, StructuralTag } from "./grammar/index.js";
 export { checkTemplate, formatReport } from "./check/index.js";
 export type { CheckOptions, CheckReport, CheckTokenizer, Finding, ReferenceRenderer } from "./check/index.js";
-export { compileResponseTemplate, validateResponseTemplate, chooseFormat } from "./response-template/index.js";
-export type { CompiledResponseTemplate, Refusal, ChosenFormat, ResponseTemplate, ResponseTemplateField, ResponseSchema } from "./response-template/index.js";
+export { compileResponseTemplate, validateResponseTemplate, chooseFormat, exportResponseTemplate } from "./response-template/index.js";
+export type { CompiledResponseTemplate, Refusal, ChosenFormat, ResponseTemplate, ResponseTemplateField, ResponseSchema, ExportedResponseTemplate, ExportNote, ExportOptions } from "./response-template/index.js";
 export { ChatwireError } from "./errors.js";
 export type { ChatwireErrorCode } from "./errors.js";
 export type * from "./types.js";

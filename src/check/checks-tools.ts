@@ -180,7 +180,7 @@ function checkMarkersClosed(ctx: CheckContext, conversation: string, text: strin
 }
 
 /** JSON text with object keys sorted: two calls are the same whatever order the template printed keys in. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
   );

@@ -8,6 +8,7 @@ import { battery } from "./battery.js";
 import { CheckContext } from "./context.js";
 import { checkPrefix, checkRenders } from "./checks-render.js";
 import { checkReference, type ReferenceRenderer } from "./checks-reference.js";
+import { checkResponseTemplate } from "./checks-response-template.js";
 import { checkTokens, type CheckTokenizer } from "./checks-tokens.js";
 import { checkEmptyAssistantTurn, checkHistoryCalls, checkHistoryReasoning, checkReconstruction, checkToolList, checkToolResults, hasToolSyntax } from "./checks-tools.js";
 import type { CheckId, CheckReport } from "./types.js";
@@ -40,6 +41,10 @@ export async function checkTemplate(template: ChatTemplate, options: CheckOption
     checkReconstruction(ctx);
     checkEmptyAssistantTurn(ctx);
     checks.push("tool-list", "tool-results", "history-tool-calls", "reconstruction", "empty-assistant-turn");
+  }
+  if (template.responseTemplate !== undefined) {
+    checkResponseTemplate(ctx);
+    checks.push("response-template");
   }
   if (options.tokenizer !== undefined) {
     const prompts = battery(template.caps.variables).flatMap((c) => {

@@ -22,7 +22,8 @@ export type CheckId =
   | "token-boundary"
   | "determinism"
   | "clock"
-  | "reference";
+  | "reference"
+  | "response-template";
 
 export interface Finding {
   check: CheckId;

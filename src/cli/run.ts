@@ -12,6 +12,7 @@ import { INSPECT_OPTIONS, INSPECT_USAGE, inspectCommand } from "./inspect.js";
 import { UsageError, errorLine, type CliIO } from "./io.js";
 import { PARSE_OPTIONS, PARSE_USAGE, parseCommand } from "./parse.js";
 import { RENDER_OPTIONS, RENDER_USAGE, renderCommand } from "./render.js";
+import { RESPONSE_TEMPLATE_OPTIONS, RESPONSE_TEMPLATE_USAGE, responseTemplateCommand } from "./response-template.js";
 import { SERVE_OPTIONS, SERVE_USAGE, serveCommand } from "./serve.js";
 
 export type { CliIO } from "./io.js";
@@ -32,6 +33,7 @@ export const COMMANDS: Record<string, { run: Command; usage: string; options?: O
   example: { run: exampleCommand, usage: EXAMPLE_USAGE },
   serve: { run: serveCommand, usage: SERVE_USAGE, options: SERVE_OPTIONS },
   inspect: { run: inspectCommand, usage: INSPECT_USAGE, options: INSPECT_OPTIONS },
+  "response-template": { run: responseTemplateCommand, usage: RESPONSE_TEMPLATE_USAGE, options: RESPONSE_TEMPLATE_OPTIONS },
 };
 
 export const USAGE = `usage:\n${Object.values(COMMANDS)

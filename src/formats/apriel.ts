@@ -14,6 +14,6 @@ export const apriel = defineFormat({
     { start: ["Here are my reasoning steps:\n"], end: ["[BEGIN FINAL RESPONSE]"] },
     { start: ["<thinking>"], end: ["</thinking>"] },
   ],
-  regions: [{ start: ["<tool_calls>"], end: ["</tool_calls>"], payload: { kind: "json-calls" } }],
+  regions: [{ start: ["<tool_calls>"], end: ["</tool_calls>"], payload: { kind: "json-calls", array: true } }],
   ignore: ["[END FINAL RESPONSE]", "<|end|>"],
 });

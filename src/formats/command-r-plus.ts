@@ -15,7 +15,7 @@ export const commandRPlus = defineFormat({
     {
       start: ["Action:\n```json", "Action: ```json", "Action:```json"],
       end: ["```"],
-      payload: { kind: "json-calls", nameKeys: ["tool_name", "name"], argsKeys: ["parameters", "arguments"] },
+      payload: { kind: "json-calls", nameKeys: ["tool_name", "name"], argsKeys: ["parameters", "arguments"], array: true },
     },
   ],
   // The template: "You should use the `directly-answer` tool if calling the other tools is unnecessary".

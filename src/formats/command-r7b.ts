@@ -16,7 +16,7 @@ export const commandR7b = defineFormat({
     {
       start: ["<|START_ACTION|>"],
       end: ["<|END_ACTION|>"],
-      payload: { kind: "json-calls", nameKeys: ["tool_name", "name"], argsKeys: ["parameters", "arguments"] },
+      payload: { kind: "json-calls", nameKeys: ["tool_name", "name"], argsKeys: ["parameters", "arguments"], array: true },
     },
   ],
   ignore: ["<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|END_OF_TURN_TOKEN|>"],

@@ -23,4 +23,10 @@ export const functiongemma = defineFormat({
   detect: { anyOf: [["<start_function_call>call:"]] },
   regions: [{ start: ["<start_function_call>"], end: ["<end_function_call>"], payload: { kind: "literal-calls", dialect: "functiongemma", namePrefix: "call:" } }],
   ignore: ["<end_of_turn>", "<start_function_response>"],
+  tolerate: [
+    // Gemma 4 E2B prompted with this syntax (flutter_gemma) closes the call with `</end_function_call>`
+    // and leaves out `call:`.
+    { kind: "misspelled-closer", region: "<start_function_call>", closer: ["</end_function_call>"], evidence: "https://github.com/DenisovAV/flutter_gemma/issues/238" },
+    { kind: "missing-name-prefix", prefix: "call:", evidence: "https://github.com/DenisovAV/flutter_gemma/issues/238" },
+  ],
 });

@@ -19,5 +19,10 @@ export const gemma4 = defineFormat({
   tolerate: [
     // Gemma 4 E2B falls back to Gemma 3's convention: a Python call in a ```tool_code fence.
     { kind: "fence", open: ["```tool_code"], payload: { kind: "literal-calls", dialect: "python" }, evidence: "https://github.com/waybarrios/vllm-mlx/pull/622" },
+    // Gemma 4 (E4B; 26B in long agentic contexts) writes the argument list in round brackets, with
+    // `=` (`call:f(city="Tokyo")`) or its own `:` (`call:f(command:<|"|>ls<|"|>)`).
+    { kind: "argument-list", dialect: "gemma", open: "(", close: ")", assign: ["=", ":"], evidence: "https://github.com/vllm-project/vllm/issues/53642" },
+    // Gemma 4 26B (NVFP4) sometimes writes only the `:` of `call:` (captured token for token).
+    { kind: "missing-name-prefix", prefix: "call:", instead: [":"], evidence: "https://github.com/vllm-project/vllm/issues/53431" },
   ],
 });

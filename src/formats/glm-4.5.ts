@@ -37,5 +37,7 @@ export const glm45 = defineFormat({
   tolerate: [
     // GLM-4.7 / GLM-5 leave out `<arg_value>` and still close the value: `<arg_key>k</arg_key>v</arg_value>`.
     { kind: "missing-value-opener", open: "<arg_value>", evidence: "https://github.com/vllm-project/vllm/issues/49248" },
+    // GLM-4.7 leaves out the first `<arg_key>`, so the key runs into the name: `<tool_call>fk</arg_key>`.
+    { kind: "missing-key-opener", open: "<arg_key>", evidence: "https://github.com/vllm-project/vllm/pull/47190" },
   ],
 });

@@ -11,6 +11,6 @@ export const granite = defineFormat({
   detect: { anyOf: [["<|tool_call|>"]] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
   // Some Granite 3 fine-tunes write `<tool_call>` for the special token.
-  regions: [{ start: ["<|tool_call|>", "<tool_call>"], payload: { kind: "json-calls" } }],
+  regions: [{ start: ["<|tool_call|>", "<tool_call>"], payload: { kind: "json-calls", array: true } }],
   ignore: ["<response>", "</response>", "<|end_of_text|>"],
 });

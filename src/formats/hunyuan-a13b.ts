@@ -12,6 +12,6 @@ export const hunyuanA13b = defineFormat({
   description: "Hunyuan A13B: JSON array in <tool_calls>, <think>/<answer>",
   detect: { anyOf: [["<|extra_4|>", "<tool_calls>"]] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
-  regions: [{ start: ["<tool_calls>"], end: ["</tool_calls>"], payload: { kind: "json-calls" } }],
+  regions: [{ start: ["<tool_calls>"], end: ["</tool_calls>"], payload: { kind: "json-calls", array: true } }],
   ignore: ["<answer>", "</answer>", "<|eos|>"],
 });

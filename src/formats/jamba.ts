@@ -11,6 +11,6 @@ export const jamba = defineFormat({
   id: "jamba",
   description: "Jamba: JSON array in <tool_calls>, messages ended by <|eom|>",
   detect: { anyOf: [["<tool_definitions>", "<tool_calls>"], ["<|bom|>", "<tool_calls>"]] },
-  regions: [{ start: ["<tool_calls>"], end: ["</tool_calls>"], payload: { kind: "json-calls" } }],
+  regions: [{ start: ["<tool_calls>"], end: ["</tool_calls>"], payload: { kind: "json-calls", array: true } }],
   ignore: ["<|eom|>"],
 });

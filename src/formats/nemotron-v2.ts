@@ -6,5 +6,5 @@ export const nemotronV2 = defineFormat({
   description: "Nemotron Nano v2: <TOOLCALL> JSON array",
   detect: { anyOf: [["<SPECIAL_10>"], ["<TOOLCALL>"]] },
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
-  regions: [{ start: ["<TOOLCALL>"], end: ["</TOOLCALL>"], payload: { kind: "json-calls" } }],
+  regions: [{ start: ["<TOOLCALL>"], end: ["</TOOLCALL>"], payload: { kind: "json-calls", array: true } }],
 });

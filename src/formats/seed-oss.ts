@@ -14,4 +14,14 @@ export const seedOss = defineFormat({
   reasoning: [{ start: ["<seed:think>"], end: ["</seed:think>"] }],
   regions: [{ start: ["<seed:tool_call>"], end: ["</seed:tool_call>"], payload: { ...QWEN3_CODER_TAGS, untyped: "json" } }],
   ignore: ["<seed:eos>"],
+  tolerate: [
+    // Doubao Seed 2.0 Pro sometimes writes DSML's attribute tags inside <seed:tool_call>.
+    {
+      kind: "tag-alias",
+      call: ['<function name="{name}">'],
+      param: ['<parameter name="{key}"[ string="{string}"]>'],
+      typedBy: { hole: "string", json: ["false"], string: ["true"] },
+      evidence: "https://github.com/sipeed/picoclaw/issues/3153",
+    },
+  ],
 });

@@ -13,9 +13,9 @@ export const xlam = defineFormat({
   reasoning: [{ start: ["<think>"], end: ["</think>"] }],
   regions: [
     { start: ["["], startInPayload: true, atStartOnly: true, quietIfNotCall: true, payload: { kind: "json-calls" } },
-    { start: ["```json"], end: ["```"], quietIfNotCall: true, payload: { kind: "json-calls" } },
-    { start: ["[TOOL_CALLS]"], payload: { kind: "json-calls" } },
-    { start: ["<tool_call>"], end: ["</tool_call>"], payload: { kind: "json-calls" } },
+    { start: ["```json"], end: ["```"], quietIfNotCall: true, payload: { kind: "json-calls", array: true } },
+    { start: ["[TOOL_CALLS]"], payload: { kind: "json-calls", array: true } },
+    { start: ["<tool_call>"], end: ["</tool_call>"], payload: { kind: "json-calls", array: true } },
   ],
   ignore: ["<|im_end|>"],
 });

@@ -9,7 +9,7 @@ import { UNTYPED_JSON, UNTYPED_STRING } from "./coerce.js";
 import type { ValueType } from "./coerce.js";
 import type { DecoderFactory } from "./decoder.js";
 import { compileTolerances } from "./compile-tolerances.js";
-import type { CompiledTolerances } from "./compile-tolerances.js";
+import type { CompiledTolerances, StrayCloser } from "./compile-tolerances.js";
 import { bareCall } from "./decoders/bare-call.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { headerArgs } from "./decoders/header-args.js";
@@ -31,6 +31,8 @@ import type { CompiledPattern, Holes } from "./patterns.js";
 /** A region as the engine runs it: the description's markers and its payload's decoder. */
 export interface CompiledRegion extends Omit<RegionSpec, "payload"> {
   decoder: DecoderFactory;
+  /** Misspellings of its end marker that also end it (in `end` too; a `misspelled-closer` repair). */
+  misspelledEnds?: readonly StrayCloser[];
 }
 
 export interface CompiledChannels extends Omit<ChannelSpec, "headers" | "rules" | "otherwise" | "callPayload"> {
@@ -61,6 +63,13 @@ function bareCallRegion(tolerances: CompiledTolerances): CompiledRegion[] {
   return [{ start: bare.starts, startInPayload: true, atStartOnly: true, decoder: bareCall(bare.decoder, bare.message) }];
 }
 
+/** A region whose end marker the family may misspell (`misspelled-closer`): the misspellings end it too. */
+function withMisspelledEnds(region: CompiledRegion, tolerances: CompiledTolerances): CompiledRegion {
+  const misspelled = tolerances.misspelledClosers(region.start);
+  if (misspelled.length === 0) return region;
+  return { ...region, end: [...(region.end ?? []), ...misspelled.map((m) => m.closer)], misspelledEnds: misspelled };
+}
+
 /** The engine's form of a description (cached per description object). */
 export function compileFormat(format: FormatDescription): CompiledFormat {
   const hit = compiled.get(format);
@@ -73,7 +82,7 @@ export function compileFormat(format: FormatDescription): CompiledFormat {
     regions: [],
     tolerances,
   };
-  const own = regions.map(({ payload, ...region }) => ({ ...region, decoder: tolerances.decoder(region.start, compilePayload(payload)) }));
+  const own = regions.map(({ payload, ...region }) => withMisspelledEnds({ ...region, decoder: tolerances.decoder(region.start, compilePayload(payload)) }, tolerances));
   out.regions = [...own, ...tolerances.regions(own), ...bareCallRegion(tolerances)];
   if (channels !== undefined) out.channels = compileChannels(channels);
   compiled.set(format, out);
@@ -156,6 +165,7 @@ function taggedSyntax(p: PayloadOf<"tagged">): TaggedSyntax {
   if ("key" in p.params) {
     const kv = p.params;
     syntax.paramOpen = (tag) => (tag === kv.key.open ? {} : undefined);
+    syntax.keyOpen = kv.key.open;
     syntax.keyClose = kv.key.close;
     syntax.valueOpen = kv.value.open;
     syntax.paramClose = kv.value.close;

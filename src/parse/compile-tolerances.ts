@@ -11,6 +11,12 @@ import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
+import { literalDialect } from "./literal/dialects.js";
+import type { LiteralDialect } from "./literal/dialects.js";
+import { compilePattern, matchWhole } from "./patterns.js";
+import type { CompiledPattern } from "./patterns.js";
+import { UNTYPED_JSON, UNTYPED_STRING } from "./coerce.js";
+import type { ValueType } from "./coerce.js";
 import type { RepairKind } from "../types.js";
 
 /** compile-format.ts's payload compiler (passed in: that file compiles the tolerances). */
@@ -71,6 +77,34 @@ export interface CompiledTolerances {
   keyAliases: KeyAliases | undefined;
   /** Whole-completion bare calls; undefined: not tolerated. */
   bareCall: BareCall | undefined;
+  // ---- wild-markup: the markup repairs (misspelled closers, missing tag pieces, tag aliases) ----
+  /** Misspellings of the end marker of a region with these start markers (`misspelled-closer`). */
+  misspelledClosers(regionStart: readonly string[]): readonly StrayCloser[];
+  /** What a literal call may write instead of its name prefix `prefix` ("": nothing; `missing-name-prefix`). */
+  missingNamePrefix(prefix: string): readonly string[];
+  /** A tagged call's first key open tag `open` may be missing, the key run into the name (`missing-key-opener`). */
+  missingKeyOpener(open: string): boolean;
+  /** Other argument lists of the family's calls in `dialect` (`argument-list`). */
+  argumentLists(dialect: string): readonly OtherArgumentList[];
+  /** A tagged open tag spelled as another family writes it (`tag-alias`); undefined: none. */
+  tagAlias(tag: string): TagAlias | undefined;
+  /** The literal starts of the aliased open tags (`<parameter name=`): they may follow a value's close tag. */
+  tagAliasStarts: readonly string[];
+}
+
+/** An argument list a literal call may be written in instead of its dialect's (`argument-list`). */
+export interface OtherArgumentList {
+  /** The dialect with this argument list (values as the dialect's own). */
+  dialect: LiteralDialect;
+  message: string;
+}
+
+/** What an aliased tag opens: a call (`name`) or a parameter (`key`, typed by `untyped` when set). */
+export interface TagAlias {
+  name?: string;
+  key?: string;
+  untyped?: readonly ValueType[];
+  message: string;
 }
 
 /** The accumulator the kind compilers fill. */
@@ -83,6 +117,12 @@ interface Build {
   fenced: Array<{ open: string; around: string }>;
   keyAliases?: KeyAliases;
   bareCall?: BareCall;
+  // wild-markup
+  misspelled: Array<{ region: string; closer: StrayCloser }>;
+  namePrefixes: Map<string, string[]>;
+  keyOpeners: Set<string>;
+  argumentLists: Array<{ dialect: string; list: OtherArgumentList }>;
+  tagAliases: Array<{ call: readonly CompiledPattern[]; param: readonly CompiledPattern[]; typedBy: Of<"tag-alias">["typedBy"] }>;
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -169,6 +209,54 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
       throw invalid(format, t, "the family already reads a call at the start of the output");
     }
   },
+  // ---- wild-markup: the markup repairs ----
+  "misspelled-closer"(t, into, format) {
+    const region = format.regions.find((r) => r.start.includes(t.region));
+    if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    if (region.end === undefined || region.end.length === 0) throw invalid(format, t, "the region has no end marker to misspell");
+    if (t.closer.length === 0 || t.closer.some((c) => c === "" || region.end!.includes(c))) throw invalid(format, t, '"closer" needs non-empty markers other than the region\'s own');
+    for (const c of t.closer) {
+      const message = `${JSON.stringify(c)} read as the region's end marker ${JSON.stringify(region.end[0])}`;
+      into.misspelled.push({ region: t.region, closer: { closer: c, repair: "misspelled-closer", message } });
+    }
+  },
+  "missing-name-prefix"(t, into, format) {
+    if (t.prefix === "" || !allPayloads(format).some((p) => p.kind === "literal-calls" && p.namePrefix === t.prefix)) {
+      throw invalid(format, t, `"prefix" ${JSON.stringify(t.prefix)} is no name prefix of the family's literal calls`);
+    }
+    const instead = t.instead ?? [""];
+    if (instead.length === 0 || instead.some((x) => typeof x !== "string" || x === t.prefix || (x !== "" && !t.prefix.endsWith(x)))) {
+      throw invalid(format, t, '"instead" must be what is left of the prefix: "" or a shorter end of it');
+    }
+    into.namePrefixes.set(t.prefix, [...(into.namePrefixes.get(t.prefix) ?? []), ...instead]);
+  },
+  "missing-key-opener"(t, into, format) {
+    if (!allPayloads(format).some((p) => p.kind === "tagged" && p.call === undefined && "key" in p.params && p.params.key.open === t.open)) {
+      throw invalid(format, t, `"open" ${JSON.stringify(t.open)} is no key open tag of a call named by its leading text`);
+    }
+    into.keyOpeners.add(t.open);
+  },
+  "argument-list"(t, into, format) {
+    if (!allPayloads(format).some((p) => p.kind === "literal-calls" && p.dialect === t.dialect)) throw invalid(format, t, `the family writes no ${t.dialect} calls`);
+    const d = literalDialect(t.dialect);
+    const own = d.args!;
+    if ([t.open, t.close, ...t.assign].some((c) => c.length !== 1) || t.assign.length === 0) throw invalid(format, t, '"open", "close" and each "assign" must be one character');
+    if (t.open === own.open) throw invalid(format, t, `"open" ${JSON.stringify(t.open)} is the dialect's own`);
+    const dialect: LiteralDialect = { ...d, name: `${d.name} with ${t.open}${t.close}`, args: { ...own, open: t.open, close: t.close, assign: t.assign[0]!, ...(t.assign.length > 1 ? { assignAlso: t.assign.slice(1) } : {}) } };
+    const message = `arguments written in ${t.open}${t.close} instead of ${own.open}${own.close} read as the call's argument list`;
+    into.argumentLists.push({ dialect: t.dialect, list: { dialect, message } });
+  },
+  "tag-alias"(t, into, format) {
+    if (!allPayloads(format).some((p) => p.kind === "tagged")) throw invalid(format, t, "the family writes no tagged calls");
+    const patterns = (name: string, list: readonly string[], hole: string): CompiledPattern[] => {
+      const out = list.map(compilePattern);
+      if (out.some((p) => !p.holes.includes(hole))) throw invalid(format, t, `"${name}" patterns need a {${hole}} hole`);
+      return out;
+    };
+    if (t.call.length + t.param.length === 0) throw invalid(format, t, "names no tag");
+    into.tagAliases.push({ call: patterns("call", t.call, "name"), param: patterns("param", t.param, "key"), typedBy: t.typedBy });
+  },
+
 };
 
 /** The keys each kind may have (besides `kind`): a misspelt key is rejected by name, not ignored. */
@@ -179,10 +267,28 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "other-syntax": ["region", "when", "payload", "evidence"],
   "key-alias": ["nameKeys", "argsKeys", "argsAsString", "evidence"],
   "bare-call": ["payload", "evidence"],
+  "misspelled-closer": ["region", "closer", "evidence"],
+  "missing-name-prefix": ["prefix", "instead", "evidence"],
+  "missing-key-opener": ["open", "evidence"],
+  "argument-list": ["dialect", "open", "close", "assign", "evidence"],
+  "tag-alias": ["call", "param", "typedBy", "evidence"],
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */
-export const NO_TOLERANCES: CompiledTolerances = { strayClosers: () => [], missingValueOpener: () => false, decoder: (_start, own) => own, regions: () => [], keyAliases: undefined, bareCall: undefined };
+export const NO_TOLERANCES: CompiledTolerances = {
+  strayClosers: () => [],
+  missingValueOpener: () => false,
+  decoder: (_start, own) => own,
+  regions: () => [],
+  keyAliases: undefined,
+  bareCall: undefined,
+  misspelledClosers: () => [],
+  missingNamePrefix: () => [],
+  missingKeyOpener: () => false,
+  argumentLists: () => [],
+  tagAlias: () => undefined,
+  tagAliasStarts: [],
+};
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
 
@@ -191,7 +297,7 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [] };
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [], misspelled: [], namePrefixes: new Map(), keyOpeners: new Set(), argumentLists: [], tagAliases: [] };
   for (const t of list) {
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
@@ -222,7 +328,43 @@ function finish(into: Build): CompiledTolerances {
       return dispatchByFirstChar((first) => byFirst.get(first) ?? own);
     },
     regions: (own) => [...into.regions, ...into.fenced.flatMap(({ open, around }) => own.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))],
+    // wild-markup
+    misspelledClosers: (regionStart) => into.misspelled.filter((m) => regionStart.includes(m.region)).map((m) => m.closer),
+    missingNamePrefix: (prefix) => into.namePrefixes.get(prefix) ?? [],
+    missingKeyOpener: (open) => into.keyOpeners.has(open),
+    argumentLists: (dialect) => into.argumentLists.filter((a) => a.dialect === dialect).map((a) => a.list),
+    tagAlias: (tag) => tagAliasOf(into.tagAliases, tag),
+    tagAliasStarts: [...new Set(into.tagAliases.flatMap((a) => [...a.call, ...a.param].map((p) => literalStart(p.source))))],
   };
+}
+
+/** A pattern's literal text before its first hole, quote, optional part or escape (`<parameter name=`). */
+function literalStart(source: string): string {
+  const cut = source.search(/[{["\\]/);
+  return cut < 0 ? source : source.slice(0, cut);
+}
+
+/** The first alias pattern a complete open tag matches: a call's open tag, or a parameter's. */
+function tagAliasOf(aliases: Build["tagAliases"], tag: string): TagAlias | undefined {
+  if (aliases.length === 0 || tag.trim() !== tag) return undefined;
+  for (const a of aliases) {
+    const name = matchWhole(a.call, tag)?.["name"];
+    if (name !== undefined && name !== "") return { name, message: `the call's open tag ${JSON.stringify(tag)} (another family's spelling) read as the family's` };
+    const m = matchWhole(a.param, tag);
+    const key = m?.["key"]?.trim();
+    if (m === undefined || key === undefined || key === "") continue;
+    const message = `the parameter's open tag ${JSON.stringify(tag)} (another family's spelling) read as the family's`;
+    const by = a.typedBy === undefined ? undefined : m[a.typedBy.hole];
+    if (by === undefined) return { key, message };
+    if (a.typedBy!.json.includes(by)) return { key, untyped: UNTYPED_JSON, message };
+    if (a.typedBy!.string.includes(by)) return { key, untyped: UNTYPED_STRING, message };
+  }
+  return undefined;
+}
+
+/** Every payload of the family's regions and channel calls, through the choices (leafPayloads). */
+function allPayloads(format: FormatDescription): Payload[] {
+  return [...format.regions.map((r) => r.payload), ...(format.channels ? [format.channels.callPayload] : [])].flatMap(leafPayloads);
 }
 
 /**

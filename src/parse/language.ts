@@ -106,6 +106,12 @@ export type Payload =
       nameIsKey?: boolean;
       /** Calls may follow one another, separated by whitespace or `;` (Llama 3). */
       sequence?: boolean;
+      /**
+       * The family's templates write a region's calls as one JSON array, even a single call (Apriel
+       * `<tool_calls>[...]`); the parser reads a lone object too. An exported response template reads
+       * the one layout it is told (src/response-template/export.ts).
+       */
+      array?: boolean;
     }
   /** A bare arguments value of a call whose name came from elsewhere (a channel header). */
   | {
@@ -322,7 +328,44 @@ export type Tolerance =
    * (absent: the family's JSON call objects, or a JSON list of them). Pythonic models write
    * `f(a=1)` without the `[...]` (then `payload` is the family's Python calls with `list: false`).
    */
-  | { kind: "bare-call"; payload?: Payload; evidence: string };
+  | { kind: "bare-call"; payload?: Payload; evidence: string }
+  // ---- markup repairs of the wild set (helper wild-markup): missing or misspelled pieces of tags ----
+  /**
+   * A region opened by `region` ended by `closer`, a misspelling of its end marker (FunctionGemma's
+   * `</end_function_call>` for `<end_function_call>`): the closer ends the region as its end marker
+   * would, and belongs to the region's valid call (reported on the last one; no valid call: the text
+   * stays content, closer included).
+   */
+  | { kind: "misspelled-closer"; region: string; closer: readonly string[]; evidence: string }
+  /**
+   * A literal call whose name `prefix` (Gemma's `call:`) is missing, or shortened to one of `instead`
+   * (default `[""]`: left out): `<start_function_call>f{}` or `<|tool_call>:f{}` read as `call:f{}`,
+   * inside the family's own region, for the region's first call (which must still name an accepted tool).
+   */
+  | { kind: "missing-name-prefix"; prefix: string; instead?: readonly string[]; evidence: string }
+  /**
+   * The sibling of `missing-value-opener` for the key: a tagged key-value parameter whose key open tag
+   * `open` is missing before the first key, so the key runs into the name (GLM
+   * `<tool_call>fk</arg_key><arg_value>v</arg_value>`). Read only against the request: exactly one
+   * split of the text into an accepted declared tool's name and a key that tool declares.
+   */
+  | { kind: "missing-key-opener"; open: string; evidence: string }
+  /**
+   * A literal call whose argument list is written with other brackets and separators than the
+   * dialect's (Gemma 4 writing `call:f(k=v)` or `call:f(k:<|"|>v<|"|>)` for `call:f{k:v}`), in the
+   * family's calls of `dialect`: `open` / `close` in place of the dialect's, any of `assign` between
+   * a name and its value; the values are the dialect's own.
+   */
+  | { kind: "argument-list"; dialect: CallDialectName; open: string; close: string; assign: readonly string[]; evidence: string }
+  /**
+   * Tagged calls whose tags are spelled as another tagged family writes them, inside the family's own
+   * regions (Seed-OSS writing DSML's attribute tags `<function name="f">`, `<parameter name="k"
+   * string="true">` in `<seed:tool_call>` for `<function=f>`, `<parameter=k>`): `call` and `param` are
+   * more open tag patterns (`{name}`, `{key}`; `typedBy` as in NamedParams), the close tags stay the
+   * family's.
+   */
+  | { kind: "tag-alias"; call: readonly string[]; param: readonly string[]; typedBy?: NamedParams["typedBy"]; evidence: string };
+// ---- end of the wild-markup block ----
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

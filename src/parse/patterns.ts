@@ -27,13 +27,13 @@ export interface CompiledPattern {
 }
 
 /** What each hole may hold. Tool names and keys never contain markup or whitespace. */
-const HOLE_CLASS: Record<string, string> = {
+export const HOLE_CLASS: Readonly<Record<string, string>> = {
   name: "[^\\s\"'`<>(){}\\[\\],;]+",
   key: "[^\\s\"'<>=]+",
   id: "[^\\s\"'<>\\[\\]]+",
   index: "\\d+",
 };
-const OTHER_HOLE = "[^\\s\"'<>]*";
+export const OTHER_HOLE = "[^\\s\"'<>]*";
 
 interface Built {
   regex: string;

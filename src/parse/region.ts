@@ -239,6 +239,13 @@ export class Region {
     this.raw.append(endMarker);
     // A self-closing decoder cannot hand text back at the end of the output; ignore `close` here.
     this.handle(this.decoder.end(closed).filter((e) => e.kind !== "close"));
+    // A misspelled end marker (`misspelled-closer`) belongs to the region's valid call; without one it
+    // stays in the region's text, which is content.
+    const misspelled = closed && endMarker !== "" ? this.region.misspelledEnds?.find((m) => m.closer === endMarker) : undefined;
+    const last = this.lastValid;
+    if (misspelled !== undefined && last !== undefined) {
+      this.issues.push({ type: "repaired", repair: misspelled.repair, message: misspelled.message, text: endMarker, name: last.name, call: last.index });
+    }
     this.finish();
   }
 

@@ -134,7 +134,7 @@ const DIALECTS: readonly CallDialectName[] = (Object.keys(LITERAL_DIALECTS) as (
 
 /** The fields of each payload kind, besides `kind`. */
 const PAYLOAD_FIELDS: { readonly [K in PayloadKind]: Fields<Omit<PayloadOf<K>, "kind">> } = {
-  "json-calls": { nameKeys: opt(strings), argsKeys: opt(strings), idKeys: opt(strings), nameIsKey: opt(bool), sequence: opt(bool) },
+  "json-calls": { nameKeys: opt(strings), argsKeys: opt(strings), idKeys: opt(strings), nameIsKey: opt(bool), sequence: opt(bool), array: opt(bool) },
   "json-args": { fence: opt(bool), rawText: opt(bool) },
   "header-args": { header: strings, headerEnd: strings, braceEndsHeader: opt(bool), headerIsId: opt(bool), fence: opt(bool) },
   tagged: {

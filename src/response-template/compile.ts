@@ -30,8 +30,10 @@ const FIELDS = "response_template.fields";
 function textOnly(path: string, f: ResponseTemplateField, what: string): Refusal | undefined {
   if ((f.content ?? "text") !== "text") return { field: `${path}.content`, construct: `content ${f.content}`, reason: `${what} is text in an OpenAI message` };
   if (f.transform !== undefined) return { field: `${path}.transform`, construct: "a transform", reason: `${what} is a plain string` };
-  if (f.content_args !== undefined && Object.keys(f.content_args).some((k) => k !== "strip" || f.content_args?.[k] !== true)) {
-    return { field: `${path}.content_args`, construct: JSON.stringify(f.content_args), reason: "chatwire keeps text as written (transformers strips it; strip: false has no equivalent)" };
+  // `strip` only says whether transformers trims the region: chatwire keeps text as written either way
+  // (the agreement test compares trimmed text), which is `strip: false`.
+  if (f.content_args !== undefined && Object.keys(f.content_args).some((k) => k !== "strip" || typeof f.content_args?.[k] !== "boolean")) {
+    return { field: `${path}.content_args`, construct: JSON.stringify(f.content_args), reason: "a text field's only option is strip" };
   }
   return undefined;
 }

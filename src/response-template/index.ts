@@ -9,3 +9,5 @@ export type { CompiledResponseTemplate, Refusal } from "./compile.js";
 export { chooseFormat } from "./choose.js";
 export type { ChosenFormat } from "./choose.js";
 export type { ResponseTemplate, ResponseTemplateField, ResponseSchema, ContentParser, LiteralAnchor, JsonValue } from "./types.js";
+export { exportResponseTemplate } from "./export.js";
+export type { ExportedResponseTemplate, ExportNote, ExportOptions } from "./export.js";

@@ -19,7 +19,7 @@ const META = new Set([".", "^", "$", "*", "+", "?", "(", ")", "[", "]", "|", "\\
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", f: "\f", v: "\v" };
 
 /** A named group body chatwire's holes can stand for: one-or-more of a class, or a lazy "anything". */
-const HOLE_BODY = /^(?:\\w\+|\[\^[^\]]+\]\+|\.\*\?|\.\+\?)$/;
+const HOLE_BODY = /^(?:\\w\+|\[\^(?:\\.|[^\]\\])+\]\+|\.\*\?|\.\+\?)$/;
 
 /** The named groups a pattern declares (`(?P<name>` and `(?<name>`), whatever else it holds. */
 export function namedGroups(pattern: string): string[] {
@@ -117,6 +117,13 @@ export function readPattern(src: string): PatternReading {
     if (src[i] === "(") {
       const end = groupEnd(src, i);
       if (end < 0) return { ok: false, construct: "an unclosed group", at: i };
+      // `(?:\s*(?=...))?`: whitespace, only where something follows (an exported close takes the layout
+      // between two calls this way). Whitespace at a marker's end is chatwire's layout either way.
+      if (/^\(\?:\\s[*+]\(\?=/.test(src.slice(i)) && groupEnd(src, i + 6) === end - 1 && src[end + 1] === "?") {
+        pieces.push({ kind: "space", min: 0 });
+        i = end + 2;
+        continue;
+      }
       const quantified = /[*+?{]/.test(src[end + 1] ?? "");
       const named = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(src.slice(i));
       if (named !== null && !quantified) {

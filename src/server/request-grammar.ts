@@ -7,6 +7,7 @@
  */
 import { BoundedCache } from "../bounded-cache.js";
 import { ChatwireError } from "../errors.js";
+import { getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
 import { buildGbnf, buildLazyGbnf, buildStructuralTag, grammarFormats, grammarUnavailable, type LazyGrammar, type StructuralTag } from "../grammar/index.js";
 import { PyFloat } from "../jinja/py-float.js";
@@ -93,7 +94,9 @@ function cached<T>(log: ((line: string) => void) | undefined, build: (request: G
   return (request) => {
     if (!hasTools(request.body)) return undefined;
     const { format } = request;
-    if (!covered.has(format)) {
+    // A description of the format's own (a declared response template, the polyfill's json-block with
+    // reasoning) may have a grammar where the family has none: then the build decides.
+    if (request.output === getFormat(format) && !covered.has(format)) {
       // Said once per format, with the reason, instead of silently generating unconstrained.
       if (!told.has(format)) log?.(`warning: no grammar for format ${format} (${grammarUnavailable(format) ?? "unknown"}); generating without one`);
       told.add(format);

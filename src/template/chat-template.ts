@@ -208,33 +208,34 @@ export class ChatTemplate {
     return this.responseFormatValue ?? undefined;
   }
 
-  /** What parse and streamParser use: the response format for the template's own format, else formatFor's. */
-  private parseFormat(request: unknown, render: RenderOptions | undefined): FormatId | FormatDescription {
+  /**
+   * What parse, streamParser and the grammars (gbnfForTemplate, the server) use: the response format for
+   * the template's own format (the compiled declaration when the family does not speak it), else
+   * formatFor's (json-block under the tool polyfill, with the reasoning markers of the template's own
+   * format: src/template/polyfill-format.ts).
+   */
+  parseFormatFor(request?: unknown, render?: RenderOptions): FormatId | FormatDescription {
     const id = this.formatFor(request, render);
     if (id === this.format) return this.responseFormat?.format ?? id;
     return id === "json-block" ? polyfillFormat(this.format) : id;
   }
 
-  /**
-   * The description a completion of `request` is parsed and constrained with: formatFor's format,
-   * and when the tool polyfill made it json-block, with the reasoning markers of the template's own
-   * format (src/template/polyfill-format.ts).
-   */
-  outputFormat(request?: unknown, render: RenderOptions = {}): FormatDescription {
-    const id = this.formatFor(request, render);
-    return id === "json-block" && this.format !== "json-block" ? polyfillFormat(this.format) : getFormat(id);
+  /** parseFormatFor as a description (a registered family by id). */
+  outputFormat(request?: unknown, render?: RenderOptions): FormatDescription {
+    const format = this.parseFormatFor(request, render);
+    return typeof format === "string" ? getFormat(format) : format;
   }
 
   /** Parses a whole completion into an assistant message with validated tool calls. */
   parse(completion: string, request?: unknown, options: TemplateParseOptions = {}): ParseResult {
     const { render, ...parseOptions } = options;
-    return parseCompletion(this.parseFormat(request, render), completion, request, this.withPromptSuffix(parseOptions, request, render));
+    return parseCompletion(this.parseFormatFor(request, render), completion, request, this.withPromptSuffix(parseOptions, request, render));
   }
 
   /** An incremental parser for a streamed completion: push deltas, then end(). */
   streamParser(request?: unknown, options: TemplateParseOptions = {}): StreamParser {
     const { render, ...parseOptions } = options;
-    return createStreamParser(this.parseFormat(request, render), request, this.withPromptSuffix(parseOptions, request, render));
+    return createStreamParser(this.parseFormatFor(request, render), request, this.withPromptSuffix(parseOptions, request, render));
   }
 
   /**

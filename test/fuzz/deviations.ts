@@ -62,12 +62,62 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
   "key-alias": (_t, s) => s,
   // A bare call in the family's own call syntax (`payload`): the whole answer, or with text around it,
   // or two of them, or prose that starts like the tool's name.
+  // ---- wild-markup: the markup repairs ----
+  // The region's end marker misspelled (or a region closed by the misspelling after text).
+  "misspelled-closer": (t, s, f, r) => {
+    const end = regionEnd(f, t.region);
+    const closer = pick(r, t.closer);
+    return end !== "" && s.includes(end) ? s.replace(end, closer) : `${t.region}${s}${closer}`;
+  },
+  // The prefix left out, or shortened to what `instead` lists.
+  "missing-name-prefix": (t, s, _f, r) => {
+    const i = s.indexOf(t.prefix);
+    return i < 0 ? s : s.slice(0, i) + pick(r, t.instead ?? [""]) + s.slice(i + t.prefix.length);
+  },
+  // The first key opener left out, with the whitespace before it: the key runs into the name.
+  "missing-key-opener": (t, s) => s.replace(new RegExp(`\\s*${t.open.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), ""),
+  // A call whose argument list is written in the other brackets, with either separator and either quote.
+  "argument-list": (t, s, f, r) => {
+    const region = f.regions.find((x) => x.payload.kind === "literal-calls" && x.payload.dialect === t.dialect);
+    if (region === undefined || region.payload.kind !== "literal-calls") return s;
+    const prefix = region.payload.namePrefix ?? "";
+    const q = pick(r, ['"', '<|"|>', "<escape>"]);
+    const args = pick(r, [`city${pick(r, t.assign)}${q}w1${q}`, `city${pick(r, t.assign)}${q}w1${q}, unit${pick(r, t.assign)}${q}w2${q}`, ""]);
+    const call = `${prefix}get_weather${t.open}${args}${t.close}`;
+    return pick(r, [`${region.start[0]}${call}${region.end?.[0] ?? ""}`, `${region.start[0]}${call}`, `w3 ${region.start[0]}${call}${region.end?.[0] ?? ""} w4`, s]);
+  },
+  // A call whose tags are the aliases, closed by the family's own close tags.
+  "tag-alias": (t, s, f, r) => {
+    const p = taggedPayload(f);
+    const region = f.regions[0]!;
+    if (p === undefined || p.call === undefined || "key" in p.params || t.call.length === 0 || t.param.length === 0) return s;
+    const open = fill(pick(r, t.call), { name: pick(r, ["get_weather", "w5"]) });
+    const param = fill(pick(r, t.param), { key: "city", string: pick(r, ["true", "false", "x"]) });
+    const call = `${open}\n${param}${pick(r, ["Paris", "w6 w7"])}${p.params.close}\n${p.call.close}`;
+    return pick(r, [`${region.start[0]}\n${call}\n${region.end?.[0] ?? ""}`, `${region.start[0]}${call}`, s]);
+  },
   "bare-call": (t, s, _f, r) => {
     if (t.payload === undefined) return s;
     const call = callIn(t.payload, r);
     return pick(r, [call, call, `\n${call}\n`, `${call} w8`, `w8 ${call}`, `${call}\n${call}`, call.slice(0, Math.floor(r() * call.length)), "get_weathering w8", s]);
   },
 };
+
+/** The end marker of the family's region opened by `start` ("" when it has none). */
+function regionEnd(f: FormatDescription, start: string): string {
+  return f.regions.find((x) => x.start.includes(start))?.end?.[0] ?? "";
+}
+
+/** A pattern (`<function name="{name}">`) filled in: optional parts dropped, holes given `values`. */
+function fill(pattern: string, values: Record<string, string>): string {
+  return pattern.replace(/\[[^\]]*\]/g, "").replace(/\{(\w+)\}/g, (_m, hole: string) => values[hole] ?? "true");
+}
+
+/** The family's first tagged payload (its call and parameter close tags). */
+function taggedPayload(f: FormatDescription): Extract<Payload, { kind: "tagged" }> | undefined {
+  const leaves = (p: Payload): Payload[] => (p.kind === "by-first-char" ? [...Object.values(p.cases), p.otherwise].flatMap(leaves) : p.kind === "python-or-json" ? leaves(p.json) : [p]);
+  return f.regions.flatMap((r) => leaves(r.payload)).find((p): p is Extract<Payload, { kind: "tagged" }> => p.kind === "tagged");
+}
 
 /** `s` rewritten to show one of the family's tolerated deviations (undefined: it tolerates none). */
 export function deviate(f: FormatDescription, s: string, r: Rand): string | undefined {
@@ -89,6 +139,10 @@ export function deviationPieces(f: FormatDescription): string[] {
         return [...t.open.map((o) => `${o}\n${t.around ?? ""}`), "```"];
       case "other-syntax":
         return [t.region];
+      case "misspelled-closer":
+        return [...t.closer];
+      case "tag-alias":
+        return [...t.call, ...t.param].map((x) => fill(x, { name: "get_weather", key: "city" }));
       default:
         return [];
     }

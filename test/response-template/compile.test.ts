@@ -138,6 +138,19 @@ describe("reading Python regex anchors", () => {
     expect(readPattern("(?:<\\|im_end\\|>|<eos>)")).toEqual({ ok: true, pieces: [{ kind: "alternatives", options: ["<|im_end|>", "<eos>"] }] });
     expect(readPattern("{name}")).toEqual({ ok: true, pieces: [{ kind: "literal", text: "{name}" }] });
   });
+  it("reads whitespace before a lookahead as whitespace, and a class hole with escapes", () => {
+    expect(readPattern("</tool_call>(?:\\s*(?=<tool_call>))?")).toEqual({ ok: true, pieces: [{ kind: "literal", text: "</tool_call>" }, { kind: "space", min: 0 }] });
+    expect(readPattern("(?:\\s*(?=<a>))b")).toMatchObject({ ok: false });
+    expect(readPattern("(?:\\s*(?=<a>)x)?")).toMatchObject({ ok: false });
+    expect(readPattern("<f=(?P<name>[^\\s\\[\\],]+)>")).toMatchObject({ ok: true, pieces: [{ kind: "literal", text: "<f=" }, { kind: "group", name: "name" }, { kind: "literal", text: ">" }] });
+  });
+  it("compiles text fields with strip either way (chatwire keeps text as written), and nothing else there", () => {
+    const json = { open: "<tool_call>", close: "</tool_call>", content: "json" as const, repeats: true, transform: { type: "function", function: "{content}" } };
+    expect(compileResponseTemplate(withCalls(json, { thinking: { open: "<think>", close: "</think>", content_args: { strip: false } } })).ok).toBe(true);
+    expect(refusals(withCalls(json, { thinking: { open: "<think>", close: "</think>", content_args: { strip: false, lower: true } } }))).toEqual([
+      expect.objectContaining({ field: "response_template.fields.thinking.content_args" }),
+    ]);
+  });
   it.each([
     ["a(?!b)", "a lookaround"],
     ["\\bword", "the escape \\b"],
@@ -173,8 +186,9 @@ describe("the templates of transformers' own tests (transformers-tests.json)", (
     [
       "inkling",
       [
-        ["response_template.fields.thinking.content_args", '{"strip":false}'],
-        ["response_template.fields.content.content_args", '{"strip":false}'],
+        // strip: false is what chatwire does anyway; the optional headers are refused.
+        ["response_template.fields.thinking.open_pattern", "a quantified group (?:<\\|message_model\\|>)?"],
+        ["response_template.fields.content.open_pattern", "a quantified group (?:<\\|message_model\\|>)?"],
         ["response_template.fields.tool_calls.open_pattern", "a quantified group (?:<\\|message_model\\|>)?"],
       ],
     ],

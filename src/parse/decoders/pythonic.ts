@@ -16,6 +16,7 @@
  * as the failed call's text. A bare list may be prose (`[note(s)]`), so there a call is named only once
  * its arguments look real (a first `name=`, or `()`); elsewhere as soon as its `(` is read.
  */
+import type { OtherArgumentList } from "../compile-tolerances.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { literalDialect } from "../literal/dialects.js";
 import type { ArgumentList, LiteralDialect, LiteralDialectName } from "../literal/dialects.js";
@@ -127,6 +128,8 @@ class CallListDecoder extends StepDecoder<State> {
   private skipper: ItemSkipper | null = null;
   /** List items that failed on their own (each reported already). */
   private failedItems = 0;
+  /** The current call was written without the name prefix (a `missing-name-prefix` repair). */
+  private prefixMissing = false;
   private readonly dialect: LiteralDialect;
   private readonly toolSchema: DecoderContext["toolSchema"];
   private readonly argList: ArgumentList;
@@ -320,6 +323,7 @@ class CallListDecoder extends StepDecoder<State> {
     }
     this.raw = new TextRope();
     this.name = "";
+    this.prefixMissing = false;
     this.state = this.syntax.namePrefix === "" ? "name" : "prefix";
     return i;
   }
@@ -333,6 +337,20 @@ class CallListDecoder extends StepDecoder<State> {
       return i + p.length;
     }
     if (!final && p.startsWith(have)) return -1;
+    const instead = this.calls === 0 ? (this.ctx.tolerances?.missingNamePrefix(p) ?? []) : [];
+    for (const short of instead) {
+      // `<start_function_call>f{}`, `<|tool_call>:f{}`: the prefix left out or shortened before the
+      // first call's name (a `missing-name-prefix` tolerance), reported with the call once its
+      // argument list opens.
+      if (short === "" ? !NAME_START.test(s[i]!) : !s.startsWith(short, i)) {
+        if (short !== "" && !final && s.length - i < short.length && short.startsWith(s.slice(i))) return -1;
+        continue;
+      }
+      this.prefixMissing = true;
+      this.raw.append(short);
+      this.state = "name";
+      return i + short.length;
+    }
     return this.failAt(i, `expected ${JSON.stringify(p)}`);
   }
 
@@ -343,16 +361,31 @@ class CallListDecoder extends StepDecoder<State> {
     this.raw.append(s.slice(i, j));
     if (this.name.length > MAX_NAME) return this.failAt(j, "tool name too long");
     if (j === s.length) return final ? this.failAt(j, "the call is not complete") : j > i ? j : -1;
-    if (s[j] !== this.argList.open || this.name === "" || !NAME_START.test(this.name[0]!)) {
+    const other = s[j] === this.argList.open ? undefined : this.otherArgumentList(s[j]!);
+    if ((s[j] !== this.argList.open && other === undefined) || this.name === "" || !NAME_START.test(this.name[0]!)) {
       return this.failAt(j, `not a call: ${JSON.stringify(this.name + s[j])}`);
     }
     this.raw.append(s[j]!);
-    this.reader = new LiteralValueReader(this.dialect, "args", this.argumentTyping(this.name));
+    if (this.prefixMissing) {
+      this.prefixMissing = false;
+      const p = this.syntax.namePrefix;
+      const written = this.raw.slice(0, this.raw.length - this.name.length - 1);
+      const how = written === "" ? "without" : `with ${JSON.stringify(written)} for`;
+      this.emit({ kind: "repaired", repair: "missing-name-prefix", message: `a call written ${how} ${JSON.stringify(p)} before its name read as ${JSON.stringify(p + this.name)}`, text: written + this.name });
+    }
+    if (other !== undefined) this.emit({ kind: "repaired", repair: "argument-list", message: other.message, text: s[j]! });
+    this.reader = new LiteralValueReader(other?.dialect ?? this.dialect, "args", this.argumentTyping(this.name));
     this.argParts = new TextRope();
     this.announced = false;
     this.announce(this.reader);
     this.state = "args";
     return j + 1;
+  }
+
+  /** The family's other argument list opened by `c` (an `argument-list` tolerance), if any. */
+  private otherArgumentList(c: string): OtherArgumentList | undefined {
+    const lists = this.ctx.tolerances?.argumentLists(this.dialect.name);
+    return lists === undefined || lists.length === 0 ? undefined : lists.find((l) => l.dialect.args!.open === c);
   }
 
   /**

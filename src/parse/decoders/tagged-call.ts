@@ -33,6 +33,8 @@ export interface OpenCall {
   announced: boolean;
   /** The name's separator tag (`nameSep`) was read. */
   sepSeen?: boolean;
+  /** A `tag-alias` repair was reported for this call. */
+  aliased?: boolean;
 }
 
 /** A streamed string value: its body goes at `at` in the call's `args`; its text is `seen` from `from` to `to`. */

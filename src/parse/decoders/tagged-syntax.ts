@@ -25,6 +25,8 @@ export interface TaggedSyntax extends Pick<PayloadOf<"tagged">, "nameSep" | "aft
   callClose?: string;
   /** Reads a parameter's open tag, or undefined when the tag is not one. */
   paramOpen: (tag: string) => ParamOpen | undefined;
+  /** GLM: the tag that opens a key (it is also a parameter's open tag). */
+  keyOpen?: string;
   /** GLM: the end of the key text, and the tag that then opens the value. */
   keyClose?: string;
   valueOpen?: string;

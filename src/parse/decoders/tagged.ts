@@ -24,6 +24,7 @@
  */
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { TextRope } from "../rope.js";
+import { propertySchema } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { LiteralValueReader } from "../literal/value-reader.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
@@ -80,7 +81,9 @@ class TaggedDecoder extends StepDecoder<State> {
     private readonly ctx: DecoderContext,
   ) {
     super(ctx.regionText, "between");
-    this.valueEnd = new ValueEndScan(syntax);
+    // Tags spelled as another family writes them (`tag-alias`) may follow a value's close tag too.
+    const aliases = ctx.tolerances?.tagAliasStarts ?? [];
+    this.valueEnd = new ValueEndScan(aliases.length === 0 ? syntax : { ...syntax, afterParam: [...syntax.afterParam, ...aliases] });
   }
 
   protected finish(s: string, closed: boolean): void {
@@ -282,11 +285,15 @@ class TaggedDecoder extends StepDecoder<State> {
     const tag = readTag(s, i, final);
     if (tag === undefined) return -1;
     this.keepRaw(true);
-    const name = tag === null ? undefined : this.syntax.callOpen(tag);
+    let name = tag === null ? undefined : this.syntax.callOpen(tag);
+    const alias = tag === null || name !== undefined ? undefined : this.ctx.tolerances?.tagAlias(tag);
+    if (alias?.name !== undefined) name = alias.name;
     if (tag === null || name === undefined || !isToolName(name)) {
       return this.failAt(i, "expected a call, found", true);
     }
+    if (alias !== undefined) this.emit({ kind: "repaired", repair: "tag-alias", message: alias.message, text: tag });
     this.openCall(name);
+    if (alias !== undefined) this.call!.aliased = true;
     return i + tag.length;
   }
 
@@ -311,9 +318,53 @@ class TaggedDecoder extends StepDecoder<State> {
     if (this.text.length > MAX_TAG) return this.failAt(k, "tool name too long");
     if (k === s.length) return final || k > i ? k : -1;
     const name = this.text.trim();
+    if (s[k] === "<" && this.keyMayRunIntoName(name)) {
+      // The key's close tag right after the text: the key's open tag may be missing (see nameAndKey).
+      const tag = readTag(s, k, final);
+      if (tag === undefined) return k > i ? k : -1;
+      const split = tag !== null && tag === this.syntax.keyClose ? this.nameAndKey(name) : undefined;
+      if (tag !== null && split !== undefined) {
+        const open = JSON.stringify(this.syntax.keyOpen ?? "");
+        this.emit({ kind: "repaired", repair: "missing-key-opener", message: `${JSON.stringify(name)} read as the tool ${JSON.stringify(split.name)} and its first key ${JSON.stringify(split.key)}, whose ${open} is missing`, text: name });
+        this.openCall(split.name);
+        this.announce(this.call!);
+        this.text = split.key;
+        this.state = "valueOpen";
+        return k + tag.length;
+      }
+    }
     if (!isToolName(name)) return this.failAt(k, `not a tool name: ${JSON.stringify(name.slice(0, 40))}`);
     this.openCall(name);
     return k;
+  }
+
+  /**
+   * A `missing-key-opener` tolerance may apply to the leading text `name`: the request declares tools
+   * and accepts none of that name (a name it accepts is read as it is, at once; one it does not accept
+   * is never streamed, so waiting for the tag after it holds nothing back that would have gone out).
+   */
+  private keyMayRunIntoName(name: string): boolean {
+    const open = this.syntax.keyOpen;
+    const ctx = this.ctx;
+    return open !== undefined && name !== "" && ctx.declaredCallsPossible === true && ctx.tolerances?.missingKeyOpener(open) === true && ctx.acceptsDeclared?.(name) === false;
+  }
+
+  /**
+   * GLM's first key run into the name (`send_command_to_shellcommand</arg_key>`): the one split of
+   * `text` into an accepted declared tool's name and a key that tool's schema declares (whitespace
+   * between them allowed). None, or more than one: undefined (reading it would be a guess).
+   */
+  private nameAndKey(text: string): { name: string; key: string } | undefined {
+    let found: { name: string; key: string } | undefined;
+    for (let n = 1; n < text.length; n++) {
+      const name = text.slice(0, n);
+      if (this.ctx.acceptsDeclared?.(name) !== true) continue;
+      const key = text.slice(n).trim();
+      if (key === "" || propertySchema(this.ctx.toolSchema(name), key) === undefined) continue;
+      if (found !== undefined) return undefined;
+      found = { name, key };
+    }
+    return found;
   }
 
   private inCall(s: string, i: number, final: boolean): number {
@@ -339,7 +390,19 @@ class TaggedDecoder extends StepDecoder<State> {
       if (this.ctx.selfClosing) this.close();
       return i + tag.length;
     }
-    const param = call.body ? undefined : this.syntax.paramOpen(tag);
+    let param = call.body ? undefined : this.syntax.paramOpen(tag);
+    if (param === undefined && !call.body) {
+      const alias = this.ctx.tolerances?.tagAlias(tag);
+      if (alias?.key !== undefined) {
+        param = alias.untyped === undefined ? { key: alias.key } : { key: alias.key, untyped: alias.untyped };
+        // One `tag-alias` repair per call, at its first aliased tag.
+        if (call.aliased !== true) {
+          this.announce(call);
+          this.emit({ kind: "repaired", repair: "tag-alias", message: alias.message, text: tag });
+          call.aliased = true;
+        }
+      }
+    }
     if (param === undefined) return this.failAt(i, `unexpected tag ${JSON.stringify(tag)}`);
     this.announce(call);
     if (param.key === undefined) {

@@ -27,6 +27,8 @@ export interface ArgumentList {
   readonly close: string;
   /** Between a name and its value. */
   readonly assign: string;
+  /** Other separators read there too (a tolerated argument list: Gemma 4 writes both `k=v` and `k:v` in `(...)`). */
+  readonly assignAlso?: readonly string[];
   /** `identifier`: names are Python identifiers; `bare`: any bare word. */
   readonly names: "identifier" | "bare";
   /**

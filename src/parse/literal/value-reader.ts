@@ -281,7 +281,7 @@ export class LiteralValueReader {
         return this.closeOrFail(frame, c, i);
       case "sep": {
         const want = frame.kind === "args" ? this.c.d.args!.assign : ":";
-        if (c !== want) return this.failAt(i, `expected '${want}' after ${JSON.stringify(frame.key)}`);
+        if (c !== want && !(frame.kind === "args" && this.c.d.args!.assignAlso?.includes(c) === true)) return this.failAt(i, `expected '${want}' after ${JSON.stringify(frame.key)}`);
         frame.state = "value";
         if (this.frames.length === 1) this.named = true;
         return i + 1;

@@ -9,6 +9,7 @@ import type { FormatDescription, RegionSpec } from "../formats/types.js";
 import { onPayload, type PayloadTable } from "../parse/payload-kinds.js";
 import type { FunctionTool } from "../types.js";
 import { alt, lit } from "./gbnf.js";
+import { channelLimit } from "./channels.js";
 import { payloadWriter, type EmitContext, type PayloadWriter } from "./payloads.js";
 
 export interface CallShape {
@@ -60,8 +61,9 @@ export function callShape(format: FormatDescription, ctx: EmitContext): ShapeOrR
  */
 export function derivedShape(format: FormatDescription, ctx: EmitContext): ShapeOrReason {
   if (format.channels !== undefined) {
-    // The output is a sequence of messages whose headers route them (and it starts inside one).
-    return { reason: "the output is channel messages whose headers route each body; the emitter has no channel writer yet" };
+    // The output is a sequence of messages whose headers route them: channels.ts writes those it can.
+    const limit = channelLimit(format);
+    return limit !== undefined ? { reason: limit } : { markers: [], atStartOnly: false, starts: [], block: () => '""' };
   }
   if (format.regions.length === 0) return { reason: "the format has no call regions" };
   const reasons: string[] = [];

@@ -14,6 +14,7 @@ import { listFormats } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
 import { formatOf } from "./format-of.js";
 import { callShape, derivedShape, type CallShape } from "./calls.js";
+import { channelBody } from "./channels.js";
 import { alt, GbnfBuilder, lit, type Capture } from "./gbnf.js";
 import { formatMarkers, regionEndMarkers } from "./markers.js";
 import type { EmitContext } from "./payloads.js";
@@ -119,7 +120,11 @@ function emit(format: FormatId | FormatDescription, req: ToolRequest, options: G
   valueMarkers.push(...shape.markers);
   const textMarkers = shape.atStartOnly ? markers.filter((m) => !description.regions.some((r) => r.atStartOnly === true && r.start.includes(m))) : markers;
   let triggers: LazyTrigger[] | undefined;
-  if (lazy) {
+  if (description.channels !== undefined) {
+    // Messages routed by their headers (channels.ts); no lazy form: the output starts in a header.
+    if (lazy) return { text: "", captures: builder.captures };
+    root.define(channelBody(ctx, req, options.promptSuffix));
+  } else if (lazy) {
     // Reasoning is never constrained lazily: the triggers fire only outside it.
     root.define(lazyBodyRule(builder, shape, req, textMarkers));
     const opened = reasoningOpened(description, options.promptSuffix);

@@ -107,6 +107,11 @@ function jsonArgs(ctx: EmitContext, tool: FunctionTool): string {
   return ctx.schemas.objectRule(tool.function.parameters, `${hint(tool)}-args`, jsonObject(ctx.builder));
 }
 
+/** A call whose text is the tool's JSON arguments alone (a channel message's body). */
+export function jsonCallBody(ctx: EmitContext, tool: FunctionTool): string {
+  return callRule(ctx.builder, tool, jsonArgs(ctx, tool));
+}
+
 function jsonCalls(payload: PayloadOf<"json-calls">, ctx: EmitContext): PayloadWriter {
   const { builder } = ctx;
   const space = primitive(builder, "space");

@@ -15,7 +15,7 @@
  * given the already-normalised conversation (they have no normaliser). Each figure is the lower quartile of as
  * many renders as fit in the time budget, after a warm-up render that compiles and fills caches.
  * Python runs once, in one child process, for all its timings; it is skipped with a note when
- * `.ref/bin/python` (with transformers) is not there.
+ * `.ref/bin/python` (with transformers; BENCH_PYTHON names another interpreter) is not there.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -28,7 +28,8 @@ import { FIXED_NOW, loadTemplates } from "../scripts/render-fixtures.mjs";
 import { AGENT_REQUEST_TEXT, longConversation, toJsonText } from "./workload.mjs";
 
 const QWEN3 = "Qwen-Qwen3-0.6B";
-const PYTHON = fileURLToPath(new URL("../.ref/bin/python", import.meta.url));
+// The reference venv: BENCH_PYTHON names another one (a worktree without its own .ref); missing: skipped.
+const PYTHON = process.env.BENCH_PYTHON || fileURLToPath(new URL("../.ref/bin/python", import.meta.url));
 
 const sha1 = (s) => createHash("sha1").update(s, "utf8").digest("hex");
 
@@ -54,8 +55,27 @@ export function measure(fn, budgetMs) {
   return lowerQuartile(times);
 }
 
+/**
+ * ms per call of `run(input)` (lower quartile) on inputs made by `make()` in batches before each batch is
+ * timed: what is timed is the call alone, never the making of its input (a new request text).
+ */
+export function measureEach(make, run, budgetMs) {
+  run(make());
+  const times = [];
+  const start = performance.now();
+  while (times.length < 8 || (performance.now() - start < budgetMs && times.length < 2000)) {
+    const batch = Array.from({ length: 16 }, make);
+    for (const input of batch) {
+      const t0 = performance.now();
+      run(input);
+      times.push(performance.now() - t0);
+    }
+  }
+  return lowerQuartile(times);
+}
+
 function runPython(job) {
-  if (!existsSync(PYTHON)) return { note: "Python skipped: .ref/bin/python not found" };
+  if (!existsSync(PYTHON)) return { note: `Python skipped: ${PYTHON} not found (BENCH_PYTHON names the reference venv's python)` };
   const script = fileURLToPath(new URL("./python-render.py", import.meta.url));
   const r = spawnSync(PYTHON, [script], { input: JSON.stringify(job), encoding: "utf8", maxBuffer: 64 << 20 });
   if (r.status !== 0) return { note: `Python skipped: ${(r.stderr || r.error?.message || "failed").trim().split("\n").at(-1)}` };
@@ -67,7 +87,7 @@ function runPython(job) {
  * `fresh` is what a server meets, the request read from its JSON text on every call (chatwire
  * `readSharedJson` + `render`; JSON.parse + @huggingface/jinja's render of the conversation normalised
  * once, which favours it: it has no normaliser); `ms` renders the same request object again. With
- * `variants` (makers of request texts), `cold` reads one that shares nothing with earlier ones on every
+ * `variants` (makers of request texts, each made before its timed call), `cold` reads one that shares nothing with earlier ones on every
  * call, so no reuse across requests is possible (the floor for traffic that never repeats itself), and
  * `loop` one that repeats the tools and history and adds a new message (an agent loop's next turn).
  */
@@ -90,8 +110,8 @@ function timeNode(lib, compiled, tpl, text, budgetMs, variants) {
     if (variants) {
       // A library caller's plain objects: the same text through JSON.parse on every call.
       out.chatwire.plain = measure(() => t.render(JSON.parse(text), opts), budgetMs);
-      out.chatwire.cold = measure(() => t.render(lib.readSharedJson(variants.cold()), opts), budgetMs);
-      out.chatwire.loop = measure(() => t.render(lib.readSharedJson(variants.loop()), opts), budgetMs);
+      out.chatwire.cold = measureEach(variants.cold, (text) => t.render(lib.readSharedJson(text), opts), budgetMs);
+      out.chatwire.loop = measureEach(variants.loop, (text) => t.render(lib.readSharedJson(text), opts), budgetMs);
     }
   } catch (e) {
     out.chatwire = { error: e.message };
@@ -128,8 +148,8 @@ function loopVariants(text) {
 
 /**
  * Request texts that share nothing with each other: every description (tools' and parameters') and
- * message content gets a number unique to the call. Made on the fly from one template text (its cost, a replaceAll over the
- * text, is inside the timing, which only makes the figure more conservative), so no cache can hold them.
+ * message content gets a number unique to the call. Made from one template text, each before the call
+ * that reads it is timed (measureEach), so no cache can hold them and their making is not in the figure.
  */
 function coldVariants(text) {
   const base = JSON.parse(text);

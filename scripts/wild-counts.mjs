@@ -20,8 +20,12 @@ export const BLOCK = /(<!-- wild-counts:begin -->\n)([^]*?)(<!-- wild-counts:end
 
 /** A source is its address without the fragment (two comments of one thread are one source). */
 const sourceOf = (url) => url.replace(/#.*$/, "");
-/** Result files of the Berkeley Function Calling Leaderboard: one model run per file, not a bug report. */
-const isLeaderboard = (url) => url.includes("berkeley-function-call-leaderboard/result/");
+/**
+ * Result files of the Berkeley Function Calling Leaderboard: one model run per file, not a bug report. They
+ * live in the gorilla repository (community runs) and in HuanzhiMao/BFCL-Result (the leaderboard's own runs).
+ */
+const isLeaderboard = (url) =>
+  url.includes("berkeley-function-call-leaderboard/result/") || url.startsWith("https://github.com/HuanzhiMao/BFCL-Result/");
 
 /** Every entry of fixtures/wild: key (`<format>/<slug>`), format, deviation, source. */
 export function wildEntryFacts(root = ROOT) {

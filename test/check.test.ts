@@ -2,7 +2,7 @@
  * `chatwire check`: its findings on real templates with known defects, a clean report on known-good
  * ones, the report's shape, the text form and exit codes, and a run over every corpus template.
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { checkTemplate, type CheckReport } from "../src/check/index.js";
 import { run } from "../src/cli/run.js";
 import { loadTemplate, templateFromConfig } from "../src/template/index.js";
+import { loadTokenizer } from "../src/tokens/index.js";
 import { FIXTURES } from "./helpers/fixtures.js";
 
 const SPECIAL = JSON.parse(readFileSync(join(FIXTURES, "templates", "special-tokens.json"), "utf8")) as {
@@ -127,6 +128,24 @@ describe("chatwire check (CLI)", () => {
     expect(report.findings.find((f) => f.check === "bos")?.bytes?.context.startsWith("<|begin_of_text|>")).toBe(true);
     expect(report.findings.some((f) => f.check === "special-tokens" || f.check === "token-boundary")).toBe(false);
     expect(out.code).toBe(0);
+  });
+
+  it("finds the tokenizer.json beside a tokenizer_config.json (check, render --tokens) and takes loadTokenizer's result", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-check-"));
+    writeFileSync(join(dir, "tokenizer.json"), gunzipSync(readFileSync(join(FIXTURES, "tokenizer", "real", "llama3_1", "tokenizer.json.gz"))));
+    copyFileSync(join(FIXTURES, "tokenizer", "real", "llama3_1", "tokenizer_config.json"), join(dir, "tokenizer_config.json"));
+    const config = join(dir, "tokenizer_config.json");
+    const out = await cli(["check", "--template", config, "--json"]);
+    const report = JSON.parse(out.stdout) as CheckReport;
+    expect(report.summary.checks).toContain("bos");
+    expect(report.findings.find((f) => f.check === "bos")?.bytes?.context.startsWith("<|begin_of_text|>")).toBe(true);
+    // The library call takes what loadTokenizer returns, and finds the same.
+    const library = await checkTemplate(await loadTemplate(config), { tokenizer: await loadTokenizer(join(dir, "tokenizer.json")) });
+    expect(library.findings).toEqual(report.findings);
+    writeFileSync(join(dir, "request.json"), JSON.stringify({ messages: [{ role: "user", content: "Hello!" }] }));
+    const tokens = await cli(["render", "--template", config, "--tokens", "--request", join(dir, "request.json")]);
+    expect(tokens.stderr).toBe("");
+    expect((JSON.parse(tokens.stdout) as { ids: number[] }).ids[0]).toBe(128000);
   });
 
   it("exits 1 when a check fails, 0 with warnings only, 2 for bad usage", async () => {

@@ -2,7 +2,7 @@
  * README's CLI block is `chatwire help`, and each usage line names exactly the options its command
  * accepts (issue 11: the README lacked half the flags; --template-name was in neither).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,13 +24,107 @@ describe("CLI help", () => {
     expect(block).toBe(USAGE);
   });
 
-  // serve and example keep their option tables inline (not exported), so only README agreement covers them.
   for (const [name, command] of Object.entries(COMMANDS).filter(([, c]) => c.options !== undefined)) {
     it(`${name}: the usage line and the accepted options agree`, () => {
       const inUsage = new Set([...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]));
       expect([...inUsage].sort()).toEqual(Object.keys(command.options ?? {}).sort());
     });
   }
+
+  it("each command's --help describes every option it accepts, with examples; docs/cli.md is that text", async () => {
+    const docs = readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8");
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      const help = await cli([name, "--help"]);
+      expect(help.code).toBe(0);
+      expect(help.stdout.startsWith(`usage: ${command.usage}\n`)).toBe(true);
+      for (const option of Object.keys(command.options ?? {})) expect(help.stdout, `${name} --${option}`).toMatch(new RegExp(`\\n  --${option}\\b[^\\n]* \\S`));
+      expect(help.stdout).toMatch(new RegExp(`examples:\\n  chatwire ${name}|\\| chatwire ${name}`));
+      expect(docs, `docs/cli.md has ${name} --help`).toContain(help.stdout);
+      expect((await cli(["help", name])).stdout).toBe(help.stdout);
+    }
+  });
+
+  it("--version prints the package's version; a mistyped command or option gets a suggestion", async () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(await cli(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    const command = await cli(["rendr", "--template", "qwen3"]);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toBe('chatwire: usage: unknown command "rendr"; did you mean `render`? (try `chatwire help`)\n');
+    const option = await cli(["render", "--tempalte", "qwen3"]);
+    expect(option.stderr).toBe("chatwire: usage: unknown option --tempalte; did you mean --template? (`--help` lists the options)\n");
+    expect((await cli(["serve", "--backend-knd", "llamacpp"])).stderr).toContain("did you mean --backend-kind?");
+    // Nothing near: no guess.
+    expect((await cli(["render", "--zzzzzz"])).stderr).toBe("chatwire: usage: unknown option --zzzzzz (`--help` lists the options)\n");
+  });
+
+  it("--var takes JSON only: Python literals and bare words are refused with the JSON spelling", async () => {
+    const request = '{"messages": [{"role": "user", "content": "hi"}]}';
+    const python = await cli(["render", "--template", "qwen3", "--var", "enable_thinking=False"], request);
+    expect(python).toEqual({ code: 2, stdout: "", stderr: 'chatwire: usage: --var enable_thinking: "False" is not JSON; write enable_thinking=false (JSON), not False (Python)\n' });
+    const word = await cli(["render", "--template", "qwen3", "--var", "effort=nope"], request);
+    expect(word.stderr).toBe(`chatwire: usage: --var effort: "nope" is not JSON; a string needs JSON quotes: --var effort='"nope"'\n`);
+    const json = await cli(["render", "--template", "qwen3", "--var", "enable_thinking=false"], request);
+    expect(json.code).toBe(0);
+    expect(json.stdout).toContain("<think>\n\n</think>");
+  });
+
+  it("caps takes --json; inspect refuses --port with --out", async () => {
+    const caps = await cli(["caps", "--template", "qwen3", "--json"]);
+    expect(caps.code).toBe(0);
+    expect(caps.stdout.trim().split("\n")).toHaveLength(1);
+    expect(JSON.parse(caps.stdout).format).toBe("hermes");
+    const inspect = await cli(["inspect", "--out", join(tmpdir(), "chatwire-never-written"), "--port", "7000"]);
+    expect(inspect.code).toBe(2);
+    expect(inspect.stderr).toMatch(/^chatwire: usage: --out writes the static page .*--port need the served page/);
+  });
+
+  // inspect --out needs the built page script (npm test builds it first).
+  it.skipIf(!existsSync(new URL("../dist/inspect/inspector.js", import.meta.url)))("a folder inspect --out cannot make is an io_error, not a chatwire bug", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "chatwire-out-")), "a-file");
+    writeFileSync(file, "");
+    const unwritable = await cli(["inspect", "--out", join(file, "inspector")]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/^chatwire: io_error: ENOTDIR/);
+  });
+
+  it("a file that is not Jinja fails at load with one invalid_template line giving file:line:column", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-bad-"));
+    const file = join(dir, "notes.jinja");
+    writeFileSync(file, "Some notes.\nThe {% if %} tag is broken.\n");
+    for (const command of ["detect", "check", "render"]) {
+      const r = await cli([command, "--template", file], '{"messages": [{"role": "user", "content": "hi"}]}');
+      expect(r).toEqual({ code: 2, stdout: "", stderr: `chatwire: invalid_template: ${file}:2:11: Unexpected token: CloseStatement\n` });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a request that is not JSON is named with line:column", async () => {
+    const r = await cli(["render", "--template", "qwen3"], '{\n  "messages": [\n    {"role": "user", "content": "hi"},\n  ]\n}');
+    expect(r).toEqual({ code: 2, stdout: "", stderr: 'chatwire: invalid_request: stdin: not valid JSON: unexpected character "]" at line 4, column 3 (position 59)\n' });
+  });
+
+  it("an error about a request field, a schema's included, says where it is in the file (line:column)", async () => {
+    const text = '{"messages": [{"role": "user", "content": "hi"}],\n "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object",\n   "properties": {"a": {"type": "strng"}}}}}]}';
+    const schema = await cli(["render", "--template", "qwen3"], text);
+    const column = text.split("\n")[2]!.indexOf('"strng"') + 1;
+    expect(schema.stderr).toMatch(new RegExp(`^chatwire: invalid_request: tools\\[0\\]\\.function\\.parameters: not a valid JSON Schema: /properties/a/type: "strng" is not a JSON Schema type \\(allowed: [^)]*\\) \\(at stdin:3:${column}\\)\n$`));
+    const field = await cli(["render", "--template", "qwen3"], '{"messages": [\n  {"role": "user", "content": 5}]}');
+    expect(field.stderr).toBe(`chatwire: invalid_request: messages[0].content: must be a string, null or an array of content parts (at stdin:2:31)\n`);
+  });
+
+  it("detect and check say the same about a template with no tool syntax: json-block by fallback, through the polyfill", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-plain-"));
+    const file = join(dir, "plain.jinja");
+    writeFileSync(file, "{% for m in messages %}[{{ m.role }}] {{ m.content }}\n{% endfor %}");
+    const detect = (await cli(["detect", "--template", file])).stdout.split("\n");
+    const check = (await cli(["check", "--template", file])).stdout.split("\n");
+    expect(detect[2]).toBe("format: none detected in the template; json-block is the fallback");
+    expect(check[1]).toMatch(/^format: none detected \(json-block is the fallback\)/);
+    const polyfill = detect.find((l) => l.startsWith("polyfill: "));
+    expect(polyfill).toContain("json-block calling instruction");
+    expect(check).toContain(polyfill);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("every command that loads a template takes --template-name", () => {
     for (const command of Object.values(COMMANDS)) {

@@ -161,7 +161,7 @@ describe("chatwire detect and caps", () => {
     const r = await cli(["detect", "--template", model]);
     expect(r).toEqual({ code: 0, stdout: "hermes\nreasoning: <think> </think>\n", stderr: "" });
     const json = await cli(["detect", "--template", "chatml-tools", "--json"]);
-    expect(JSON.parse(json.stdout)).toEqual({ format: "hermes", reasoning: null });
+    expect(JSON.parse(json.stdout)).toEqual({ format: "hermes", detected: true, reasoning: null, polyfill: null });
   });
   it("caps prints the probed capabilities as JSON", async () => {
     const r = await cli(["caps", "--template", model]);

@@ -41,7 +41,13 @@ describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s 
   };
 
   const BROKEN: Array<[string, unknown, RegExp]> = [
-    ["a misspelt type", { type: "object", properties: { n: { type: "integr" } } }, /not a valid JSON Schema: \/properties\/n\/type/],
+    // The bad value and the allowed ones, once, without the validators' anyOf alternatives.
+    [
+      "a misspelt type",
+      { type: "object", properties: { n: { type: "integr" } } },
+      /not a valid JSON Schema: \/properties\/n\/type: "integr" is not a JSON Schema type \(allowed: "array", "boolean", "integer", "null", "number", "object", "string", or an array of them\)$/,
+    ],
+    ["a misspelt type in a list", { type: "object", properties: { n: { type: ["string", "nul"] } } }, /not a valid JSON Schema: \/properties\/n\/type\/1: "nul" is not a JSON Schema type \(allowed: [^;]*\)$/],
     ["a dangling $ref", { type: "object", properties: { n: { $ref: "#/$defs/missing" } } }, /can't resolve reference #\/\$defs\/missing/],
     ["an invalid pattern", { type: "object", properties: { n: { type: "string", pattern: "([a-z]" } } }, /pattern "\(\[a-z\]" is not a valid regular expression/],
     ["a backreference", { type: "object", properties: { n: { type: "string", pattern: "^(a+)\\1$" } } }, /backreference/],

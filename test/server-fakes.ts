@@ -39,6 +39,8 @@ export interface FakeOptions {
   /** Why the fake says it stopped. */
   stop?: "stop" | "length";
   behaviour?: Behaviour;
+  /** Listen on this port (default: a free one), e.g. one a server was told to reach before it was up. */
+  port?: number;
 }
 
 export interface Received {
@@ -166,7 +168,7 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(initial.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

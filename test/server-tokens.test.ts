@@ -143,6 +143,14 @@ function qwen3File(): string {
   return new URL("../templates/qwen3.jinja", import.meta.url).pathname;
 }
 
+describe("start-up with --template naming a tokenizer_config.json", () => {
+  it("uses the tokenizer.json beside it, as for the model folder", async () => {
+    const config = join(folder, "model", "tokenizer_config.json");
+    const found = await findPromptTokenizer({ templateSource: config, template: await loadTemplate(config), backendKind: "vllm" });
+    expect(found?.source).toBe(`tokenizer.json ${join(folder, "model", "tokenizer.json")}`);
+  });
+});
+
 describe("start-up without a tokenizer", () => {
   it("refuses to send text unless told to, and warns when told to", async () => {
     const template = await loadTemplate("qwen3");

@@ -3,9 +3,13 @@
  * the vocabulary, BOS is not doubled by a backend that adds one, and the generation prompt ends on a
  * token boundary (so the model's first token is not glued to the prompt's last).
  */
+import type { ChatTokenizer } from "../tokens/index.js";
 import { around, type CheckContext } from "./context.js";
 
-/** The little of a tokenizer the checks need; `tokenizerForCheck` adapts a tokenizer.json. */
+/**
+ * The little of a tokenizer the checks need. `checkTemplate` also takes what `loadTokenizer` returns
+ * (a ChatTokenizer) and adapts it with `checkTokenizerOf`.
+ */
 export interface CheckTokenizer {
   /** Ids of `text` as a backend tokenises template text (added tokens matched anywhere, nothing added). */
   encode(text: string): number[];
@@ -19,6 +23,15 @@ export interface CheckTokenizer {
  * Literals shaped like special tokens: `<|im_start|>`, `<｜User｜>`, `[INST]`, `<start_of_turn>`,
  * `</tool_call>`. Plain tags (`<tools>`, `<function-name>`) are left out: templates write them as prose.
  */
+/** A ChatTokenizer (src/tokens, what `loadTokenizer` returns) as the checks read it. */
+export function checkTokenizerOf(tokenizer: ChatTokenizer | CheckTokenizer): CheckTokenizer {
+  if (!Array.isArray(tokenizer.addedTokens)) return tokenizer as CheckTokenizer;
+  const tok = tokenizer as ChatTokenizer;
+  const addedTokens = new Map(tok.addedTokens.map((t) => [t.content, { id: t.id, special: t.special === true }] as const));
+  // Encoded as a backend encodes template text: special-token text parsed.
+  return { encode: (text) => tok.tokenize(text, true), addedTokens, ...(tok.addedBosId === undefined ? {} : { addedBosId: tok.addedBosId }) };
+}
+
 const MARKER = /<\|[^<>|\s]{1,40}\|>|<｜[^<>｜]{1,40}｜>|<\/?[a-z]+(?:_[a-z]+)+>|\[\/?[A-Z][A-Z_]{1,30}\]/g;
 
 export function checkTokens(ctx: CheckContext, tokenizer: CheckTokenizer, prompts: readonly string[]): void {

@@ -4,12 +4,14 @@
  */
 import type { FormatId } from "../formats/index.js";
 import type { ChatTemplate } from "../template/index.js";
+import { polyfillUse } from "../template/polyfill-note.js";
 import { battery } from "./battery.js";
 import { CheckContext } from "./context.js";
 import { checkPrefix, checkRenders } from "./checks-render.js";
 import { checkReference, type ReferenceRenderer } from "./checks-reference.js";
+import type { ChatTokenizer } from "../tokens/index.js";
 import { checkResponseTemplate } from "./checks-response-template.js";
-import { checkTokens, type CheckTokenizer } from "./checks-tokens.js";
+import { checkTokenizerOf, checkTokens, type CheckTokenizer } from "./checks-tokens.js";
 import { checkEmptyAssistantTurn, checkHistoryCalls, checkHistoryReasoning, checkReconstruction, checkToolList, checkToolResults, hasToolSyntax } from "./checks-tools.js";
 import type { CheckId, CheckReport } from "./types.js";
 
@@ -22,8 +24,8 @@ export { formatReport } from "./text-report.js";
 export interface CheckOptions {
   /** Parse completions in this format instead of the detected one. */
   format?: FormatId;
-  /** Adds the token checks. */
-  tokenizer?: CheckTokenizer;
+  /** Adds the token checks: what `loadTokenizer` returns, or a CheckTokenizer of your own. */
+  tokenizer?: ChatTokenizer | CheckTokenizer;
   /** Adds the byte comparison with transformers. */
   reference?: ReferenceRenderer;
 }
@@ -51,7 +53,7 @@ export async function checkTemplate(template: ChatTemplate, options: CheckOption
       const r = ctx.renderCase(c);
       return "prompt" in r ? [r.prompt] : [];
     });
-    checkTokens(ctx, options.tokenizer, prompts);
+    checkTokens(ctx, checkTokenizerOf(options.tokenizer), prompts);
     checks.push("special-tokens", "bos", "token-boundary");
   }
   if (options.reference !== undefined) {
@@ -59,12 +61,14 @@ export async function checkTemplate(template: ChatTemplate, options: CheckOption
     checks.push("reference");
   }
   const caps = template.caps;
+  const polyfill = polyfillUse(template);
   const count = (s: string) => ctx.findings.filter((f) => f.severity === s).length;
   return {
     version: 1,
     template: {
       origin: template.origin,
       ...(ctx.format === undefined ? {} : { format: ctx.format }),
+      ...(polyfill === undefined ? {} : { polyfill }),
       caps: {
         supportsTools: caps.supportsTools,
         supportsSystem: caps.supportsSystem,

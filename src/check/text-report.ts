@@ -7,9 +7,10 @@ export function formatReport(report: CheckReport): string {
   const t = report.template;
   const lines = [
     `chatwire check: ${t.origin}`,
-    `format: ${t.format ?? "(none detected)"}; tools: ${t.caps.supportsTools ? "yes" : "no"}; system: ${t.caps.supportsSystem ? "yes" : "no"}` +
+    `format: ${t.format ?? "none detected (json-block is the fallback)"}; tools: ${t.caps.supportsTools ? "yes" : "no"}; system: ${t.caps.supportsSystem ? "yes" : "no"}` +
       `${t.caps.reasoning ? `; reasoning: ${t.caps.reasoning.start[0]}...${t.caps.reasoning.end[0]}` : ""}` +
       `${t.caps.variables.length ? `; variables: ${t.caps.variables.join(", ")}` : ""}`,
+    ...(t.polyfill === undefined ? [] : [`polyfill: ${t.polyfill.note}`]),
     "",
     "conversations:",
     ...report.conversations.map((c) => `  ${c.error === undefined ? "ok    " : "raises"} ${c.name}${c.error === undefined ? ` (${c.chars} chars)` : `: ${c.error}`}`),

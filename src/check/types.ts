@@ -50,6 +50,8 @@ export interface CheckReport {
     origin: string;
     /** Detected (or forced) tool-call format id; undefined when the template shows none. */
     format?: string;
+    /** What the tool polyfill does for a request with tools (the sentence `detect` prints too); absent when the template shows tools itself. */
+    polyfill?: { definitions: boolean; jsonBlock: boolean; note: string };
     caps: {
       supportsTools: boolean;
       supportsSystem: boolean;

@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { readJson } from "../request/read-json.js";
 import type { ChatTemplate, PolyfillMode } from "../template/index.js";
 import { loadTemplate } from "../template/index.js";
+import { closest } from "./did-you-mean.js";
 import { UsageError } from "./io.js";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -13,8 +14,16 @@ export function parseOptions<T extends Options>(argv: string[], options: T): Val
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as Values<T>;
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(withSuggestion((err as Error).message, options));
   }
+}
+
+/** node:util's "Unknown option '--tempate'" with the nearest accepted option, if one is close. */
+function withSuggestion(message: string, options: Options): string {
+  const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
+  if (unknown === undefined) return message;
+  const near = closest(unknown, Object.keys(options));
+  return `unknown option --${unknown}${near === undefined ? "" : `; did you mean --${near}?`} (\`--help\` lists the options)`;
 }
 
 /** `--template SRC` and `--template-name NAME`, shared by every command that loads a template. */
@@ -38,22 +47,34 @@ export function parsePolyfill(value: string | undefined): PolyfillMode | undefin
   return value;
 }
 
-/** `--var k=JSON`: the value is read as JSON (floats kept); a value that is not JSON is taken as a string. */
+/**
+ * `--var k=JSON`: the value is read as JSON (floats kept), and only as JSON. A value that is not JSON
+ * is refused rather than taken as a string: `enable_thinking=False` (as a Python user writes it)
+ * would otherwise be the string "False", which a template tests as true, so thinking stays on. The
+ * error names the JSON spelling (false, true, null) or, for a word, the quoted string.
+ */
 export function parseVars(vars: string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const item of vars ?? []) {
     const eq = item.indexOf("=");
     if (eq <= 0) throw new UsageError(`--var expects key=JSON, got ${JSON.stringify(item)}`);
+    const key = item.slice(0, eq);
     const text = item.slice(eq + 1);
-    let value: unknown;
     try {
-      value = readJson(text);
+      out[key] = readJson(text);
     } catch {
-      value = text;
+      throw new UsageError(`--var ${key}: ${JSON.stringify(text)} is not JSON; ${varHint(key, text)}`);
     }
-    out[item.slice(0, eq)] = value;
   }
   return out;
+}
+
+const PYTHON_LITERALS: Record<string, string> = { True: "true", False: "false", None: "null" };
+
+function varHint(key: string, text: string): string {
+  const literal = PYTHON_LITERALS[text.trim()];
+  if (literal !== undefined) return `write ${key}=${literal} (JSON), not ${text.trim()} (Python)`;
+  return `a string needs JSON quotes: --var ${key}='${JSON.stringify(text)}'`;
 }
 
 /** A positive integer option. */

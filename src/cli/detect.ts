@@ -1,11 +1,15 @@
 /**
  * `chatwire detect --template SRC [--json]`: the template's tool-call format id and its reasoning
- * markers. Plain output is two lines: the id, then `reasoning: START END` (or `reasoning: none`), and a
- * third when the config ships a response template (`response template: compiles`, or its refusals).
+ * markers. Plain output is two lines: the id, then `reasoning: START END` (or `reasoning: none`), then
+ * `format: none detected ...` when json-block is only the fallback, `polyfill: ...` when the tool
+ * polyfill will be used (the same sentence `check` prints), and a line when the config ships a
+ * response template (`response template: compiles`, or its refusals).
  */
+import { detectFormat } from "../formats/index.js";
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import { printJson, type CliIO } from "./io.js";
 import { reportResponseSpecs, responseSpecsLine } from "../response-template/report.js";
+import { polyfillUse } from "../template/polyfill-note.js";
 
 export const DETECT_USAGE = "chatwire detect --template SRC [--template-name NAME] [--json]";
 
@@ -16,12 +20,15 @@ export async function detectCommand(argv: string[], io: CliIO): Promise<number> 
   const template = await templateFrom(values);
   const reasoning = template.caps.reasoning;
   const responseSpecs = reportResponseSpecs(template);
+  const polyfill = polyfillUse(template);
+  const detected = detectFormat(template.source) !== undefined;
   if (values.json) {
-    printJson(io, { format: template.format, reasoning: reasoning ?? null, ...responseSpecs });
+    printJson(io, { format: template.format, detected, reasoning: reasoning ?? null, polyfill: polyfill === undefined ? null : { definitions: polyfill.definitions, jsonBlock: polyfill.jsonBlock }, ...responseSpecs });
   } else {
     const markers = reasoning ? `${reasoning.start.join("|")} ${reasoning.end.join("|")}` : "none";
     const line = responseSpecsLine(responseSpecs);
-    io.stdout.write(`${template.format}\nreasoning: ${markers}\n${line === undefined ? "" : `${line}\n`}`);
+    const extra = [...(detected ? [] : ["format: none detected in the template; json-block is the fallback"]), ...(polyfill === undefined ? [] : [`polyfill: ${polyfill.note}`]), ...(line === undefined ? [] : [line])];
+    io.stdout.write(`${template.format}\nreasoning: ${markers}\n${extra.map((l) => `${l}\n`).join("")}`);
   }
   return 0;
 }

@@ -10,8 +10,10 @@ import { printJson, type CliIO } from "./io.js";
 
 export const EXAMPLE_USAGE = "chatwire example [--json]";
 
+export const EXAMPLE_OPTIONS = { json: { type: "boolean" } } as const;
+
 export async function exampleCommand(argv: string[], io: CliIO): Promise<number> {
-  const values = parseOptions(argv, { json: { type: "boolean" } });
+  const values = parseOptions(argv, EXAMPLE_OPTIONS);
   const template = await loadTemplate(EXAMPLE_TEMPLATE);
   const prompt = template.render(EXAMPLE_REQUEST);
   const parsed = template.parse(EXAMPLE_COMPLETION, EXAMPLE_REQUEST);

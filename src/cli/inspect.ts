@@ -36,9 +36,11 @@ async function inspectorScript(): Promise<string> {
 
 export async function inspectCommand(argv: string[], io: CliIO, stop?: AbortSignal): Promise<number> {
   const values = parseOptions(argv, INSPECT_OPTIONS);
+  if (values.out !== undefined && (values.template !== undefined || values.tokenizer !== undefined || values.port !== undefined || values["template-name"] !== undefined)) {
+    throw new UsageError("--out writes the static page (built-in and pasted templates) and serves nothing; --template, --template-name, --tokenizer and --port need the served page (drop --out)");
+  }
   const script = await inspectorScript();
   if (values.out !== undefined) {
-    if (values.template !== undefined || values.tokenizer !== undefined) throw new UsageError("--out writes the static page (built-in and pasted templates); --template and --tokenizer need the served page");
     const { fs, path } = await nodeFs();
     await fs.mkdir(values.out, { recursive: true });
     await fs.writeFile(path.join(values.out, "index.html"), inspectorHtml());

@@ -5,6 +5,9 @@
  */
 import { ChatwireError } from "../errors.js";
 import { readJson } from "../request/read-json.js";
+import { locatePath, pathOf } from "../request/locate.js";
+import { BackendError } from "../server/backends/types.js";
+import { lineColumn } from "../text-position.js";
 import { readText } from "../template/node-fs.js";
 
 export interface CliIO {
@@ -27,6 +30,9 @@ export async function readAll(stdin: AsyncIterable<string | Uint8Array>): Promis
   return bytes.length > 0 ? new TextDecoder().decode(Buffer.concat(bytes)) : parts.join("");
 }
 
+/** The JSON text each run read (by its io), so an error about one of its fields can say line:column. */
+const inputs = new WeakMap<CliIO, { name: string; text: string }>();
+
 /** Reads a JSON file, or stdin for `-`. */
 export async function readJsonInput(file: string, io: CliIO): Promise<unknown> {
   let text: string;
@@ -35,21 +41,45 @@ export async function readJsonInput(file: string, io: CliIO): Promise<unknown> {
   } else {
     text = await readText(file);
   }
+  inputs.set(io, { name: file === "-" ? "stdin" : file, text });
   try {
     return readJson(text.replace(/^\uFEFF/, "")); // editors on Windows like to start files with a BOM
   } catch (err) {
-    throw new ChatwireError("invalid_request", `${file === "-" ? "stdin" : file}: not valid JSON (${(err as Error).message})`);
+    throw new ChatwireError("invalid_request", `${file === "-" ? "stdin" : file}: not valid JSON: ${(err as Error).message}`);
   }
 }
 
-/** `chatwire: <code>: <message>` on one line: no stack trace, newlines in messages escaped. */
-export function errorLine(err: unknown): string {
+const BACKEND_CODES = { 502: "backend_error", 503: "backend_unavailable", 504: "backend_timeout" } as const;
+
+/**
+ * `chatwire: <code>: <message>` on one line: no stack trace, newlines in messages escaped. The codes
+ * are docs/cli.md's: `usage`, every ChatwireError code, the backend's (`backend_error`,
+ * `backend_timeout`, `backend_unavailable`), and `internal_error` for a chatwire bug only.
+ */
+export function errorLine(err: unknown, io?: CliIO): string {
   let code = "internal_error";
   let message = String(err);
   if (err instanceof ChatwireError) code = err.code;
   else if (err instanceof UsageError) code = "usage";
+  else if (err instanceof BackendError) code = BACKEND_CODES[err.status];
+  // A Node system error the command met (EACCES writing `inspect --out DIR`, EADDRINUSE): the user's file system or port.
+  else if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === "string") code = "io_error";
   if (err instanceof Error) message = err.message;
-  return `chatwire: ${code}: ${message.replace(/\r?\n/g, "\\n")}\n`;
+  const where = err instanceof ChatwireError && io !== undefined ? fieldPlace(err, inputs.get(io)) : "";
+  return `chatwire: ${code}: ${message.replace(/\r?\n/g, "\\n")}${where}\n`;
+}
+
+/**
+ * ` (at FILE:line:column)` for an error naming a field of the JSON the command read, the schema
+ * pointer of a schema error included (`tools[0].function.parameters: ... /properties/a/type: ...`).
+ */
+function fieldPlace(err: ChatwireError, input: { name: string; text: string } | undefined): string {
+  if (input === undefined || err.field === undefined) return "";
+  const pointer = /^[^:]*: not a valid JSON Schema: (\/[^:]*):/.exec(err.message)?.[1] ?? "";
+  const offset = locatePath(input.text.replace(/^\uFEFF/, ""), pathOf(err.field, pointer)) ?? locatePath(input.text.replace(/^\uFEFF/, ""), pathOf(err.field));
+  if (offset === undefined) return "";
+  const { line, column } = lineColumn(input.text.replace(/^\uFEFF/, ""), offset);
+  return ` (at ${input.name}:${line}:${column})`;
 }
 
 export function printJson(io: CliIO, value: unknown): void {

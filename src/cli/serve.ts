@@ -58,20 +58,22 @@ export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal
   if (apiKey !== undefined && apiKey.trim() === "") throw new UsageError("--api-key must not be empty");
   const template = await templateFrom(values);
   const textPrompt = values["text-prompt"] === true;
-  // With --text-prompt the backend is not asked for its special tokens (it may not be up yet).
+  const write = (line: string): void => void io.stderr.write(`chatwire: ${line.replace(/\r?\n/g, "\\n")}\n`);
+  // With --text-prompt the backend is not asked for its special tokens. Without, a backend that is not
+  // up yet is asked again in the background (the server answers 503 until it is).
   const tokenizer = await findPromptTokenizer({
     ...(values.tokenizer === undefined ? {} : { tokenizerFile: values.tokenizer }),
     templateSource: values.template ?? "",
     template,
     backendKind: kind as BackendKind,
     ...(textPrompt ? {} : { transport: { baseUrl: backendBase(values.backend), timeoutMs: timeoutSeconds * 1000, maxResponseBytes: 16 * 1024 * 1024 } }),
+    retry: { log: write },
   });
   if (tokenizer === undefined && !textPrompt) {
     throw new UsageError(
       "no tokenizer to send token ids with: pass --tokenizer FILE (tokenizer.json), a model folder with tokenizer.json or a .gguf as --template, or --text-prompt to send text (the backend may then read special-token text in request data as control tokens)",
     );
   }
-  const write = (line: string): void => void io.stderr.write(`chatwire: ${line.replace(/\r?\n/g, "\\n")}\n`);
   const options: ServeOptions = {
     template,
     backend: values.backend,
@@ -93,12 +95,20 @@ export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal
     ...(values["no-access-log"] === true ? {} : { accessLog: write }),
   };
   const prompt = tokenizer === undefined || textPrompt ? "text prompts" : `token ids from ${tokenizer.source}`;
-  if (workers > 1 && cluster.isPrimary) return primary(workers, options, prompt, io, stop);
-  const server = await startServer(options);
-  const role = cluster.isWorker ? `worker ${process.pid} ` : "";
-  write(`${role}serving ${template.origin} (format ${template.format}) at ${server.url}/v1, backend ${kind} ${values.backend}, ${prompt}`);
-  await stopped(stop);
-  await server.close();
+  try {
+    if (workers > 1 && cluster.isPrimary) {
+      // Each worker finds (and, while the backend is down, waits for) its own tokenizer.
+      tokenizer?.close?.();
+      return await primary(workers, options, prompt, io, stop);
+    }
+    const server = await startServer(options);
+    const role = cluster.isWorker ? `worker ${process.pid} ` : "";
+    write(`${role}serving ${template.origin} (format ${template.format}) at ${server.url}/v1, backend ${kind} ${values.backend}, ${prompt}`);
+    await stopped(stop);
+    await server.close();
+  } finally {
+    tokenizer?.close?.();
+  }
   // A cluster worker stays alive while its channel to the primary is open.
   if (cluster.isWorker) cluster.worker?.disconnect();
   return 0;

@@ -2,12 +2,12 @@
  * `render --tokens`: the prompt's token ids, with provenance (src/tokens): special tokens come only
  * from template text; the same text inside request data is encoded as ordinary text unless the caller
  * opts in with --special-from-data (non-special added tokens such as `<tool_call>` match anywhere, as in
- * Hugging Face and llama.cpp). The tokenizer is `--tokenizer FILE|FOLDER|GGUF`, or the --template
- * folder's tokenizer.json, or the --template .gguf's own vocabulary.
+ * Hugging Face and llama.cpp). The tokenizer is `--tokenizer FILE|FOLDER|GGUF`, or the one that comes
+ * with --template (tokenizer-beside.ts).
  */
 import type { ChatTemplate, RenderOptions } from "../template/index.js";
 import { loadTokenizer, renderTokens, type ChatTokenizer, type TokenizedPrompt } from "../tokens/index.js";
-import { kindOf, nodeFs } from "../template/node-fs.js";
+import { tokenizerBeside } from "../template/tokenizer-beside.js";
 import { UsageError } from "./io.js";
 
 /** The tokenizer named by --tokenizer, else the --template folder's tokenizer.json or .gguf vocabulary. */
@@ -21,9 +21,9 @@ export function renderTokenIds(template: ChatTemplate, request: unknown, options
 
 async function tokenizerPath(explicit: string | undefined, templateSource: string): Promise<string> {
   if (explicit !== undefined) return explicit;
-  if (templateSource.toLowerCase().endsWith(".gguf") && (await kindOf(templateSource)) === "file") return templateSource;
-  const { path } = await nodeFs();
-  const candidate = path.join(templateSource, "tokenizer.json");
-  if ((await kindOf(candidate)) !== "file") throw new UsageError("--tokens needs --tokenizer FILE (a tokenizer.json or .gguf), or a model folder with a tokenizer.json (or a .gguf) as --template");
-  return candidate;
+  const found = await tokenizerBeside(templateSource);
+  if (found === undefined) {
+    throw new UsageError("--tokens needs --tokenizer FILE (a tokenizer.json or .gguf), or as --template a model folder with a tokenizer.json, a tokenizer_config.json with tokenizer.json beside it, or a .gguf");
+  }
+  return found;
 }

@@ -2,7 +2,8 @@
  * DeepSeek R1, V3-0324 and the R1 distills:
  * `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{...}\n```<｜tool▁call▁end｜>...<｜tool▁calls▁end｜>`.
  * Markers use fullwidth `｜` and `▁` (U+2581); distills also write `_` or spaces for `▁`, and the
- * short `<｜tool▁calls｜>` that opens the group and the first call at once.
+ * short `<｜tool▁calls｜>` that opens the group and the first call at once. Tolerated (reported as a
+ * repair): LM Studio's prompted `[TOOL_REQUEST]{...}[END_TOOL_REQUEST]` after the reasoning.
  */
 import { defineFormat } from "../parse/language.js";
 import { deepseekMarkers as m, literal } from "./deepseek-markers.js";
@@ -29,4 +30,8 @@ export const deepseekR1 = defineFormat({
     },
   ],
   ignore: [...m("tool calls end"), "<｜end▁of▁sentence｜>"],
+  tolerate: [
+    // R1 distills served by LM Studio without native tool use follow LM Studio's own prompted syntax.
+    { kind: "stack-syntax", start: "[TOOL_REQUEST]", end: "[END_TOOL_REQUEST]", payload: { kind: "json-calls" }, evidence: "https://github.com/lmstudio-ai/mlx-engine/issues/97" },
+  ],
 });

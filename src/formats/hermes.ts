@@ -3,7 +3,8 @@
  * `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>` once per call. Qwen3 thinks in
  * `<think>...</think>` first and sometimes calls inside it; the last call may lack `</tool_call>`.
  * Tolerated (each reported as a repair): an `args` key, arguments as a JSON string, a whole answer that
- * is one bare call object naming a declared tool.
+ * is one bare call object naming a declared tool, a call object on its own line followed by
+ * `</tool_call>` without its opener.
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -21,6 +22,8 @@ export const hermes = defineFormat({
     { kind: "key-alias", argsKeys: ["args"], evidence: "https://github.com/ollama/ollama/issues/18357" },
     // Granite 4 writes its arguments as a JSON string holding the object.
     { kind: "key-alias", argsAsString: true, evidence: "https://github.com/vllm-project/vllm/pull/54964" },
+    // Qwen2.5 14B (Q4_K_M, Ollama) leaves out <tool_call> but writes </tool_call> after the call object.
+    { kind: "missing-opener", opener: "<tool_call>", evidence: "https://github.com/ollama/ollama/issues/13968" },
     // Qwen2.5-Coder answers with the bare call object, no <tool_call> around it (under tool_choice auto).
     { kind: "bare-call", evidence: "https://github.com/nicedreamzapp/claude-code-local/pull/43" },
   ],

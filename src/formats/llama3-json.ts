@@ -26,5 +26,7 @@ export const llama3Json = defineFormat({
   tolerate: [
     // Llama 3.2 3B wraps its call object in a ```json fence.
     { kind: "fence", open: ["```json"], payload: calls, evidence: "https://github.com/ollama/ollama/issues/13519" },
+    // Llama 3.2 11B Vision (vLLM) wraps its call in OpenAI's shape: {"type": "function", "function": {...}}.
+    { kind: "function-wrapper", keys: ["function"], evidence: "https://github.com/vllm-project/vllm/issues/11786" },
   ],
 });

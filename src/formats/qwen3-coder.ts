@@ -6,7 +6,8 @@
  * parser). Qwen3.5 sometimes leaves out `<tool_call>`: a bare `<function=` opens a call that ends with
  * its `</function>` (prose that merely mentions `<function=x>` stays text). Qwen models also know the
  * Hermes JSON form, so a `<tool_call>` whose payload starts with `{` is read as JSON. Reasoning in
- * `<think>...</think>` (the generation prompt may already open it).
+ * `<think>...</think>` (the generation prompt may already open it). Tolerated (reported as repairs): a
+ * one-line value padded with spaces where the template writes its newlines (`<parameter=k> v </parameter>`).
  */
 import { defineFormat } from "../parse/language.js";
 import type { Payload } from "../parse/language.js";
@@ -39,5 +40,8 @@ export const qwen3Coder = defineFormat({
     // `tool_name` / `tool_input`, with no <tool_call> around them.
     { kind: "bare-call", evidence: "https://github.com/1CatAI/1Cat-vLLM/issues/26" },
     { kind: "key-alias", nameKeys: ["tool_name"], argsKeys: ["tool_input"], evidence: "https://github.com/1CatAI/1Cat-vLLM/issues/26" },
+    // Qwen3-Coder 30B (Q3_K_M, llama.cpp) writes a one-line value with a space where the template writes
+    // each newline: `<parameter=cmd> ls -lha </parameter>`.
+    { kind: "padded-value", evidence: "https://github.com/docker/docker-agent/issues/2263" },
   ],
 });

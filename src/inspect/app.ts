@@ -16,7 +16,7 @@ const $ = <T extends HTMLElement>(id: string): T => {
   return el as T;
 };
 
-let session: InspectSession = { tokenizer: false, specialTexts: [] };
+let session: InspectSession = { tokenizer: false, addedTokens: [] };
 
 function el(tag: string, attrs: Record<string, string> = {}, text?: string): HTMLElement {
   const node = document.createElement(tag);
@@ -71,9 +71,10 @@ async function renderPrompt(): Promise<void> {
     const { template, config, origin, templateName } = await templateOf("a");
     const request = requestOf("a");
     const options = renderOptions();
-    const annotated = annotatePrompt(template, request, options, session.specialTexts);
+    const annotated = annotatePrompt(template, request, options, session.tokenizer ? session.addedTokens : undefined);
     for (const seg of annotated.segments) prompt.append(el("span", { class: `seg ${seg.kind}` }, seg.text));
     prompt.dataset.text = annotated.prompt;
+    $("marks-note").textContent = session.tokenizer ? "" : "(no tokenizer: tokens marked by their shape, a guess)";
     $("provenance-note").textContent = annotated.provenance ? "" : "This template reads the text it prints, so template/data provenance is not shown.";
     $("format").textContent = template.formatFor(request, options);
     $("caps").textContent = JSON.stringify({ origin, format: template.format, variants: Object.keys(template.variants), specialTokens: template.specialTokens, ...template.caps }, null, 2);
@@ -92,7 +93,7 @@ async function showTokens(body: TokensRequest): Promise<void> {
     return;
   }
   result.ids.forEach((id, i) => {
-    const token = el("span", { class: result.special[i] ? "tok special" : "tok", title: `id ${id}`, "data-id": String(id) });
+    const token = el("span", { class: `tok ${result.kinds[i] ?? "text"}`, title: `id ${id} (${result.kinds[i] ?? "text"})`, "data-id": String(id) });
     token.append(el("span", { class: "piece" }, result.pieces[i] ?? ""), el("sub", {}, String(id)));
     out.append(token);
   });

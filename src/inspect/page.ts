@@ -17,10 +17,13 @@ pre, .mono { font: 12px/1.45 ui-monospace, monospace; white-space: pre-wrap; wor
 .seg.data { background: #fff3c4; color: #5c4300; }
 .seg.special { background: #d3e4fd; color: #0b3d91; font-weight: 600; border-radius: 3px; }
 .seg.special-in-data { background: #ffd6d6; color: #8a0000; font-weight: 600; outline: 1px dashed #c00; }
+.seg.added { background: #e6e0fb; color: #3c1f8a; border-radius: 3px; }
+.seg.added-in-data { background: #e6e0fb; color: #3c1f8a; outline: 1px dashed #63c; }
 .legend span { padding: 0 4px; margin-right: 6px; }
 #tokens { display: flex; flex-wrap: wrap; gap: 2px; max-height: 260px; overflow: auto; }
 .tok { border: 1px solid #ccd; border-radius: 3px; padding: 0 2px; font: 11px ui-monospace, monospace; white-space: pre; }
 .tok.special { background: #d3e4fd; }
+.tok.added { background: #e6e0fb; }
 .tok sub { color: #829ab1; margin-left: 2px; }
 .line.added { background: #e3fcef; color: #05603a; }
 .line.removed { background: #fde8e8; color: #9b1c1c; }
@@ -57,7 +60,7 @@ ${templatePicker("b", "template B")}
 <textarea id="request-b" rows="6"></textarea><div id="diff-error" class="error"></div></section>
 </div>
 <div>
-<section><h2>Prompt</h2><div class="legend"><span class="seg template">template</span><span class="seg data">request data</span><span class="seg special">special token</span><span class="seg special-in-data">special-token text in data</span></div>
+<section><h2>Prompt</h2><div class="legend"><span class="seg template">template</span><span class="seg data">request data</span><span class="seg special">special token</span><span class="seg added">added token (not special)</span><span class="seg special-in-data">special-token text in data</span><span class="seg added-in-data">added-token text in data</span><span id="marks-note" class="mono"></span></div>
 <div class="row">format: <b id="format"></b></div><div id="provenance-note"></div><div id="render-error" class="error"></div>
 <pre id="prompt"></pre></section>
 <section><h2>Tokens <span id="token-count"></span></h2><div id="tokens"><span class="mono">token ids need a tokenizer: chatwire inspect --template SRC --tokenizer tokenizer.json</span></div></section>

@@ -5,6 +5,12 @@
  * noncharacters and rendered; the marks then delimit data. A template that looks inside the text
  * (`content.startswith(...)`) may render differently with the marks, so the marked prompt, marks
  * removed, must equal the real prompt, or provenance is reported as unavailable rather than guessed.
+ *
+ * Token text is marked by the class the tokenizer gives it: `special` (a control token), `added` (an
+ * added token that is not special, such as Qwen's `<tool_call>`: data can produce it too), and text
+ * for everything else, even a tag that looks like a marker (`<tools>` is three ordinary tokens). Only
+ * without a tokenizer (the static page) are texts shaped like control tokens marked, as a guess, with
+ * the template's declared special tokens.
  */
 import { escapeRegExp } from "../regexp-escape.js";
 import type { ChatTemplate, RenderOptions } from "../template/core.js";
@@ -12,7 +18,13 @@ import type { ChatTemplate, RenderOptions } from "../template/core.js";
 const OPEN = "\uFDD0";
 const CLOSE = "\uFDD1";
 
-export type SegmentKind = "template" | "data" | "special" | "special-in-data";
+export type SegmentKind = "template" | "data" | "special" | "special-in-data" | "added" | "added-in-data";
+
+/** An added token of the tokenizer, by its text. */
+export interface AddedText {
+  text: string;
+  special: boolean;
+}
 
 export interface Segment {
   text: string;
@@ -108,28 +120,44 @@ export function markRequest(request: Json): Json {
   return out;
 }
 
-/** Control-token-looking text: the template's special tokens, given texts, and the usual shapes. */
-export function specialPattern(texts: string[]): RegExp {
-  const literal = [...new Set(texts.filter((t) => t.length > 0))].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const shapes = ["<\\|[^<>|\\s]{1,48}\\|>", "<｜[^｜\\n]{1,48}｜>", "\\[/?[A-Z][A-Z_]{1,23}\\]", "<\\/?(?:tool_call|tool_response|tools|think|function|parameter)(?:[=\\s][^<>\\n]{0,64})?>"];
-  return new RegExp([...literal, ...shapes].join("|"), "gu");
+/** How token text is found and classed: the tokenizer's added tokens, or (without one) a guess by shape. */
+interface TokenMarks {
+  pattern: RegExp;
+  special(text: string): boolean;
 }
 
-function splitSpecial(text: string, kind: "template" | "data", pattern: RegExp, out: Segment[]): void {
+function literalPattern(texts: readonly string[], extra: readonly string[] = []): RegExp {
+  const literal = [...new Set(texts.filter((t) => t.length > 0))].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  // A pattern that matches nothing when there is nothing to mark.
+  return new RegExp([...literal, ...extra].join("|") || "(?!)", "gu");
+}
+
+function tokenMarks(template: ChatTemplate, added: readonly AddedText[] | undefined): TokenMarks {
+  if (added !== undefined) {
+    const special = new Set(added.filter((t) => t.special).map((t) => t.text));
+    return { pattern: literalPattern(added.map((t) => t.text)), special: (text) => special.has(text) };
+  }
+  const declared = Object.values(template.specialTokens).filter((v): v is string => typeof v === "string");
+  const shapes = ["<\\|[^<>|\\s]{1,48}\\|>", "<｜[^｜\\n]{1,48}｜>", "\\[/?[A-Z][A-Z_]{1,23}\\]"];
+  return { pattern: literalPattern(declared, shapes), special: () => true };
+}
+
+function splitTokens(text: string, kind: "template" | "data", marks: TokenMarks, out: Segment[]): void {
   let last = 0;
-  for (const m of text.matchAll(pattern)) {
+  for (const m of text.matchAll(marks.pattern)) {
     if (m[0] === "") continue;
     if (m.index > last) out.push({ text: text.slice(last, m.index), kind });
-    out.push({ text: m[0], kind: kind === "data" ? "special-in-data" : "special" });
+    const cls = marks.special(m[0]) ? "special" : "added";
+    out.push({ text: m[0], kind: kind === "data" ? `${cls}-in-data` : cls });
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push({ text: text.slice(last), kind });
 }
 
-/** Renders `request` and labels every part of the prompt. */
-export function annotatePrompt(template: ChatTemplate, request: Json, options: RenderOptions, specialTexts: string[]): AnnotatedPrompt {
+/** Renders `request` and labels every part of the prompt; `added` is the tokenizer's added tokens, when there is one. */
+export function annotatePrompt(template: ChatTemplate, request: Json, options: RenderOptions, added: readonly AddedText[] | undefined): AnnotatedPrompt {
   const prompt = template.render(request as Record<string, unknown>, options);
-  const pattern = specialPattern([...Object.values(template.specialTokens).filter((v): v is string => typeof v === "string"), ...specialTexts]);
+  const pattern = tokenMarks(template, added);
   let marked: string | undefined;
   try {
     marked = template.render(markRequest(request) as Record<string, unknown>, options);
@@ -138,13 +166,13 @@ export function annotatePrompt(template: ChatTemplate, request: Json, options: R
   }
   const segments: Segment[] = [];
   if (marked === undefined || marked.replaceAll(OPEN, "").replaceAll(CLOSE, "") !== prompt) {
-    splitSpecial(prompt, "template", pattern, segments);
+    splitTokens(prompt, "template", pattern, segments);
     return { prompt, segments, provenance: false };
   }
   let depth = 0;
   let start = 0;
   const flush = (end: number) => {
-    if (end > start) splitSpecial(marked!.slice(start, end), depth > 0 ? "data" : "template", pattern, segments);
+    if (end > start) splitTokens(marked!.slice(start, end), depth > 0 ? "data" : "template", pattern, segments);
   };
   for (let i = 0; i < marked.length; i++) {
     const ch = marked[i];

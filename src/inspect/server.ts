@@ -8,7 +8,7 @@ import { ChatwireError } from "../errors.js";
 import { templateFromConfig, type ChatTemplate, type TemplateConfig } from "../template/core.js";
 import type { TokenizerJson } from "../tokens/index.js";
 import { inspectorHtml } from "./page.js";
-import type { InspectSession, TokensRequest, TokensResponse } from "./session.js";
+import type { InspectSession, TokenKind, TokensRequest, TokensResponse } from "./session.js";
 
 export interface InspectOptions {
   template?: ChatTemplate;
@@ -35,7 +35,7 @@ function configOf(template: ChatTemplate): TemplateConfig {
 }
 
 export function sessionFor(options: InspectOptions): InspectSession {
-  const session: InspectSession = { tokenizer: options.tokenizer !== undefined, specialTexts: (options.tokenizer?.added_tokens ?? []).map((t) => t.content) };
+  const session: InspectSession = { tokenizer: options.tokenizer !== undefined, addedTokens: (options.tokenizer?.added_tokens ?? []).map((t) => ({ text: t.content, special: t.special === true })) };
   if (options.template) {
     session.template = { config: configOf(options.template), origin: options.template.origin, ...(options.templateName ? { templateName: options.templateName } : {}) };
   }
@@ -53,7 +53,9 @@ export async function tokensFor(body: TokensRequest, tokenizer: TokenizerJson): 
   const { ids, prompt, offsets = [] } = template.renderTokens(body.request, tok, { addGenerationPrompt: body.addGenerationPrompt, polyfill: body.polyfill, offsets: true });
   // Each token's own text in the prompt (a byte-level token can split a character: its piece is then
   // the characters it overlaps).
-  return { ids, pieces: offsets.map(([start, end]) => prompt.slice(start, end)), special: ids.map((id) => tok.specialIds.has(id)) };
+  const added = new Set(tok.addedTokens.map((t) => t.id));
+  const kinds = ids.map((id): TokenKind => (tok.specialIds.has(id) ? "special" : added.has(id) ? "added" : "text"));
+  return { ids, pieces: offsets.map(([start, end]) => prompt.slice(start, end)), kinds };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

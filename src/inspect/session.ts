@@ -1,13 +1,14 @@
 /** What the served inspector tells the page (GET api/session) and how it tokenizes (POST api/tokens). */
 import type { TemplateConfig } from "../template/core.js";
+import type { AddedText } from "./provenance.js";
 
 export interface InspectSession {
   /** The `--template SRC` template, as an in-memory config, and where it came from. */
   template?: { config: TemplateConfig; origin: string; templateName?: string };
   /** True when `--tokenizer FILE` (or the model folder's tokenizer.json) was given. */
   tokenizer: boolean;
-  /** The tokenizer's added tokens (special-token texts), for highlighting. */
-  specialTexts: string[];
+  /** The tokenizer's added tokens with their class, for marking the prompt; none without a tokenizer. */
+  addedTokens: AddedText[];
 }
 
 export interface TokensRequest {
@@ -18,10 +19,12 @@ export interface TokensRequest {
   polyfill: "auto" | "always" | "never";
 }
 
+export type TokenKind = "special" | "added" | "text";
+
 export interface TokensResponse {
   ids: number[];
   /** Each id's text (special tokens as written). */
   pieces: string[];
-  /** Which ids are special (added) tokens. */
-  special: boolean[];
+  /** Each id's class, as the tokenizer has it: a special token, a (non-special) added token, or text. */
+  kinds: TokenKind[];
 }

@@ -21,7 +21,7 @@ import { BoundedCache } from "../bounded-cache.js";
 export { PyFloat } from "./py-float.js";
 export type { RenderLimits } from "./limits.js";
 export { DEFAULT_LIMITS } from "./limits.js";
-export { freezeDeep, freezeDeepFrom, isDeepFrozen } from "./tojson.js";
+export { freezeDeep, freezeDeepFrom, isDeepFrozen, markedDeepFrozen } from "./tojson.js";
 export type { GenerationSpan } from "./generation.js";
 
 export interface RenderCallOptions {
@@ -111,8 +111,13 @@ function mergeLimits(given: Partial<RenderLimits>): RenderLimits {
  */
 export const MAX_TEMPLATE_LENGTH = 256 * 1024;
 
-/** Compiled templates by source text. */
-const cache = new BoundedCache<string, CompiledTemplate>(256);
+/**
+ * Compiled templates by source text, bounded by bytes too: measured as heap after GC, 100 distinct
+ * Qwen3 templates (4 KB of source each) loaded and rendered held 21 bytes a source character with
+ * every cache a template fills (this one, probes, caps), so a compiled one is taken to weigh 24.
+ */
+const TEMPLATE_BYTES_PER_CHAR = 24;
+const cache = new BoundedCache<string, CompiledTemplate>(256, 64 << 20, (source) => 4096 + TEMPLATE_BYTES_PER_CHAR * source.length);
 
 /** Parse and compile a chat template once; later calls with the same source reuse it. */
 export function compileTemplate(source: string): CompiledTemplate {

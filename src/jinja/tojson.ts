@@ -237,14 +237,25 @@ function joinMany(count: number, item: (i: number) => string, open: string, betw
 
 const DEEP_FROZEN = new WeakSet<object>();
 
-/** True when the value and everything inside it is frozen, so it can never change again (memoised). */
+/**
+ * True when the value and everything inside it is frozen, so it can never change again. Memoised for
+ * the value asked about, not for each container inside it: those are asked about rarely, and adding
+ * each to the set cost more than the walk.
+ */
 export function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
   if (DEEP_FROZEN.has(value)) return true;
-  if (!Object.isFrozen(value)) return false;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  for (const child of children) if (!isDeepFrozen(child)) return false;
+  if (!frozenBelow(value)) return false;
   DEEP_FROZEN.add(value);
+  return true;
+}
+
+function frozenBelow(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
+  const children = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
+  for (const child of children) {
+    if (child !== null && typeof child === "object" && !DEEP_FROZEN.has(child) && !frozenBelow(child)) return false;
+  }
   return true;
 }
 
@@ -255,6 +266,12 @@ export function freezeDeep<T>(value: T): T {
     Object.freeze(value);
     DEEP_FROZEN.add(value);
   }
+  return value;
+}
+
+/** Records `value` as deeply frozen: its caller froze every container in it (a value no one else has seen yet). */
+export function markedDeepFrozen<T extends object>(value: T): T {
+  DEEP_FROZEN.add(value);
   return value;
 }
 
@@ -285,6 +302,8 @@ const SHARED = new WeakMap<object, Map<string, string>>();
  * Results for any other plain-data object, shared by all renders but trusted only after checking the
  * object against the record taken when it was encoded (json-snapshot.ts). `checkedBy` is the render
  * that last checked it: within one render the immutable sandbox keeps it unchanged, so once is enough.
+ * The record is taken the second time an object is met (`record` undefined until then): a caller who
+ * builds new objects for every request pays no walk for a reuse that cannot come.
  */
 interface CheckedEntry {
   readonly record: readonly unknown[];
@@ -292,6 +311,9 @@ interface CheckedEntry {
   checkedBy: JsonCache | undefined;
 }
 const ACROSS = new WeakMap<object, CheckedEntry>();
+/** The record of an object met once: recorded if it is met again (its texts stay empty). */
+const SEEN_ONCE: readonly unknown[] = [];
+const NO_TEXTS = new Map<string, string>();
 
 /** V8 keeps a concatenation as a deep rope; flattening a shared result once keeps later joins cheap. */
 function flat(text: string): string {
@@ -336,10 +358,16 @@ export class JsonCache {
     }
     let entry = ACROSS.get(value);
     if (entry !== undefined && entry.checkedBy !== this) {
-      if (matchesRecord(value, entry.record)) entry.checkedBy = this;
-      else entry = undefined;
+      if (entry.record !== SEEN_ONCE && matchesRecord(value, entry.record)) entry.checkedBy = this;
+      else entry = entry.record === SEEN_ONCE ? entry : undefined;
     }
     if (entry === undefined) {
+      // The first time: only noted (this render keeps its text in byObject).
+      ACROSS.set(value, { record: SEEN_ONCE, texts: NO_TEXTS, checkedBy: this });
+      return undefined;
+    }
+    if (entry.record === SEEN_ONCE) {
+      if (entry.checkedBy === this) return undefined; // met again in the same render: byObject has it
       const record = recordValue(value);
       if (record === undefined) return undefined;
       ACROSS.set(value, (entry = { record, texts: new Map(), checkedBy: this }));

@@ -33,6 +33,10 @@ export interface CompiledRegion extends Omit<RegionSpec, "payload"> {
   decoder: DecoderFactory;
   /** Misspellings of its end marker that also end it (in `end` too; a `misspelled-closer` repair). */
   misspelledEnds?: readonly StrayCloser[];
+  /** Not opened inside reasoning (a `stack-syntax` tolerance's region). */
+  outsideReasoning?: boolean;
+  /** Not opened at the start of the output, where a bare call is read instead (a `missing-opener` region). */
+  notAtStart?: boolean;
 }
 
 export interface CompiledChannels extends Omit<ChannelSpec, "headers" | "rules" | "otherwise" | "callPayload"> {

@@ -8,6 +8,7 @@ import { ChatwireError } from "../errors.js";
 import type { CompiledRegion } from "./compile-format.js";
 import type { DecoderFactory } from "./decoder.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
+import { closedBareCall } from "./decoders/closed-bare-call.js";
 import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
@@ -90,6 +91,14 @@ export interface CompiledTolerances {
   tagAlias(tag: string): TagAlias | undefined;
   /** The literal starts of the aliased open tags (`<parameter name=`): they may follow a value's close tag. */
   tagAliasStarts: readonly string[];
+  // --- padded-value (helper wild-more) ---
+  /** A one-line tagged value padded with spaces or tabs on both sides is read without the padding. */
+  paddedValues: boolean;
+  // --- end padded-value ---
+  // --- function-wrapper (helper wild-more) ---
+  /** Keys of `{"type": "function", KEY: {call}}` whose object is the call (`function-wrapper`); empty: none. */
+  functionWrapperKeys: readonly string[];
+  // --- end function-wrapper ---
 }
 
 /** An argument list a literal call may be written in instead of its dialect's (`argument-list`). */
@@ -123,6 +132,12 @@ interface Build {
   keyOpeners: Set<string>;
   argumentLists: Array<{ dialect: string; list: OtherArgumentList }>;
   tagAliases: Array<{ call: readonly CompiledPattern[]; param: readonly CompiledPattern[]; typedBy: Of<"tag-alias">["typedBy"] }>;
+  // --- padded-value (helper wild-more) ---
+  paddedValues?: boolean;
+  // --- end padded-value ---
+  // --- function-wrapper (helper wild-more) ---
+  functionWrapperKeys?: string[];
+  // --- end function-wrapper ---
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -257,6 +272,53 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     into.tagAliases.push({ call: patterns("call", t.call, "name"), param: patterns("param", t.param, "key"), typedBy: t.typedBy });
   },
 
+  // --- padded-value (helper wild-more) ---
+  "padded-value"(t, into, format) {
+    const payloads = [...format.regions.map((r) => r.payload), ...(format.channels ? [format.channels.callPayload] : [])].flatMap(leafPayloads);
+    if (!payloads.some((p) => p.kind === "tagged")) throw invalid(format, t, "the family writes no tagged values");
+    into.paddedValues = true;
+  },
+  // --- end padded-value ---
+  // --- stack-syntax (helper wild-more) ---
+  "stack-syntax"(t, into, format, compile) {
+    if (typeof t.start !== "string" || t.start.trim() === "" || typeof t.end !== "string" || t.end.trim() === "") throw invalid(format, t, '"start" and "end" must be non-empty markers');
+    if (format.regions.some((r) => r.start.includes(t.start))) throw invalid(format, t, `"start" ${JSON.stringify(t.start)} is already one of the family's own markers`);
+    const message = `a call in the serving stack's prompted syntax ${t.start}...${t.end} read as a call`;
+    into.regions.push({
+      start: [t.start],
+      end: [t.end],
+      quietIfNotCall: true,
+      outsideReasoning: true,
+      decoder: repairing(compile(t.payload), { repair: "stack-syntax", message, text: `${t.start}…${t.end}` }),
+    });
+  },
+  // --- end stack-syntax ---
+  // --- missing-opener (helper wild-more) ---
+  "missing-opener"(t, into, format, compile) {
+    const region = format.regions.find((r) => r.start.includes(t.opener));
+    if (region === undefined || region.end === undefined || region.end.length === 0) throw invalid(format, t, `"opener" ${JSON.stringify(t.opener)} is no start marker of a region with an end marker`);
+    const payload = jsonCallsIn(region.payload)[0];
+    if (payload === undefined) throw invalid(format, t, "the region holds no JSON call objects");
+    const closer = region.end[0]!;
+    const message = `${JSON.stringify(closer)} after a JSON call object written without ${JSON.stringify(t.opener)} read as the call's closer`;
+    into.regions.push({
+      start: ["\n{"],
+      startInPayload: 1,
+      end: region.end,
+      quietIfNotCall: true,
+      outsideReasoning: true,
+      notAtStart: true,
+      decoder: closedBareCall(compile(payload), { message, text: closer }),
+    });
+  },
+  // --- end missing-opener ---
+  // --- function-wrapper (helper wild-more) ---
+  "function-wrapper"(t, into, format) {
+    if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
+    if (!Array.isArray(t.keys) || t.keys.length === 0 || t.keys.some((k) => typeof k !== "string" || k === "")) throw invalid(format, t, '"keys" must be non-empty key names');
+    into.functionWrapperKeys = [...(into.functionWrapperKeys ?? []), ...t.keys];
+  },
+  // --- end function-wrapper ---
 };
 
 /** The keys each kind may have (besides `kind`): a misspelt key is rejected by name, not ignored. */
@@ -272,6 +334,18 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "missing-key-opener": ["open", "evidence"],
   "argument-list": ["dialect", "open", "close", "assign", "evidence"],
   "tag-alias": ["call", "param", "typedBy", "evidence"],
+  // --- padded-value (helper wild-more) ---
+  "padded-value": ["evidence"],
+  // --- end padded-value ---
+  // --- stack-syntax (helper wild-more) ---
+  "stack-syntax": ["start", "end", "payload", "evidence"],
+  // --- end stack-syntax ---
+  // --- missing-opener (helper wild-more) ---
+  "missing-opener": ["opener", "evidence"],
+  // --- end missing-opener ---
+  // --- function-wrapper (helper wild-more) ---
+  "function-wrapper": ["keys", "evidence"],
+  // --- end function-wrapper ---
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */
@@ -288,6 +362,12 @@ export const NO_TOLERANCES: CompiledTolerances = {
   argumentLists: () => [],
   tagAlias: () => undefined,
   tagAliasStarts: [],
+  // --- padded-value (helper wild-more) ---
+  paddedValues: false,
+  // --- end padded-value ---
+  // --- function-wrapper (helper wild-more) ---
+  functionWrapperKeys: [],
+  // --- end function-wrapper ---
 };
 
 const compiled = new WeakMap<FormatDescription, CompiledTolerances>();
@@ -312,6 +392,12 @@ function finish(into: Build): CompiledTolerances {
   return {
     keyAliases: into.keyAliases,
     bareCall: into.bareCall,
+    // --- padded-value (helper wild-more) ---
+    paddedValues: into.paddedValues === true,
+    // --- end padded-value ---
+    // --- function-wrapper (helper wild-more) ---
+    functionWrapperKeys: into.functionWrapperKeys ?? [],
+    // --- end function-wrapper ---
     strayClosers(regionStart) {
       let hit = byStart.get(regionStart);
       if (hit === undefined) {

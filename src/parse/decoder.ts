@@ -60,25 +60,17 @@ export interface PayloadDecoder {
    */
   pushPlain?(text: string): string | undefined;
   /**
-   * Optional, like pushPlain, for text that stays inside a literal of the payload in which region end
-   * markers do not count (an open JSON string: see `opaque`). The engine offers a push here before it
-   * looks for markers in it, so such text costs no marker scan and nothing of it is held back (a `<`
-   * at the end of a push of code cannot start the region's end there).
+   * Optional, like pushPlain, but offered before the engine has looked for the region's markers
+   * (`ends`) in `text` (the text is opaque to the engine): the decoder takes it only when it knows that
+   * none of them can act in it, so the engine's own scan would have found nothing to act on. Either the
+   * text stays inside a literal of the payload in which markers do not count (an open JSON string: see
+   * `opaque`), or the decoder's own search rules them out (a tagged value, searched for `<` anyway,
+   * checks each `<` against `ends` when they all start with `<`): one pass over a push then does both
+   * searches. Otherwise the decoder returns undefined, having done nothing; for a text whose tail may
+   * still grow into a marker (`</` at the end of a push), the engine then holds that tail back, as its
+   * scan would, and offers the text before it again.
    */
-  pushOpaque?(text: string): string | undefined;
-  /**
-   * Optional, like pushPlain, but offered before the engine has looked for the region's end markers,
-   * when they all start with `<` (the character a tagged value is searched for anyway): the decoder
-   * takes the text only when, besides what pushPlain asks, no `<` in it starts one of `ends` in full or
-   * in part (so the engine's own search would have found nothing to act on). One pass over a push
-   * then does both searches; otherwise it returns undefined, having done nothing. When the only `<`
-   * that may start an end marker begins a tail of `text` that is a proper prefix of one (`</` at the
-   * end of a push), the decoder takes the text before it (as pushPlain would) and sets `unscannedHold`
-   * to the length of that tail, which the engine holds back as its own scan would have; else it sets 0.
-   */
-  pushPlainUnscanned?(text: string, ends: readonly string[]): string | undefined;
-  /** See pushPlainUnscanned: read by the engine right after that call returned a string. */
-  unscannedHold?: number;
+  pushOpaque?(text: string, ends: readonly string[]): string | undefined;
   /**
    * Optional: the text pushed so far ends inside a literal of the payload (an open JSON string), so a
    * region end marker found now is part of that literal (`"a": "</tool_call>"`), not the region's end.

@@ -154,6 +154,16 @@ export class ParseEngine implements RegionHost {
           this.out.atStart = false;
           continue;
         }
+        // A region that does not open at the start of the output (missing-opener's "\n{", where the
+        // bare call is read instead): its marker's text before the payload is text, then read on.
+        const at = hit.kind === "marker" ? t.actions.get(hit.marker) : undefined;
+        if (hit.kind === "marker" && at?.kind === "region" && at.region.notAtStart === true) {
+          const inPayload = typeof at.region.startInPayload === "number" ? at.region.startInPayload : 0;
+          const lead = hit.index + hit.marker.length - inPayload;
+          this.text(buf.slice(pos, lead));
+          pos = lead;
+          continue;
+        }
       }
       const stop = hit.kind === "none" ? buf.length : hit.index;
       const rest = this.text(buf.slice(pos, stop));

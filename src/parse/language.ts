@@ -364,8 +364,41 @@ export type Tolerance =
    * more open tag patterns (`{name}`, `{key}`; `typedBy` as in NamedParams), the close tags stay the
    * family's.
    */
-  | { kind: "tag-alias"; call: readonly string[]; param: readonly string[]; typedBy?: NamedParams["typedBy"]; evidence: string };
+  | { kind: "tag-alias"; call: readonly string[]; param: readonly string[]; typedBy?: NamedParams["typedBy"]; evidence: string }
 // ---- end of the wild-markup block ----
+  // --- padded-value (helper wild-more) ---
+  /**
+   * A tagged value written on one line with spaces or tabs on both sides where the template writes a
+   * newline on each side (`<parameter=cmd> ls -lha </parameter>` for `<parameter=cmd>\nls -lha\n
+   * </parameter>`): the padding is layout, the value is the text between it. A value with a newline in
+   * it, or padded on one side only (a code line's indentation), keeps its whitespace.
+   */
+  | { kind: "padded-value"; evidence: string }
+  // --- end padded-value ---
+  // --- stack-syntax (helper wild-more) ---
+  /**
+   * A call written in the serving stack's own prompted syntax instead of the family's markers: the
+   * stack's tool prompt (not the model's template) asks for `start` + `payload` + `end` (LM Studio's
+   * default tool use: `[TOOL_REQUEST]{"name": ..., "arguments": ...}[END_TOOL_REQUEST]`). Read outside
+   * reasoning only: the same block inside reasoning is the model rehearsing the format it was told.
+   */
+  | { kind: "stack-syntax"; start: string; end: string; payload: Payload; evidence: string }
+  // --- end stack-syntax ---
+  // --- missing-opener (helper wild-more) ---
+  /**
+   * A JSON call object on its own line with the start marker `opener` of its region left out and the
+   * region's end marker written after it (Qwen2.5 writing `{"name": ...}` then `</tool_call>`): the end
+   * marker confirms the call. Read outside reasoning; an object not followed by the end marker is content.
+   */
+  | { kind: "missing-opener"; opener: string; evidence: string }
+  // --- end missing-opener ---
+  // --- function-wrapper (helper wild-more) ---
+  /**
+   * A JSON call object wrapped in OpenAI's tool-call shape, `{"type": "function", "function": {"name":
+   * ..., "parameters": ...}}`: the object under one of `keys` is read as the call (Llama 3.2 Vision).
+   */
+  | { kind: "function-wrapper"; keys: readonly string[]; evidence: string };
+  // --- end function-wrapper ---
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

@@ -36,6 +36,8 @@ export class MarkerSet {
   private readonly firstChars: RegExp | undefined;
   /** The markers' first character when they all share one (`<` for most formats): found with indexOf. */
   readonly first: string | undefined;
+  /** The longest marker's length. */
+  private readonly longest: number;
 
   constructor(markers: Iterable<string>) {
     // Longest first, so the first complete match at a position is the longest.
@@ -49,6 +51,7 @@ export class MarkerSet {
     const chars = [...this.byFirst.keys()];
     this.firstChars = chars.length > 0 ? new RegExp(`[${chars.map(escapeClass).join("")}]`, "g") : undefined;
     this.first = chars.length === 1 ? chars[0] : undefined;
+    this.longest = this.markers.length > 0 ? this.markers[0]!.length : 0;
   }
 
   get empty(): boolean {
@@ -79,6 +82,36 @@ export class MarkerSet {
       if (partial) return { kind: "hold", index: i };
     }
     return NO_MARKER;
+  }
+
+  /**
+   * Where the longest tail of `text` that is a proper prefix of some marker starts, or -1: what `scan`
+   * holds back at the end of a text that holds no complete marker. Only the last `longest - 1`
+   * characters are looked at, so a streaming push pays for its tail, not for its length.
+   */
+  tailStart(text: string): number {
+    const n = text.length;
+    const from = Math.max(0, n - this.longest + 1);
+    const only = this.first;
+    if (only !== undefined) {
+      // One native search: most tails hold no first character of a marker at all.
+      for (let i = text.indexOf(only, from); i >= 0; i = text.indexOf(only, i + 1)) if (this.partialAt(text, i, this.markers)) return i;
+      return -1;
+    }
+    for (let i = from; i < n; i++) {
+      const candidates = this.byFirst.get(text[i]!);
+      if (candidates !== undefined && this.partialAt(text, i, candidates)) return i;
+    }
+    return -1;
+  }
+
+  /** Whether `text` from `i` to its end is a proper prefix of one of `markers`. */
+  private partialAt(text: string, i: number, markers: readonly string[]): boolean {
+    for (let k = 0; k < markers.length; k++) {
+      const m = markers[k]!;
+      if (text.length - i < m.length && isPrefixAt(m, text, i)) return true;
+    }
+    return false;
   }
 
   /** The index of the next character at or after `from` that starts some marker, or -1. */

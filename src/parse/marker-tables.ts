@@ -94,7 +94,10 @@ export function tablesFor(format: FormatDescription): FormatTables {
   const regionTables = new Map<CallRegion, MarkerTable>();
   const afterTables = new Map<CallRegion, { content: MarkerTable; reasoning: MarkerTable } | null>();
   const contentTable = table(contentEntries);
-  const reasoningEntries: Entries = [...reasoningMarkers, ...textEntries];
+  // A region read only outside reasoning (a stack-syntax tolerance) is reasoning text there.
+  const inReasoning = anywhere.filter((r) => r.outsideReasoning !== true);
+  const reasoningText: Entries = inReasoning.length === anywhere.length ? textEntries : [[sectionStarts, { kind: "sectionStart" }], ...regionStarts(inReasoning), ...messageEntries];
+  const reasoningEntries: Entries = [...reasoningMarkers, ...reasoningText];
   const tables: FormatTables = {
     content: contentTable,
     contentAtStart: table([...regionStarts(atStart), ...contentEntries]),

@@ -13,7 +13,6 @@ import { QUOTE_LENGTH, quoteStart } from "./decoder.js";
 import type { DecoderContext, DecoderEvent, PayloadDecoder } from "./decoder.js";
 import type { DeltaSink } from "./deltas.js";
 import { validId } from "./ids.js";
-import { NO_MARKER } from "./lexer.js";
 import type { MarkerTable } from "./marker-tables.js";
 import type { CallPolicy } from "./policy.js";
 import { TextRope } from "./rope.js";
@@ -84,12 +83,6 @@ export interface RegionHost {
 }
 
 export class Region {
-  /**
-   * The region's end markers when all of them start with `<` and the decoder takes text unscanned
-   * (see pushPlainUnscanned), else undefined: known per region (and per decoder it forwards to), so a
-   * JSON decoder's push does not look the method up in vain.
-   */
-  ltEnds: readonly string[] | undefined;
   decoder: PayloadDecoder;
   /** The region's text so far, markers included (a rope: appended per push, read when calls end). */
   readonly raw: TextRope;
@@ -144,7 +137,6 @@ export class Region {
     this.raw = new TextRope(raw);
     this.floor = raw.length;
     this.decoder = region.decoder(ctx);
-    this.ltEnds = unscannedEnds(table, this.decoder);
   }
 
   /** The model names a call (a channel header's recipient, or the decoder's `call` event). */
@@ -154,35 +146,44 @@ export class Region {
   }
 
   /**
-   * The common push inside a call, read without the engine's loop where it can be: when no marker
-   * can start in `text`, all of it is region text; when only its tail may still become a marker (`<`
-   * at the end of a push of code), the text before that tail is, and the tail is held back. Returns the
-   * length of the tail for the engine to hold (0: none), the text to read again outside the region if
-   * the region closed itself, or undefined when the engine's loop must read `text` (nothing happened).
+   * The common push inside a call, read without the engine's loop where it can be: offered to the
+   * decoder before any marker scan (pushOpaque); else, when only a tail of it may still grow into a
+   * marker (`<` at the end of a push of code), that tail is held back, as the loop holds it, and the
+   * text before it is offered the same way; else, when the scan finds no marker in that text, it is
+   * text without markers (pushPlain, or the decoder's push). Returns the length of the tail for the
+   * engine to hold (0: none), the text to read again outside the region if the region closed itself,
+   * or undefined when the engine's loop must read `text` (nothing happened).
    */
   push(text: string): number | string | undefined {
-    const ends = this.ltEnds;
-    if (ends !== undefined) {
-      // Inside a tagged value: the decoder's one search for `<` also rules out the end markers.
-      const d = this.decoder;
-      const args = d.pushPlainUnscanned!(text, ends);
-      if (args !== undefined) {
-        const hold = d.unscannedHold!;
-        if (hold < text.length) this.took(hold === 0 ? text : text.slice(0, text.length - hold), args);
-        return hold;
-      }
-    }
-    const opaque = this.decoder.pushOpaque?.(text);
-    if (opaque !== undefined) {
-      this.took(text, opaque);
-      return 0;
-    }
-    // Most pushes of a long value hold no character that starts a marker: one native search says so.
+    const markers = this.table.set.markers;
+    return this.opaque(text, markers) ? 0 : this.pushScanned(text);
+  }
+
+  /**
+   * Region.push when the decoder did not take all of `text` unscanned. Kept apart so that the common
+   * push stays small enough for V8 to inline the decoder's fast path into the engine's push.
+   */
+  private pushScanned(text: string): number | string | undefined {
     const set = this.table.set;
-    const hit = set.first !== undefined && text.indexOf(set.first) < 0 ? NO_MARKER : set.scan(text, 0);
-    if (hit.kind === "none") return this.plain(text) ? 0 : (this.feed(text, true) ?? 0);
-    if (hit.kind === "hold" && (hit.index === 0 || this.plain(text.slice(0, hit.index)))) return text.length - hit.index;
-    return undefined;
+    // Looked for only now: the decoder's own search (a tagged value's) turns down a push whose tail
+    // may become a marker, and a tail is short, so this costs little and only on such pushes.
+    const cut = set.tailStart(text);
+    const s = cut < 0 ? text : text.slice(0, cut);
+    const hold = text.length - s.length;
+    if (s === "" || (cut >= 0 && this.opaque(s, set.markers))) return hold;
+    // Most pushes of a long value hold no character that starts a marker: one native search says so.
+    if ((set.first === undefined || s.indexOf(set.first) >= 0) && set.scan(s, 0).kind !== "none") return undefined;
+    if (this.plain(s)) return hold;
+    const rest = this.feed(s, true);
+    return rest === undefined ? hold : hold === 0 ? rest : rest + text.slice(cut);
+  }
+
+  /** Region text taken by the decoder before any marker scan (see PayloadDecoder.pushOpaque). */
+  private opaque(s: string, markers: readonly string[]): boolean {
+    const args = this.decoder.pushOpaque?.(s, markers);
+    if (args === undefined) return false;
+    this.took(s, args);
+    return true;
   }
 
   /**
@@ -253,10 +254,7 @@ export class Region {
   private decoderPush(s: string): DecoderEvent[] {
     const events = this.decoder.push(s);
     const inner = this.decoder.forwardsTo?.();
-    if (inner !== undefined) {
-      this.decoder = inner;
-      this.ltEnds = unscannedEnds(this.table, inner);
-    }
+    if (inner !== undefined) this.decoder = inner;
     return events;
   }
 
@@ -384,11 +382,6 @@ export class Region {
     for (const issue of this.issues) if (issue.text === "" && this.valid === 0) issue.text = this.raw.toString();
     this.host.regionOver(this, this.valid === 0 ? this.raw.toString() : this.failedRaw.join(""));
   }
-}
-
-/** What Region.ltEnds is for this table and decoder. */
-function unscannedEnds(table: MarkerTable, decoder: PayloadDecoder): readonly string[] | undefined {
-  return table.set.first === "<" && decoder.pushPlainUnscanned !== undefined ? table.set.markers : undefined;
 }
 
 function isEmptyObject(v: unknown): boolean {

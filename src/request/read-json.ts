@@ -11,6 +11,7 @@
  */
 import { PyFloat } from "../jinja/py-float.js";
 import { inKeyOrder, isIndexKey } from "../jinja/key-order.js";
+import { lineColumn } from "../text-position.js";
 
 class JsonSyntaxError extends SyntaxError {}
 
@@ -50,9 +51,31 @@ export const MAX_DEPTH = 1000;
  * exhausts the stack.
  */
 function integralFloats(text: string): number[] | undefined {
-  const out: number[] = [];
+  const scan = scanJson(text, 0, MAX_DEPTH, false);
+  return scan === undefined ? undefined : scan.floats;
+}
+
+/** What one scan of JSON text learnt: where the value ended, its integral float literals, how deeply it nests. */
+export interface JsonScan {
+  /** The offset after the container's closing bracket (the text's length for a whole-text scan). */
+  readonly end: number;
+  /** [start, end) of each integral float literal, from the scan's start. */
+  readonly floats: number[];
+  /** The deepest nesting met (1 for a container of scalars). */
+  readonly height: number;
+}
+
+/**
+ * Scans JSON text from `start` outside strings: to the end of the text, or with `toClose` to the
+ * bracket that closes the container opening at `start`. Undefined when brackets nest deeper than
+ * `maxHeight`, an object key is an array index (only the reader keeps its position), or (`toClose`)
+ * the container never closes: the reader then decides, and reports any error.
+ */
+export function scanJson(text: string, start: number, maxHeight: number, toClose: boolean): JsonScan | undefined {
+  const floats: number[] = [];
   let depth = 0;
-  for (let i = 0; i < text.length; i++) {
+  let height = 0;
+  for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const end = stringEnd(text, i);
@@ -61,22 +84,40 @@ function integralFloats(text: string): number[] | undefined {
       if (d >= 0x30 && d <= 0x39 && end - i <= 11 && isIndexKey(text.slice(i + 1, end)) && colonFollows(text, end + 1)) return undefined;
       i = end;
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_DEPTH) return undefined;
+      if (++depth > height && (height = depth) > maxHeight) return undefined;
     } else if (c === 0x5d || c === 0x7d) {
-      depth--;
+      if (--depth === 0 && toClose) return { end: i + 1, floats, height };
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      const start = i;
+      const from = i;
       let float = false;
       for (; i + 1 < text.length; i++) {
         const d = text.charCodeAt(i + 1);
         if (d === 0x2e || d === 0x65 || d === 0x45) float = true;
         else if (!(d === 0x2b || d === 0x2d || (d >= 0x30 && d <= 0x39))) break;
       }
-      if (float && Number.isInteger(Number(text.slice(start, i + 1)))) out.push(start, i + 1);
+      if (float && Number.isInteger(Number(text.slice(from, i + 1)))) floats.push(from - start, i + 1 - start);
     }
   }
-  return out;
+  return toClose ? undefined : { end: text.length, floats, height };
 }
+
+/**
+ * JSON.parse of a text whose integral floats `scan` found, with each of them as its marked string
+ * (isFloatMark; restoreFloats or the caller turns them into PyFloat). Undefined when the text holds a
+ * string that would look like a mark (the reader must read it). Throws on bad JSON, as JSON.parse does.
+ */
+export function parseMarked(text: string, floats: readonly number[]): unknown {
+  if (floats.length === 0) return JSON.parse(text) as unknown;
+  // A string the sender wrote as "\u0000..." would look like a marker: such text takes the reader.
+  if (text.includes("\\u0000")) return undefined;
+  return JSON.parse(markFloats(text, floats)) as unknown;
+}
+
+/** Whether a value JSON.parse made from marked text is a float's mark. */
+export const isFloatMark = (v: unknown): v is string => typeof v === "string" && v.charCodeAt(0) === 0;
+
+/** The PyFloat a mark stands for. */
+export const floatOfMark = (mark: string): PyFloat => new PyFloat(Number(mark.slice(1)));
 
 /** Whether the next character from `at` that is not JSON whitespace is `:` (the string was a key). */
 function colonFollows(text: string, at: number): boolean {
@@ -115,8 +156,8 @@ function markFloats(text: string, floats: readonly number[]): string {
 /** Turns the marked strings back into PyFloat, in place (the values are fresh from JSON.parse). */
 function restoreFloats(value: unknown, count: number): unknown {
   let left = count;
-  const isMark = (v: unknown): v is string => typeof v === "string" && v.charCodeAt(0) === 0;
-  const float = (mark: string): PyFloat => (left--, new PyFloat(Number(mark.slice(1))));
+  const isMark = isFloatMark;
+  const float = (mark: string): PyFloat => (left--, floatOfMark(mark));
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== "object") return;
     if (Array.isArray(node)) {
@@ -155,8 +196,10 @@ export class Reader {
     if (depth > this.peak) this.peak = depth;
   }
 
+  /** Says where as line:column (what an editor jumps to) and the offset. */
   fail(message: string): never {
-    throw new JsonSyntaxError(`${message} at position ${this.pos}`);
+    const { line, column } = lineColumn(this.text, this.pos);
+    throw new JsonSyntaxError(`${message} at line ${line}, column ${column} (position ${this.pos})`);
   }
 
   skipSpace(): void {

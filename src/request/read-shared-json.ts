@@ -8,8 +8,8 @@
  * The root value is always new and not frozen (a caller may add fields to a body); every container
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
-import { freezeDeep, freezeDeepFrom } from "../jinja/index.js";
-import { MAX_DEPTH, Reader, readJson, stringEnd } from "./read-json.js";
+import { freezeDeep, freezeDeepFrom, markedDeepFrozen } from "../jinja/index.js";
+import { MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
 
 /**
  * The largest subtree kept, in characters: a bigger one (a huge tool result) is read afresh, and its
@@ -84,20 +84,17 @@ function fingerprint(text: string, start: number, length: number): number {
 
 /**
  * The length of the container opening at `start` when it closes within PREFIX characters, else -1 (also
- * for text that is not JSON: the lookup then fails, and the reader reports the error). `nested` tells
- * whether a container was met inside it.
+ * for text that is not JSON: the lookup then fails, and the reader reports the error): a short
+ * container's fingerprint covers exactly its own characters, not what follows it.
  */
-let nested = false;
 function shortLength(text: string, start: number): number {
   const limit = Math.min(text.length, start + PREFIX);
   let depth = 0;
-  nested = false;
   for (let i = start; i < limit; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) i = stringEnd(text, i);
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > 1) nested = true;
-    } else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1 - start;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1 - start;
   }
   return -1;
 }
@@ -109,10 +106,8 @@ function lookup(key: number, text: string, start: number, length: number): Kept 
     const n = entry.text.length;
     // The end first: a sibling (the same history with another last message) has the same first
     // characters and would otherwise be compared to its end. A slice is a view, and string equality
-    // compares the characters natively.
-    if ((length < 0 || n === length) && start + n <= text.length && sameTail(text, start, entry.text, n)) {
-      if (text.slice(start, start + n) === entry.text) return entry;
-    }
+    // compares the characters natively (startsWith with a position walks them one by one: 10x slower).
+    if ((length < 0 || n === length) && start + n <= text.length && sameTail(text, start, entry.text, n) && text.slice(start, start + n) === entry.text) return entry;
   }
   return undefined;
 }
@@ -120,9 +115,8 @@ function lookup(key: number, text: string, start: number, length: number): Kept 
 /** Whether the `m` characters of `text` at `start` end as the first `m` of `old` do (their last TAIL at most). */
 const TAIL = 32;
 function sameTail(text: string, start: number, old: string, m: number): boolean {
-  if (text.charCodeAt(start + m - 1) !== old.charCodeAt(m - 1)) return false;
-  const from = Math.max(0, m - TAIL);
-  return text.slice(start + from, start + m) === old.slice(from, m);
+  for (let i = m - 1, from = Math.max(0, m - TAIL); i >= from; i--) if (text.charCodeAt(start + i) !== old.charCodeAt(i)) return false;
+  return true;
 }
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -211,10 +205,14 @@ export function readSharedJson(text: string): unknown {
 
 /**
  * The reader, taking every container below the root that was read before from the shared cache by its
- * text, found from its first characters alone. Only what was not seen before is read: a container that
- * closes within PREFIX characters and holds no other is read natively by readJson, any other by this
- * reader, its own containers looked up one by one (a history that grew by one message shares every
- * earlier message although the array is new), so no part of the text is scanned twice to find its end.
+ * text, found from its first characters alone. Only what was not seen before is read. The sharing goes
+ * two levels down, where requests repeat themselves: the root's members (`tools`, `messages`, `input`,
+ * ...) and the items of those that are arrays (each tool, each message). A top-level array is read
+ * here item by item, so a history that grew by a turn shares every earlier message although the array
+ * is new; any other new container is read natively in one go (one scan finds its end, its integral
+ * floats and its depth; JSON.parse reads it; one walk freezes it and puts its floats in), and kept
+ * whole. Deeper containers get no entries of their own: a new tool or message is new text as a whole,
+ * and looking up each of its parts cost more than reading them (issue 19: requests that share nothing).
  */
 class SharingReader extends Reader {
   override value(): unknown {
@@ -224,8 +222,8 @@ class SharingReader extends Reader {
     const text = this.text;
     const start = this.pos;
     const length = shortLength(text, start);
-    const leaf = length >= 0 && !nested;
-    if (length >= 0 && length < MIN_SHARED) return leaf ? this.leaf(start, length) : super.value();
+    // Too short to be worth an entry: reading it costs less than looking it up.
+    if (length >= 0 && length < MIN_SHARED) return this.native(start);
     const key = fingerprint(text, start, length >= 0 ? length : Math.min(PREFIX, text.length - start));
     const hit = lookup(key, text, start, length);
     if (hit !== undefined && this.depth + hit.height <= MAX_DEPTH) {
@@ -237,16 +235,12 @@ class SharingReader extends Reader {
     let height: number;
     let ends: number[] | undefined;
     let reused = 0;
-    const outer = this.peak;
-    this.peak = this.depth;
-    if (leaf) {
-      value = this.leaf(start, length);
-    } else if (c !== 0x5b) {
-      value = super.value();
-    } else {
-      // An array is read here, item by item, noting where each ends: a later array that repeats its
-      // first items (a history with a new turn) takes them from it without reading them again.
-      const shared = length < 0 ? sharedItems(key, text, start) : undefined;
+    if (c === 0x5b && this.depth === 1) {
+      const outer = this.peak;
+      this.peak = this.depth;
+      // A top-level array is read here, item by item, noting where each ends: a later array that
+      // repeats its first items (a history with a new turn) takes them from it without reading them again.
+      const shared = sharedItems(key, text, start);
       if (shared !== undefined && this.depth + shared.entry.height <= MAX_DEPTH) {
         // A loop, not slice(): slicing a frozen array takes V8's slow path (ten times the cost).
         const all = shared.entry.value as readonly unknown[];
@@ -273,9 +267,15 @@ class SharingReader extends Reader {
         ends = [];
         value = this.items([], ends, start);
       }
+      height = this.peak - this.depth;
+      this.reached(outer);
+    } else {
+      const outer = this.peak;
+      this.peak = this.depth;
+      value = this.native(start);
+      height = this.peak - this.depth;
+      this.reached(outer);
     }
-    height = this.peak - this.depth;
-    this.reached(outer);
     // A copy of the text where it is a small part of the request: a view would keep the whole body
     // alive. A view where it is most of it (a history): copying it cost more than reading it.
     const end = this.pos;
@@ -286,13 +286,49 @@ class SharingReader extends Reader {
     return value;
   }
 
-  /** A container of scalars `length` characters long: JSON.parse reads it fastest. */
-  private leaf(start: number, length: number): unknown {
-    if (this.depth + 1 > MAX_DEPTH) this.fail("JSON nested too deeply");
-    this.reached(this.depth + 1);
-    this.pos = start + length;
-    return readJson(this.text.slice(start, start + length));
+  /**
+   * The container at `start`, new, read natively and deeply frozen: one scan finds its end, integral
+   * floats and depth, JSON.parse reads it, one walk freezes it and puts its floats in.
+   */
+  private native(start: number): unknown {
+    const text = this.text;
+    const scan = scanJson(text, start, MAX_DEPTH - this.depth, true);
+    const read = scan === undefined ? undefined : parseMarked(text.slice(start, scan.end), scan.floats);
+    if (scan === undefined || read === undefined) {
+      // An integer-like key, a string like a float's mark, nesting past the limit or bad JSON: the JS
+      // reader reads it (and fails where readJson would).
+      return freezeDeep(super.value());
+    }
+    this.pos = scan.end;
+    this.reached(this.depth + scan.height);
+    freezeRead(read, scan.floats.length > 0);
+    return markedDeepFrozen(read as object); // a container: the text at `start` opens one
   }
+}
+
+/**
+ * Freezes a value JSON.parse just made, every container in it, turning float marks into PyFloat on
+ * the way (`marks`: the text had integral floats). Nothing in it is shared yet, so no container needs
+ * the deep-frozen check freezeDeep makes; the caller records the root as deeply frozen.
+ */
+function freezeRead(node: unknown, marks: boolean): void {
+  if (node === null || typeof node !== "object") return;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const v: unknown = node[i];
+      if (typeof v === "object") freezeRead(v, marks);
+      else if (marks && isFloatMark(v)) node[i] = floatOfMark(v);
+    }
+  } else {
+    const obj = node as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      const v = obj[key];
+      if (typeof v === "object") freezeRead(v, marks);
+      // defineProperty: plain assignment to "__proto__" would set the prototype instead.
+      else if (marks && isFloatMark(v)) Object.defineProperty(obj, key, { value: floatOfMark(v), enumerable: true, writable: true, configurable: true });
+    }
+  }
+  Object.freeze(node);
 }
 
 /** What the shared cache holds now: entries, characters of their text, and the bytes they are taken to hold. */

@@ -20,7 +20,8 @@ export const TYPE_ALIASES: Readonly<Record<string, ValueType>> = {
   string: "string", str: "string", text: "string",
 };
 
-function canonical(name: unknown): unknown {
+/** The JSON Schema name for a type name (an alias rewritten; anything else as it is). */
+export function canonical(name: unknown): unknown {
   if (typeof name !== "string") return name;
   const lower = name.toLowerCase(); // as the coercer reads them
   return Object.hasOwn(TYPE_ALIASES, lower) ? TYPE_ALIASES[lower] : name;

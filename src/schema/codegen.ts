@@ -5,6 +5,7 @@
  * linear in their size. `addUsedSchema: false` plus removeSchema keep ajv's own caches from growing
  * with every schema seen (our bounded cache holds the validators).
  */
+import { metaSchemaMessage } from "./meta-message.js";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { DRAFT7_META } from "./meta.js";
 import { compilePattern } from "./patterns.js";
@@ -68,13 +69,18 @@ export function checkForAjv(schema: Record<string, unknown>): void {
   const { meta } = engine();
   if (!meta(schema)) {
     const errs = detailsOf(meta.errors);
-    throw new SchemaProblem(`not a valid JSON Schema: ${errs.map((e) => `${e.instancePath || "/"} ${e.message}`).join(", ")}`);
+    throw new SchemaProblem(metaSchemaMessage(schema, errs));
   }
   forEachSubschema(schema, (node) => {
     if (typeof node.pattern === "string") compilePattern(node.pattern);
     const keyed = node.patternProperties;
     if (typeof keyed === "object" && keyed !== null) for (const key of Object.keys(keyed)) compilePattern(key);
   });
+}
+
+/** Whether the draft-07 meta-schema takes `schema` (the first half of checkForAjv, for surveyed schemas). */
+export function checkMeta(schema: Record<string, unknown>): boolean {
+  return engine().meta(schema);
 }
 
 /**

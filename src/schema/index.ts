@@ -15,10 +15,13 @@ import { matchesRecord, recordValue } from "../jinja/json-snapshot.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { isDeepFrozen } from "../jinja/tojson.js";
 import { canonicalTypeNames } from "./aliases.js";
-import { checkForAjv, compileWithAjv } from "./codegen.js";
+import { checkForAjv, checkMeta, compileWithAjv } from "./codegen.js";
 import { schemaEngine } from "./engine.js";
 import { compileInterpreted } from "./interpret.js";
-import { checkLimits } from "./limits.js";
+import { checkLimits, SCHEMA_LIMITS } from "./limits.js";
+import { compilePattern } from "./patterns.js";
+import { surveySchema } from "./survey.js";
+import { isSchemaObject } from "./walk.js";
 import { SchemaProblem } from "./problem.js";
 import type { ValueValidator } from "./types.js";
 
@@ -52,10 +55,52 @@ class CheckedSchema {
 
 type Checked = CheckedSchema | SchemaProblem;
 
-const small = new BoundedCache<string, Checked>(256);
-const large = new BoundedCache<string, Checked>(8);
+/**
+ * The checked schemas by JSON text, bounded by entries and by what an entry holds: its key, the check,
+ * and once a call was validated the compiled validator. Measured as heap after GC for 200 distinct
+ * 190-character schemas, each compiled and used: 10.4 KB an entry (ajv's generated code and scope),
+ * so an entry is taken to weigh 8 KB plus 16 bytes a character of its text. Large schemas have their
+ * own few places so that they cannot push out hundreds of small ones.
+ */
+const SCHEMA_ENTRY_BYTES = 8192;
+const SCHEMA_BYTES_PER_CHAR = 16;
+const weighSchema = (key: string): number => SCHEMA_ENTRY_BYTES + SCHEMA_BYTES_PER_CHAR * key.length;
+const small = new BoundedCache<string, Checked>(1024, 16 << 20, weighSchema);
+const large = new BoundedCache<string, Checked>(8, 32 << 20, weighSchema);
 
-function check(text: string): Checked {
+/** The draft-07 body of a schema read from its JSON text: root `$schema` dropped, alias type names rewritten. */
+function bodyOf(text: string): Record<string, unknown> {
+  const { $schema: _dialect, ...body } = JSON.parse(text) as Record<string, unknown>;
+  canonicalTypeNames(body);
+  return body;
+}
+
+/**
+ * `schema` (the caller's, read-only) checked as ajv will take it, its JSON text `text`. The fast way,
+ * for a plain-data schema within the limits that needs no rewrite (surveySchema): the meta-schema on
+ * the schema itself and its patterns compiled, the validator built from the text when first needed.
+ * Anything else takes the full way, on a copy read from the text, which words every error.
+ */
+function check(text: string, schema: unknown): Checked {
+  try {
+    if (schemaEngine() === "codegen" && !text.includes('"$ref"') && text.length <= SCHEMA_LIMITS.maxChars && isSchemaObject(schema)) {
+      const patterns = surveySchema(schema);
+      if (patterns !== undefined && checkMeta(schema.$schema === undefined ? schema : withoutDialect(schema))) {
+        if (patterns.every(patternCompiles)) return new CheckedSchema(() => compileWithAjv(bodyOf(text), true));
+      }
+    }
+  } catch {
+    // the full way below decides, and words the error
+  }
+  return checkFully(text);
+}
+
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...body } = schema;
+  return body;
+}
+
+function checkFully(text: string): Checked {
   try {
     const schema = JSON.parse(text) as unknown;
     checkLimits(schema, text);
@@ -79,32 +124,53 @@ function check(text: string): Checked {
   }
 }
 
+function patternCompiles(pattern: string): boolean {
+  try {
+    compilePattern(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // JSON read by chatwire keeps integral floats as PyFloat (so templates print `1.0`); to a schema they are numbers.
 const plainNumbers = (_key: string, value: unknown): unknown => (value instanceof PyFloat ? value.value : value);
+
+/**
+ * A schema's JSON text, PyFloat printed as its number. Native JSON.stringify first: without the
+ * replacer (which costs a call per value) a PyFloat prints as `{"value":1}`, so only text holding that
+ * is made again with it (a schema that itself has such an object pays twice, and gets the same text).
+ */
+function schemaText(schema: unknown): string {
+  const text = JSON.stringify(schema);
+  return text.includes('{"value":') ? JSON.stringify(schema, plainNumbers) : text;
+}
 
 /**
  * The compiled result last found for a schema object, trusted again only when the object cannot have
  * changed: deeply frozen (readSharedJson's values), or equal to the record taken then (the same walk
  * tojson's reuse makes). Every render normalises the request and so checks every tool's schema:
- * stringifying each one to find it in the text-keyed cache was most of a render's time.
+ * stringifying each one to find it in the text-keyed cache was most of a render's time. The record of
+ * an object that is not frozen is taken the second time it is seen (its text compared then): a caller
+ * who builds new objects for every request pays no walk for a reuse that cannot come.
  */
 const FROZEN: readonly unknown[] = [];
-const byObject = new WeakMap<object, { record: readonly unknown[]; engine: string; result: Checked }>();
+const byObject = new WeakMap<object, { record: readonly unknown[] | undefined; text: string; engine: string; result: Checked }>();
 
 function checked(schema: unknown): Checked {
   const engine = schemaEngine();
   const isObj = schema !== null && typeof schema === "object";
-  if (isObj) {
-    const hit = byObject.get(schema);
-    if (hit !== undefined && hit.engine === engine && (hit.record === FROZEN || matchesRecord(schema, hit.record))) return hit.result;
-  }
-  const text = JSON.stringify(schema, plainNumbers);
+  const hit = isObj ? byObject.get(schema) : undefined;
+  if (hit !== undefined && hit.engine === engine && (hit.record === FROZEN || (hit.record !== undefined && matchesRecord(schema, hit.record)))) return hit.result;
+  const text = schemaText(schema);
   const cache = text.length > LARGE ? large : small;
   // The engine is part of the key only in tests that force one; normally it never changes.
-  const result = cache.get(`${engine}\u0000${text}`, () => check(text));
+  const result = cache.get(`${engine}\u0000${text}`, () => check(text, schema));
   if (isObj) {
-    const record = isDeepFrozen(schema) ? FROZEN : recordValue(schema);
-    if (record !== undefined) byObject.set(schema, { record, engine, result });
+    const frozen = isDeepFrozen(schema);
+    // Not frozen: recorded when seen again unchanged (the same text), not the first time.
+    const record = frozen ? FROZEN : hit !== undefined && hit.text === text ? recordValue(schema) : undefined;
+    byObject.set(schema, { record, text, engine, result });
   }
   return result;
 }

@@ -36,6 +36,8 @@ export function badRequest(param: string, message: string): ApiError {
   return new ApiError(400, "invalid_request_error", `${param}: ${message}`, { param, code: "invalid_request" });
 }
 
+const BACKEND_CODES = { 502: "backend_error", 503: "backend_unavailable", 504: "backend_timeout" } as const;
+
 /**
  * Anything thrown while handling a request, as an ApiError. A failed backend is 502 (504 when it did
  * not answer in time) with the backend's own message. Request and template problems are the
@@ -44,7 +46,7 @@ export function badRequest(param: string, message: string): ApiError {
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof BackendError) return new ApiError(err.status, "backend_error", err.message, { code: err.status === 504 ? "backend_timeout" : "backend_error" });
+  if (err instanceof BackendError) return new ApiError(err.status, "backend_error", err.message, { code: BACKEND_CODES[err.status] });
   if (err instanceof ChatwireError) {
     const where: { param?: string; code: string } = { code: err.code };
     if (err.field !== undefined) where.param = err.field;

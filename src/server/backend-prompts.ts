@@ -25,9 +25,13 @@ function textTokenizer(transport: TransportOptions, signal: AbortSignal): TextTo
   };
 }
 
-/** Probes the backend's special tokens for `template`; fails (502) when the backend has no /tokenize. */
-export async function backendPrompts(template: ChatTemplate, transport: TransportOptions): Promise<PromptTokenizer> {
-  const startup = AbortSignal.timeout(Math.min(transport.timeoutMs, 30_000));
+/**
+ * Probes the backend's special tokens for `template`; fails (502) when the backend has no /tokenize,
+ * or cannot be reached (see waitingBackendPrompts for a server that starts before its backend).
+ */
+export async function backendPrompts(template: ChatTemplate, transport: TransportOptions, stop?: AbortSignal): Promise<PromptTokenizer> {
+  const timeout = AbortSignal.timeout(Math.min(transport.timeoutMs, 30_000));
+  const startup = stop === undefined ? timeout : AbortSignal.any([stop, timeout]);
   const specials: SpecialTexts = await probeSpecialTexts(candidateSpecialTexts(template.source, template.specialTokens), textTokenizer(transport, startup));
   const specialIds = new Set<number>();
   for (const text of specials.texts) for (const id of await textTokenizer(transport, startup).tokenize(text, true)) specialIds.add(id);

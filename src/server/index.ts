@@ -245,4 +245,5 @@ export { BACKEND_KINDS } from "./backends/index.js";
 export type { PromptTokenizer, EncodedPrompt } from "./prompt-tokens.js";
 export { vocabPrompts } from "./vocab-prompts.js";
 export { backendPrompts } from "./backend-prompts.js";
+export { waitingBackendPrompts, type RetryOptions, type WaitingPrompts } from "./waiting-prompts.js";
 export { findPromptTokenizer, type TokenizerSourceOptions } from "./tokenizer-source.js";

@@ -1,6 +1,6 @@
 /**
  * `GET /health` and `GET /v1/models`. Health answers from the server alone (it is what a load balancer
- * polls), or, with `?backend=1`, also asks the backend: its own health route (llama-server, vLLM,
+ * polls; 503 while a backend tokenizer waits for its backend to answer, see waiting-prompts.ts), or, with `?backend=1`, also asks the backend: its own health route (llama-server, vLLM,
  * SGLang `/health`; Ollama `/api/version`; a plain OpenAI server `/v1/models`), 503 when it fails.
  */
 import type { Exchange } from "./exchange.js";
@@ -16,6 +16,12 @@ export async function health(ctx: ServerContext, ex: Exchange): Promise<void> {
   // pid: which process answered (with --workers, each worker is its own process).
   const base = { pid: process.pid, template: ctx.template.origin, format: ctx.template.format, backend: ctx.protocol.kind, prompt: ctx.prompts === undefined ? "text" : `ids (${ctx.prompts.source})` };
   const query = new URLSearchParams((ex.req.url ?? "").split("?")[1] ?? "");
+  // A backend tokenizer whose backend has not answered yet: the server cannot encode a prompt.
+  const waiting = ctx.prompts?.unavailable ?? ctx.tokenizer?.unavailable;
+  if (waiting !== undefined) {
+    sendJson(ex.res, 503, { status: "unavailable", reason: waiting, ...base });
+    return;
+  }
   const probe = query.get("backend");
   if (probe === null || probe === "0" || probe === "false") {
     sendJson(ex.res, 200, { status: "ok", ...base });

@@ -27,4 +27,8 @@ export interface PromptTokenizer {
   detokenize(ids: readonly number[], signal: AbortSignal): Promise<string>;
   /** Is this id a control (added) token? Used by /tokenize's `with_pieces` and by tests. */
   isControl?(id: number): boolean;
+  /** Why it cannot encode yet (a backend tokenizer whose backend has not answered), else undefined: /health is then 503. */
+  readonly unavailable?: string | undefined;
+  /** Stops background work (the retried probe of a backend tokenizer). */
+  close?(): void;
 }

@@ -53,8 +53,12 @@ export type ProbeRender = (messages: Record<string, unknown>[], tools?: unknown[
 const PROBE = "CHATWIRE_PROBE";
 const KNOWN_VARIABLES = ["enable_thinking", "thinking", "reasoning_effort", "builtin_tools", "documents", "tools_in_user_message", "date_string", "custom_tools", "xml_tools", "python_tools", "keep_cots", "truncate_history_thinking"];
 
-/** Probe answers by (kind, template text, special tokens). */
-const probeAnswers = new BoundedCache<string, boolean>(1024);
+/**
+ * Probe answers by (kind, template text, special tokens): the key holds the template text, so the
+ * bound is on its characters too (2 bytes each, plus the entry).
+ */
+const weighByKey = (key: string): number => 256 + 2 * key.length;
+const probeAnswers = new BoundedCache<string, boolean>(1024, 16 << 20, weighByKey);
 
 function rendersWithout(probe: ProbeRender, messages: Record<string, unknown>[], tools?: unknown[]): string | undefined {
   try {
@@ -142,7 +146,7 @@ function parallelConversation(shape: ToolCallShape): Record<string, unknown>[] {
     ...sequential.filter((m) => m.role === "tool"),
   ];
 }
-const toolProbes = new BoundedCache<string, ToolProbe>(1024);
+const toolProbes = new BoundedCache<string, ToolProbe>(1024, 16 << 20, (key) => 1024 + weighByKey(key));
 
 /**
  * The first shape under which the template prints every call of the probe history (rendered with a
@@ -241,7 +245,7 @@ export function probeSupportsSystem(key: string, probe: ProbeRender): boolean {
 }
 
 type SourceCaps = Pick<TemplateCaps, "knowsDeveloperRole" | "supportsTools" | "variables" | "reasoning">;
-const sourceCache = new BoundedCache<string, SourceCaps>(1024);
+const sourceCache = new BoundedCache<string, SourceCaps>(1024, 16 << 20, (source) => 1024 + weighByKey(source));
 
 /** The caps that only need the source text (asked on every render, so computed once per template text). */
 export function sourceCaps(source: string): SourceCaps {

@@ -33,6 +33,7 @@ import type { FormatDescription } from "../parse/language.js";
 import { buildContext } from "./context.js";
 import { cutAtTag, markFinalMessage } from "./continue-final.js";
 import { renderInOtherShape } from "./shape-fallback.js";
+import { compileAtLoad } from "./compile-at-load.js";
 import { hasHistoryCalls, polyfillMessages, polyfillPlan, type PolyfillMode, type PolyfillPlan } from "./polyfill.js";
 import { polyfillFormat } from "./polyfill-format.js";
 import { requestVariables } from "../request/variables.js";
@@ -128,6 +129,7 @@ export class ChatTemplate {
       );
     }
     this.source = this.variants[primary] as string;
+    for (const [name, text] of Object.entries(this.variants)) compileAtLoad(this.origin, name, text);
     this.format = detectFormat(this.source) ?? "json-block";
   }
 

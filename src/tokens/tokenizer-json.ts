@@ -53,3 +53,23 @@ function isAddedToken(value: unknown): boolean {
   const t = value as { id?: unknown; content?: unknown };
   return Number.isInteger(t.id) && typeof t.content === "string";
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The id a tokenizer.json's post-processor puts first by itself when a backend encodes with special
+ * tokens (TemplateProcessing `single` starting with a special token, alone or in a Sequence), if any.
+ */
+export function postProcessorBosId(json: TokenizerJson): number | undefined {
+  const pp = json.post_processor;
+  const processors = isRecord(pp) && pp.type === "Sequence" && Array.isArray(pp.processors) ? (pp.processors as unknown[]) : [pp];
+  for (const p of processors) {
+    if (!isRecord(p) || p.type !== "TemplateProcessing" || !Array.isArray(p.single)) continue;
+    const first: unknown = p.single[0];
+    const name = isRecord(first) && isRecord(first.SpecialToken) ? first.SpecialToken.id : undefined;
+    const entry = typeof name === "string" && isRecord(p.special_tokens) ? p.special_tokens[name] : undefined;
+    const ids = isRecord(entry) && Array.isArray(entry.ids) ? entry.ids : undefined;
+    if (typeof ids?.[0] === "number") return ids[0];
+  }
+  return undefined;
+}

@@ -22,7 +22,7 @@ import { BoundedCache } from "../bounded-cache.js";
 import { ChatwireError } from "../errors.js";
 import { escapeSpecialText, escapeTable, escapeText, offsetMapper, placeholdersIn, PLACEHOLDER_LENGTH, restoreSpecialText, type EscapeTable } from "./escape.js";
 import { tokenSpans, type Span, type SurfaceRules } from "./token-offsets.js";
-import type { AddedTokenJson, TokenizerJson } from "./tokenizer-json.js";
+import { postProcessorBosId, type AddedTokenJson, type TokenizerJson } from "./tokenizer-json.js";
 import { TextTrie } from "./trie.js";
 import { LLAMA_CPP_SPM } from "./gguf-vocab.js";
 
@@ -79,6 +79,8 @@ export class ChatTokenizer {
   readonly addedTokens: readonly AddedTokenJson[];
   /** Ids of the `special: true` added tokens. */
   readonly specialIds: ReadonlySet<number>;
+  /** The id the post-processor puts first by itself (a BOS a backend adds when it encodes with special tokens), if any. */
+  readonly addedBosId: number | undefined;
   private readonly byContent = new Map<string, AddedTokenJson>();
   private readonly byNormalized = new Map<string, AddedTokenJson>();
   private readonly rawTrie: TextTrie;
@@ -94,6 +96,7 @@ export class ChatTokenizer {
     this.addedTokens = [...(json.added_tokens ?? [])].sort((a, b) => a.id - b.id);
     for (const t of this.addedTokens) if (!this.byContent.has(t.content)) this.byContent.set(t.content, t);
     this.specialIds = new Set(this.addedTokens.filter((t) => t.special === true).map((t) => t.id));
+    this.addedBosId = postProcessorBosId(json);
     this.rawTrie = new TextTrie(this.addedTokens.filter((t) => t.normalized !== true).map((t) => t.content));
     for (const t of this.addedTokens) {
       const key = t.normalized === true ? this.normalize(t.content) : undefined;

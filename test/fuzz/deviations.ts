@@ -101,6 +101,39 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const call = callIn(t.payload, r);
     return pick(r, [call, call, `\n${call}\n`, `${call} w8`, `w8 ${call}`, `${call}\n${call}`, call.slice(0, Math.floor(r() * call.length)), "get_weathering w8", s]);
   },
+  // --- padded-value (helper wild-more) ---
+  // A one-line value between tags, its newlines written as spaces (or one side only, which keeps them).
+  "padded-value": (_t, s, _f, r) => {
+    const pad = pick(r, [" ", "  ", "\t", " \n"]);
+    const out = s.replace(/>\n([^\n<]+)\n</, (_m, v: string) => `>${pad}${v}${r() < 0.8 ? pad : ""}<`);
+    return out === s ? `${s.replace(/>([^\n<]+)</, (_m, v: string) => `> ${v} <`)}` : out;
+  },
+  // --- end padded-value ---
+  // --- stack-syntax (helper wild-more) ---
+  // The stack's block after the answer's text, inside reasoning, unclosed, or holding no call.
+  "stack-syntax": (t, s, f, r) => {
+    const call = r() < 0.8 ? callIn(t.payload, r) : s;
+    const block = `${t.start}\n${call}\n${r() < 0.85 ? t.end : ""}`;
+    const think = f.reasoning?.[0];
+    return pick(r, [block, `w3 said.\n${block}`, `${block} w4`, think ? `${think.start[0]}${block}${think.end[0]}\n${block}` : block, `${t.start} w6 ${t.end}`]);
+  },
+  // --- end stack-syntax ---
+  // --- missing-opener (helper wild-more) ---
+  // The call object on its own line after text, with or without the closer, or text after the object.
+  "missing-opener": (t, s, f, r) => {
+    const region = f.regions.find((x) => x.start.includes(t.opener));
+    const closer = region?.end?.[0] ?? "";
+    const call = callIn({ kind: "json-calls" }, r);
+    return pick(r, [`w2 \n${call}\n${closer}\n`, `w2\n${call}`, `w2\n${call} w3 ${closer}`, s.split(t.opener).join(""), `\n${call}${closer}`]);
+  },
+  // --- end missing-opener ---
+  // --- function-wrapper (helper wild-more) ---
+  // A call object (or the text) in OpenAI's shape, sometimes without the wrapper's final brace.
+  "function-wrapper": (t, s, _f, r) => {
+    const inner = r() < 0.7 ? callIn({ kind: "json-calls", argsKeys: ["parameters"] }, r) : s;
+    return `{"type": "function", "${pick(r, t.keys)}": ${inner}${r() < 0.7 ? "}" : ""}${r() < 0.2 ? " w5" : ""}`;
+  },
+  // --- end function-wrapper ---
 };
 
 /** The end marker of the family's region opened by `start` ("" when it has none). */

@@ -7,7 +7,7 @@
  * built (pretest); `scripts/check-pack.sh` proves `npm pack` of a clean clone builds dist/ itself.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,6 +58,16 @@ describe("the packed and installed package", () => {
       expect(files).toContain(f);
     }
     expect(files.filter((f) => /^(src|test|fixtures|scripts|bench)\//.test(f))).toEqual([]);
+    // The README's links and `--help`'s references: docs/ ships. No source maps (see tsup.config.ts).
+    expect(files).toEqual(expect.arrayContaining(["docs/cli.md", "docs/server.md", "docs/formats.md"]));
+    expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    for (const link of readme.matchAll(/\]\((?!https?:|#)([^)#]+)/g)) expect(files, `README links ${link[1]}`).toContain(link[1]);
+  });
+
+  it("has no install-time script that needs files it does not ship (scripts/ is not shipped)", () => {
+    const pkg = JSON.parse(readFileSync(join(app, "node_modules", "chatwire", "package.json"), "utf8")) as { scripts?: Record<string, string> };
+    for (const hook of ["preinstall", "install", "postinstall", "prepare"]) expect(pkg.scripts?.[hook], hook).toBeUndefined();
   });
 
   it("works from ESM and CJS alike, with the optional peers not installed", () => {
@@ -77,6 +87,11 @@ describe("the packed and installed package", () => {
     const tokens = spawnSync(bin, ["render", "--template", "qwen3", "--tokens", "--tokenizer", "missing.json", "--request", "-"], { cwd: app, encoding: "utf8", input: '{"messages": []}' });
     expect(tokens.status).toBe(2);
     expect(tokens.stderr).toMatch(/^chatwire: [a-z_]+: .+\n$/);
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(spawnSync(bin, ["--version"], { cwd: app, encoding: "utf8" }).stdout).toBe(`${pkg.version}\n`);
+    const help = spawnSync(bin, ["serve", "--help"], { cwd: app, encoding: "utf8" });
+    expect(help.stdout).toContain("--backend-body JSON");
+    expect(help.stdout).toContain("examples:\n  chatwire serve");
   });
 
   it("type-checks under strict TypeScript with the exported types, and a misspelt field is a compile error", () => {

@@ -46,6 +46,30 @@ describe("MarkerSet", () => {
   it("starts at `from` and reports none when nothing can match", () => {
     expect(set.scan("<tool_call> plain", 11)).toEqual({ kind: "none" });
   });
+  it("tailStart finds the tail scan holds, looking only at the last characters", () => {
+    expect(set.tailStart("code </tool_c")).toBe(5);
+    expect(set.tailStart("x < y <")).toBe(6);
+    expect(set.tailStart("x <tool_x")).toBe(-1);
+    expect(set.tailStart("no tag")).toBe(-1);
+    // `<</` : the first `<` cannot start a marker any more, the second may.
+    expect(set.tailStart("a<</")).toBe(2);
+    // Markers with different first characters (no common one to search for).
+    const mixed = new MarkerSet(["[TOOL_CALLS]", "<|call|>"]);
+    expect(mixed.tailStart("text [TOOL_")).toBe(5);
+    expect(mixed.tailStart("text <|ca")).toBe(5);
+    expect(mixed.tailStart("text [T]")).toBe(-1);
+    // Against scan, on every cut of texts without a complete marker.
+    for (const t of ["a </tool_call", "<<tool_ca", "x</</tool", "[TOOL_CA <|c", "plain text"]) {
+      for (let n = 0; n <= t.length; n++) {
+        const cut = t.slice(0, n);
+        for (const s of [set, mixed]) {
+          const hit = s.scan(cut, 0);
+          if (hit.kind === "marker") continue;
+          expect(s.tailStart(cut), JSON.stringify(cut)).toBe(hit.kind === "hold" ? hit.index : -1);
+        }
+      }
+    }
+  });
 });
 
 describe("hold-back and release", () => {

@@ -1,5 +1,5 @@
 /**
- * Long argument values streamed through the fast paths (engine.ts `pushOpaque` / `pushPlain`, the
+ * Long argument values streamed through the fast paths (region.ts: `pushOpaque` / `pushPlain`, the
  * decoders' versions, the short-string JSON escape; stream-fast-path.test.ts compares them with push at
  * the decoder level) must have exactly the effect of the general path, in every format that has them. Each case is checked against an expectation built independently (the argument text the
  * test wrote, JSON.stringify for escapes, JSON's last-key-wins rule) and streamed in token-sized and

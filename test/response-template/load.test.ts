@@ -79,9 +79,12 @@ describe("caps and detect say so", () => {
   writeFileSync(refusedConfig, JSON.stringify({ chat_template: CHAT, response_template: kv }));
 
   it("detect prints a third line, and a key in JSON", async () => {
-    expect((await cli(["detect", "--template", config])).stdout).toBe("hermes\nreasoning: none\nresponse template: compiles\n");
+    // The config's template shows no tools, so detect also says the polyfill will be used.
+    const lines = (await cli(["detect", "--template", config])).stdout.split("\n");
+    expect([lines[0], lines[1], lines.at(-2)]).toEqual(["hermes", "reasoning: none", "response template: compiles"]);
+    expect(lines[2]).toMatch(/^polyfill: /);
     const json = JSON.parse((await cli(["detect", "--template", config, "--json"])).stdout);
-    expect(json).toEqual({ format: "hermes", reasoning: null, responseTemplate: { compiles: true } });
+    expect(json).toEqual({ format: "hermes", detected: true, reasoning: null, polyfill: { definitions: true, jsonBlock: true }, responseTemplate: { compiles: true } });
   });
   it("detect and caps name the refusal of a template that does not compile", async () => {
     const plain = (await cli(["detect", "--template", refusedConfig])).stdout;

@@ -1,49 +1,23 @@
 /**
  * The decoder for JSON call objects: `{"name": "f", "arguments": {...}}`, an array of them, or (with
- * `sequence`) several separated by whitespace or `;` (Llama 3). It reads the object's top-level keys
- * itself, so it knows the name as soon as its string closes and streams the arguments value's bytes
- * as they arrive. Read as written: swapped key order (arguments buffered until the name comes), a
- * missing final `}` (or `]`) at the end of the output, no arguments at all (`{}`). Repaired when the
- * family tolerates it (compile-tolerances.ts `keyAliases`, each use reported): other key names for the
- * name or the arguments, and arguments written as a JSON string holding the object.
+ * `sequence`) several separated by whitespace or `;` (Llama 3). This file reads what lies around the
+ * objects (array brackets, separators, the text after the payload) and what a failure swallows; each
+ * object is read by CallObject (json-call-object.ts), which knows the name as soon as its string
+ * closes and streams the arguments as they arrive, its keys read by CallKeys (json-call-keys.ts, with
+ * the family's key aliases). Read as written: a missing final `}` (or `]`) at the end of the output.
  */
 import { NO_EVENTS } from "../decoder.js";
 import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { startsValue } from "../literal/dialects.js";
-import { ValueExtentScanner } from "../literal/extent-scanner.js";
-import { ArgsValue, clip } from "./json-value.js";
-import { parseStringLiteral } from "./long-member.js";
+import { CallKeys } from "./json-call-keys.js";
+import type { JsonCallsOptions } from "./json-call-keys.js";
+import { CallObject } from "./json-call-object.js";
+import { clip } from "./json-value.js";
 import { OpenString } from "./open-string.js";
 import { SeenText } from "./seen-text.js";
 
-/** Where the string `reader` is inside opened, as a SeenText offset (its value starts at `start`). */
-function offset(reader: ValueExtentScanner | undefined, start: number): number | undefined {
-  const rel = reader?.openString;
-  return rel === undefined ? undefined : start + rel;
-}
-
-export interface JsonCallsOptions {
-  /** Keys that hold the tool name (default `name`). */
-  nameKeys?: readonly string[];
-  /** Keys that hold the arguments (default `arguments`). */
-  argsKeys?: readonly string[];
-  /** Keys that hold the model's own call id (Mistral `id`). */
-  idKeys?: readonly string[];
-  /** Apertus: `{"f": {...}}`, the object's only key is the name and its value the arguments. */
-  nameIsKey?: boolean;
-  /** Calls may follow one another, separated by whitespace or `;` (Llama 3 JSON). */
-  sequence?: boolean;
-}
+export type { JsonCallsOptions } from "./json-call-keys.js";
 
 const WS = /\s/;
-
-/**
- * Keys a call object may carry besides its name and arguments without saying anything about them
- * (an id the format does not keep, Command R7B's `tool_call_id`; `"type": "function"`). Any other key
- * makes the object malformed: its text (a misspelt `"argumentz"`, an extra field) would otherwise be
- * lost.
- */
-const NEUTRAL_KEYS: readonly string[] = ["id", "tool_call_id"];
 
 type Phase =
   | "lead" // before the payload
@@ -55,34 +29,6 @@ type Phase =
   | "skip" // the region failed; swallow the rest
   | "skipLine" // a call of a sequence failed; swallow the rest of its line, then calls may follow
   | "closed";
-
-type ObjectStep = "keyOrEnd" | "key" | "colon" | "value" | "afterValue";
-
-class CallObject {
-  step: ObjectStep = "keyOrEnd";
-  braceSeen = false;
-  keyReader: ValueExtentScanner | undefined;
-  /** Where the key and the (non-arguments) value being read start, as SeenText offsets. */
-  keyStart = 0;
-  valueStart = 0;
-  keyText = "";
-  key = "";
-  valueReader: ValueExtentScanner | undefined;
-  valueText = "";
-  name: string | undefined;
-  id: string | undefined;
-  args: ArgsValue | undefined;
-  /** The value being read is the arguments. */
-  inArgs = false;
-  /** Keys that are neither the name, the arguments nor the id (a misspelt `"argumentz"`). */
-  otherKeys: string[] = [];
-  opened = false;
-  /** Where the object's text starts and (so far) ends, as SeenText offsets. */
-  rawEnd: number;
-  constructor(readonly rawStart: number) {
-    this.rawEnd = rawStart;
-  }
-}
 
 export class JsonCallsDecoder implements PayloadDecoder {
   private phase: Phase = "lead";
@@ -96,14 +42,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
   private calls = 0;
   /** A failure reported at the end, once all the text it swallows is known. */
   private pendingFail: Extract<DecoderEvent, { kind: "fail" }> | undefined;
-  private readonly nameKeys: readonly string[];
-  private readonly argsKeys: readonly string[];
-  private readonly idKeys: readonly string[];
-  /** The family's aliases of the name and arguments keys (repairs), without the payload's own keys. */
-  private readonly nameAliases: readonly string[];
-  private readonly argsAliases: readonly string[];
-  /** Arguments written as a JSON string holding them are read as what they hold (a repair). */
-  private readonly argsAsString: boolean;
+  private readonly keys: CallKeys;
 
   private readonly seen: SeenText;
   private readonly string: OpenString;
@@ -122,13 +61,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
   ) {
     this.seen = new SeenText(ctx.regionText, ctx.regionPieces);
     this.string = new OpenString(this.seen);
-    this.nameKeys = opts.nameKeys ?? ["name"];
-    this.argsKeys = opts.argsKeys ?? ["arguments"];
-    this.idKeys = opts.idKeys ?? [];
-    const aliases = ctx.tolerances?.keyAliases;
-    this.nameAliases = (aliases?.nameKeys ?? []).filter((k) => !this.nameKeys.includes(k));
-    this.argsAliases = (aliases?.argsKeys ?? []).filter((k) => !this.argsKeys.includes(k));
-    this.argsAsString = aliases?.argsAsString === true;
+    this.keys = new CallKeys(opts, ctx.tolerances?.keyAliases, ctx.tolerances?.functionWrapperKeys);
   }
 
   push(text: string): DecoderEvent[] {
@@ -216,21 +149,14 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const obj = this.obj;
     if (obj === undefined || this.opts.nameIsKey) return true;
     if (obj.otherKeys.length > 0) return false;
-    return (obj.step !== "colon" && obj.step !== "value") || this.isCallKey(obj.key);
-  }
-
-  private isCallKey(key: string): boolean {
-    return this.nameKeys.includes(key) || this.nameAliases.includes(key) || this.argsKeys.includes(key) || this.argsAliases.includes(key) ||
-      this.idKeys.includes(key) || key === "type" || NEUTRAL_KEYS.includes(key);
+    return (obj.step !== "colon" && obj.step !== "value") || this.keys.isCallKey(obj.key);
   }
 
   /** Inside a JSON string of a call object (a key, the name, the arguments): see PayloadDecoder.opaque. */
   opaque(): boolean {
     const obj = this.obj;
     if (this.phase !== "object" || obj === undefined) return false;
-    let at: number | undefined;
-    if (obj.step === "key") at = offset(obj.keyReader, obj.keyStart);
-    else if (obj.step === "value") at = obj.inArgs ? offset(obj.args?.reader, obj.args?.start ?? 0) : offset(obj.valueReader, obj.valueStart);
+    const at = obj.openStringAt();
     return at !== undefined && this.string.open(at);
   }
 
@@ -299,7 +225,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     }
     // `}{` inside an array (a missing comma, as Ollama's Cohere tests show) still starts the next call.
     if ((this.phase === "lead" || this.phase === "item" || (this.phase === "itemSep" && this.inArray)) && ch === "{") {
-      this.obj = new CallObject(this.seen.base + i);
+      this.obj = new CallObject(this.seen.base + i, this.keys, this.seen);
       this.phase = "object";
       return i; // the object reads its own `{`
     }
@@ -393,7 +319,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     if (j === text.length) return j;
     if (text[j] === "{") {
       this.sep = "";
-      this.obj = new CallObject(this.seen.base + j);
+      this.obj = new CallObject(this.seen.base + j, this.keys, this.seen);
       this.phase = "object";
       return j;
     }
@@ -410,170 +336,18 @@ export class JsonCallsDecoder implements PayloadDecoder {
   /** Characters inside a call object. Returns the next index. */
   private objectChars(text: string, start: number, out: DecoderEvent[]): number {
     const obj = this.obj!;
-    let i = start;
-    const base = this.seen.base;
-    while (i < text.length) {
-      const ch = text[i]!;
-      switch (obj.step) {
-        case "keyOrEnd":
-          if (!obj.braceSeen) {
-            obj.braceSeen = true; // the object's own `{`
-            i++;
-            continue;
-          }
-          if (WS.test(ch) || ch === ",") {
-            i++;
-            continue;
-          }
-          if (ch === "}") return this.endObject(text, i + 1, out);
-          if (ch === '"') {
-            obj.step = "key";
-            obj.keyStart = base + i;
-            obj.keyReader = new ValueExtentScanner("json");
-            obj.keyText = "";
-            continue;
-          }
-          obj.rawEnd = base + i;
-          return this.failRegion(text, i, out, this.objectFailure("malformed", `expected a key in the call object, found ${JSON.stringify(ch)}`));
-        case "key": {
-          const end = obj.keyReader!.feed(text, i);
-          obj.keyText += text.slice(i, end);
-          i = end;
-          if (obj.keyReader!.done) {
-            obj.key = parseStringLiteral(obj.keyText) ?? obj.keyText;
-            obj.step = "colon";
-          }
-          continue;
-        }
-        case "colon":
-          if (WS.test(ch)) {
-            i++;
-            continue;
-          }
-          if (ch !== ":") {
-            obj.rawEnd = base + i;
-            return this.failRegion(text, i, out, this.objectFailure("malformed", `expected ':' after key ${JSON.stringify(obj.key)}`));
-          }
-          obj.step = "value";
-          obj.valueReader = undefined;
-          obj.inArgs = false;
-          obj.valueText = "";
-          i++;
-          continue;
-        case "value": {
-          if (!obj.inArgs && obj.valueReader === undefined) {
-            if (WS.test(ch)) {
-              i++;
-              continue;
-            }
-            if (!startsValue(ch, "json")) {
-              obj.rawEnd = base + i;
-              return this.failRegion(text, i, out, this.objectFailure("malformed", `expected a value for key ${JSON.stringify(obj.key)}`));
-            }
-            if (this.isArgsKey(obj)) {
-              obj.inArgs = true;
-              obj.args = new ArgsValue(this.argsAsString);
-              if (this.argsAliases.includes(obj.key)) this.aliasRepair(obj, this.argsKeys, out);
-              if (this.opts.nameIsKey) {
-                obj.name = obj.key;
-                this.openCall(obj, out);
-              }
-              if (obj.opened) obj.args.goLive();
-            } else {
-              obj.valueReader = new ValueExtentScanner("json");
-              obj.valueStart = base + i;
-            }
-          }
-          if (obj.inArgs) {
-            i = obj.args!.feed(text, i, base);
-            if (obj.args!.done) obj.step = "afterValue";
-            continue;
-          }
-          const reader = obj.valueReader!;
-          const end = reader.feed(text, i);
-          obj.valueText += text.slice(i, end);
-          i = end;
-          if (reader.done) {
-            this.keyValue(obj, out);
-            obj.step = "afterValue";
-          }
-          continue;
-        }
-        case "afterValue":
-          if (WS.test(ch)) {
-            i++;
-            continue;
-          }
-          if (ch === ",") {
-            obj.step = "keyOrEnd";
-            i++;
-            continue;
-          }
-          if (ch === "}") return this.endObject(text, i + 1, out);
-          obj.rawEnd = base + i;
-          return this.failRegion(text, i, out, this.objectFailure("malformed", `expected ',' or '}' in the call object, found ${JSON.stringify(ch)}`));
-      }
+    const next = obj.read(text, start, this.seen.base, out);
+    if (obj.state === "closed") {
+      this.finishObject(out);
+      this.afterObject(out, text, next);
+      return this.phase === "closed" ? text.length : next;
     }
-    obj.rawEnd = base + i;
-    return i;
-  }
-
-  /** The object's closing brace ends just before `next`: finish the call, then go on after it. */
-  private endObject(text: string, next: number, out: DecoderEvent[]): number {
-    this.obj!.rawEnd = this.seen.base + next;
-    this.finishObject(out);
-    this.afterObject(out, text, next);
-    return this.phase === "closed" ? text.length : next;
-  }
-
-  private isArgsKey(obj: CallObject): boolean {
-    if (this.opts.nameIsKey) return obj.args === undefined && obj.name === undefined;
-    return obj.args === undefined && (this.argsKeys.includes(obj.key) || this.argsAliases.includes(obj.key));
-  }
-
-  /** A key the family's models write for `canonical` (a key-alias repair, kept if the call validates). */
-  private aliasRepair(obj: CallObject, canonical: readonly string[], out: DecoderEvent[]): void {
-    out.push({ kind: "repaired", repair: "key-alias", message: `key ${obj.keyText} read as ${JSON.stringify(canonical[0])}`, text: obj.keyText });
-  }
-
-  /** A non-arguments key's value is complete. */
-  private keyValue(obj: CallObject, out: DecoderEvent[]): void {
-    const alias = obj.name === undefined && this.nameAliases.includes(obj.key);
-    const isName = (this.nameKeys.includes(obj.key) || alias) && obj.name === undefined;
-    const isId = this.idKeys.includes(obj.key) && obj.id === undefined;
-    if (!isName && !isId) {
-      // `"type"` says nothing only when it says "function".
-      const neutral = obj.key === "type" ? /^"function"$/.test(obj.valueText.trim()) : NEUTRAL_KEYS.includes(obj.key);
-      if (!neutral) obj.otherKeys.push(obj.key);
-      return;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(obj.valueText);
-    } catch {
-      return;
-    }
-    if (typeof value !== "string") return;
-    if (isId) obj.id = value;
-    if (isName) obj.name = value;
-    if (alias) this.aliasRepair(obj, this.nameKeys, out);
-    this.openCall(obj, out);
-  }
-
-  private openCall(obj: CallObject, out: DecoderEvent[], final = false): void {
-    if (obj.opened || obj.name === undefined) return;
-    // A format with its own ids: wait for the id (it may follow the arguments) unless the object ended.
-    if (this.idKeys.length > 0 && obj.id === undefined && !final) return;
-    obj.opened = true;
-    out.push(obj.id !== undefined ? { kind: "call", name: obj.name, id: obj.id } : { kind: "call", name: obj.name });
-    obj.args?.goLive();
+    if (obj.state === "broken") return this.failRegion(text, next, out, this.objectFailure("malformed", obj.problem));
+    return next;
   }
 
   private releaseArgs(out: DecoderEvent[]): void {
-    const obj = this.obj;
-    if (this.phase !== "object" || !obj?.args || !obj.opened) return;
-    const text = obj.args.release();
-    if (text !== "") out.push({ kind: "args", text });
+    if (this.phase === "object") this.obj?.release(out);
   }
 
   /** The call object closed (or the output ended after its arguments): emit done or fail. */
@@ -581,42 +355,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const obj = this.obj!;
     this.obj = undefined;
     this.calls++;
-    const raw = this.seen.slice(obj.rawStart, obj.rawEnd);
-    if (obj.name === undefined) {
-      out.push({ kind: "fail", type: "malformed", message: "the call object has no name", raw });
-      return;
-    }
-    if (obj.otherKeys.length > 0) {
-      // `{"name": "f", "argumentz": {...}}`: the arguments are somewhere, but not where they belong;
-      // reading it as a call without arguments (or ignoring the key) would drop the model's text.
-      if (!obj.opened) this.openCall(obj, out, true);
-      const keys = obj.otherKeys.map((k) => JSON.stringify(k)).join(", ");
-      const message = obj.args === undefined
-        ? `the call object has no arguments key (${this.argsKeys.map((k) => JSON.stringify(k)).join(" or ")}) but has ${keys}`
-        : `the call object has keys that are not a call's: ${keys}`;
-      out.push({ kind: "fail", type: "malformed", message, name: obj.name, raw });
-      return;
-    }
-    if (!obj.opened) this.openCall(obj, out, true);
-    if (obj.args === undefined) {
-      // No arguments written: a call without parameters.
-      out.push({ kind: "args", text: "{}" });
-      out.push({ kind: "done", arguments: "{}", value: {}, raw });
-      return;
-    }
-    const pending = obj.args.release();
-    if (pending !== "") out.push({ kind: "args", text: pending });
-    const { outcome, tail } = obj.args.finishFrom(this.seen);
-    if (!outcome.ok) {
-      out.push({ kind: "fail", type: "malformed", message: outcome.message, name: obj.name, raw });
-      return;
-    }
-    if (tail !== "") out.push({ kind: "args", text: tail });
-    if (outcome.fromString) {
-      const text = this.seen.slice(obj.args.start, obj.args.end);
-      out.push({ kind: "repaired", repair: "key-alias", message: "arguments written as a JSON string holding the object, read as the object", text });
-    }
-    out.push({ kind: "done", arguments: outcome.arguments, value: outcome.value, raw });
+    obj.finish(out);
   }
 
   /** The current call object cannot be completed: its failure event (not yet emitted). */
@@ -624,9 +363,7 @@ export class JsonCallsDecoder implements PayloadDecoder {
     const obj = this.obj!;
     this.obj = undefined;
     this.calls++;
-    const event: Extract<DecoderEvent, { kind: "fail" }> = { kind: "fail", type, message, raw: this.seen.slice(obj.rawStart, obj.rawEnd) };
-    if (obj.name !== undefined) event.name = obj.name;
-    return event;
+    return obj.failure(type, message);
   }
 
   private afterObject(out: DecoderEvent[], text: string, next: number): void {

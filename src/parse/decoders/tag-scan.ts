@@ -34,11 +34,13 @@ export function readTag(s: string, i: number, final: boolean): string | null | u
 
 /** Whether `token` is at `s[p]`: in full, cut off by the end of `s` (unless final), or not. */
 export function tokenAt(s: string, p: number, token: string, final: boolean): "full" | "partial" | "no" {
-  if (s.startsWith(token, p)) return "full";
-  if (final || s.length - p >= token.length) return "no";
-  // Compared in place: a slice per `<` of a push of code would be an allocation per check.
-  for (let k = p; k < s.length; k++) if (s.charCodeAt(k) !== token.charCodeAt(k - p)) return "no";
-  return "partial";
+  // Compared in place, character by character: a `<` of a push of code differs from a token in its
+  // second or third character, and a native call (startsWith, a slice) costs more than those compares.
+  const m = token.length;
+  const end = Math.min(s.length - p, m);
+  for (let k = 0; k < end; k++) if (s.charCodeAt(p + k) !== token.charCodeAt(k)) return "no";
+  if (end === m) return "full";
+  return final ? "no" : "partial";
 }
 
 /** The length of a newline (`\n`, `\r\n`, or when `partial` a `\r` that may precede `\n`) ending at `s[p]`. */

@@ -1,6 +1,6 @@
 /**
  * Where a tagged value ends: the one scan of a value's text that both of the tagged decoder's paths use,
- * the step machine (valueText) and the streaming fast path (pushPlain, pushPlainUnscanned), so that the
+ * the step machine (valueText) and the streaming fast path (pushPlain, pushOpaque), so that the
  * two cannot read the same text differently.
  *
  * A `<` in a value is plain text (HTML, code, `x < 10`) unless it starts the value's close tag followed
@@ -14,14 +14,17 @@ import { skipSpace } from "./step-decoder.js";
 
 /**
  * What a `<` in a value is: the value's close tag, an implicit end (the value ends before it), plain
- * text, not decided yet, or the start of one of the region's end markers (in full, or a tail of the
- * text that may become one).
+ * text, not decided yet, or the start of one of the region's markers (in full, or a tail of the text
+ * that may become one).
  */
-export type ValueEnd = "close" | "implicit" | "text" | "wait" | "regionEnd" | "regionEndTail";
+export type ValueEnd = "close" | "implicit" | "text" | "wait" | "regionEnd";
 
 type EndSyntax = Pick<TaggedSyntax, "paramClose" | "implicitEnds" | "afterParam" | "afterParamNewline">;
 
 const NO_ENDS: readonly string[] = [];
+const LT = 0x3c;
+/** Up to this many characters, a loop finds a `<` faster than a native call (see nextLt). */
+const SHORT = 16;
 
 export class ValueEndScan {
   /** The verdict on the `<` the last `find` returned ("text" when it returned -1). */
@@ -42,18 +45,22 @@ export class ValueEndScan {
    * (`atLineStart`: a `<` there starts a line). With `ends` (the region's end markers), each `<` is
    * checked against them first, and one found after a `wait` still counts: it is what the engine's own
    * scan for markers would have acted on.
+   *
+   * A streaming push holds a few characters, and a native call (indexOf, startsWith) costs more than
+   * comparing them one by one: the character after each `<`, and in a short text the next `<`, are
+   * found in place.
    */
   find(s: string, i: number, first: number, final: boolean, atLineStart: boolean, ends: readonly string[]): number {
     const n = s.length;
     const follow = ends.length === 0 ? this.ownFollow : this.followersFor(ends);
     let wait = -1;
-    for (let p = first; p >= 0; p = s.indexOf("<", p + 1)) {
+    for (let p = first; p >= 0; p = nextLt(s, p + 1)) {
       // Every tag this can be starts `<` + one of `follow` (`</`, `<p`): any other `<` is text.
-      if (follow !== undefined && p + 1 < n && follow.indexOf(s[p + 1]!) < 0) continue;
+      if (follow !== undefined && p + 1 < n && !holdsCode(follow, s.charCodeAt(p + 1))) continue;
       for (let k = 0; k < ends.length; k++) {
         const at = tokenAt(s, p, ends[k]!, final);
         if (at === "no") continue;
-        this.verdict = at === "full" ? "regionEnd" : "regionEndTail";
+        this.verdict = "regionEnd";
         return p;
       }
       // After a `<` that makes the value wait, later ones are only checked for end markers (above).
@@ -153,6 +160,22 @@ function closedBy(s: string, j: number, then: readonly string[], final: boolean)
     k += then[t]!.length;
   }
   return "yes";
+}
+
+/**
+ * The index of the first `<` of `s` at or after `from`, or -1: in the few characters of a streaming
+ * push a loop (see ValueEndScan.find), in a long text (a one-shot parse) the native search.
+ */
+function nextLt(s: string, from: number): number {
+  if (s.length - from > SHORT) return s.indexOf("<", from);
+  for (let k = from; k < s.length; k++) if (s.charCodeAt(k) === LT) return k;
+  return -1;
+}
+
+/** Whether the (short) string `chars` holds the character `code`. */
+function holdsCode(chars: string, code: number): boolean {
+  for (let k = 0; k < chars.length; k++) if (chars.charCodeAt(k) === code) return true;
+  return false;
 }
 
 function hasNewline(s: string, from: number, to: number): boolean {

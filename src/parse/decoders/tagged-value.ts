@@ -35,10 +35,27 @@ export interface OpenValue {
   /** The last character given to the value was a newline (true at its start: a value starts a line). */
   atLineStart: boolean;
   writer: JsonStringWriter;
+  // --- padded-value (helper wild-more) ---
+  /**
+   * The `padded-value` tolerance is on and may still apply: the value has no text yet and no newline
+   * was stripped before it (the padding stands where the template writes that newline).
+   */
+  padTolerated: boolean;
+  /**
+   * A value that opened with a space or tab, held until a newline in it shows it is no padded line
+   * (then it is given to the value as it came), or until it closes; `padAt`: its offset in `seen`.
+   */
+  pad: string | null;
+  padAt: number;
+  /** The value was read without its padding: the text as the model wrote it (the repair's `text`). */
+  padRepaired?: string;
+  // --- end padded-value ---
 }
 
+const isPad = (c: number): boolean => c === 0x20 || c === 0x09;
+
 /** A value of `call` opens: typed by the tool's schema, else by `untyped`. `cdata`: the syntax's. */
-export function openValue(call: OpenCall, key: string, untyped: readonly ValueType[], cdata: boolean): { value: OpenValue; fragment: string } {
+export function openValue(call: OpenCall, key: string, untyped: readonly ValueType[], cdata: boolean, padded = false): { value: OpenValue; fragment: string } {
   const schema = propertySchema(call.parameters, key);
   const types = schema !== undefined ? schemaTypes(schema, call.parameters) : untyped;
   const stream = types.length === 1 && types[0] === "string" && !cdata;
@@ -52,6 +69,7 @@ export function openValue(call: OpenCall, key: string, untyped: readonly ValueTy
   const value: OpenValue = {
     key, types, mode: stream ? "stream" : "hold", parts: [], lead: "", leadAt: -1, from: -1, to: -1,
     bodyAt: call.args.length, probe: "", atLineStart: true, writer: new JsonStringWriter(),
+    padTolerated: padded, pad: null, padAt: -1,
   };
   return { value, fragment };
 }
@@ -72,8 +90,23 @@ export function addValueText(call: OpenCall, v: OpenValue, text: string, at: num
     const strip = lead.startsWith("\r\n") ? 2 : lead.startsWith("\n") ? 1 : 0;
     t = strip === 0 ? lead : lead.slice(strip);
     at = leadAt + strip;
+    if (strip > 0) v.padTolerated = false;
   }
   if (t === "") return "";
+  // --- padded-value (helper wild-more) ---
+  if (v.pad !== null || (v.padTolerated && v.from < 0 && isPad(t.charCodeAt(0)))) {
+    if (v.pad === null) {
+      v.pad = "";
+      v.padAt = at;
+    }
+    v.pad += t;
+    v.atLineStart = false;
+    if (!v.pad.includes("\n")) return "";
+    // More than one line: the whitespace is the value's own.
+    return releasePad(call, v, v.pad, v.padAt, cdata);
+  }
+  v.padTolerated = false;
+  // --- end padded-value ---
   if (v.from < 0) v.from = at;
   v.to = at + t.length;
   v.atLineStart = t.charCodeAt(t.length - 1) === NEWLINE;
@@ -90,8 +123,20 @@ export function addValueText(call: OpenCall, v: OpenValue, text: string, at: num
 }
 
 /** The value's text is complete: its end is written. */
-export function closeValue(call: OpenCall, v: OpenValue, cdata: boolean): string {
+export function closeValue(call: OpenCall, v: OpenValue, cdata: boolean, newlineBeforeClose = false): string {
   let fragment = "";
+  // --- padded-value (helper wild-more) ---
+  if (v.pad !== null) {
+    const raw = v.pad;
+    const inner = raw.replace(/^[ \t]+/, "");
+    const core = inner.replace(/[ \t]+$/, "");
+    // Padded on both sides (the close tag's newline not written either): the padding is layout.
+    if (core !== "" && core.length < inner.length && !newlineBeforeClose) {
+      v.padRepaired = raw;
+      fragment = releasePad(call, v, core, v.padAt + raw.length - inner.length, cdata);
+    } else fragment = releasePad(call, v, raw, v.padAt, cdata);
+  }
+  // --- end padded-value ---
   if (v.lead !== null && v.lead !== "") {
     // A value that is only a "\r": it is the value's text.
     const lead = v.lead;
@@ -109,9 +154,21 @@ export function closeValue(call: OpenCall, v: OpenValue, cdata: boolean): string
   const text = v.parts.join("");
   const wrapped = cdata ? unwrapCdata(text) : undefined;
   const json = wrapped !== undefined ? `"${jsonStringBody(wrapped)}"` : typeRawValue(text, v.types).json;
+  // A typed value reads its trimmed text anyway: then the padding changed nothing, and nothing was repaired.
+  if (v.padRepaired !== undefined && wrapped === undefined && typeRawValue(v.padRepaired, v.types).json === json) v.padRepaired = undefined;
   call.args.append(json);
-  return json;
+  return fragment + json;
 }
+
+// --- padded-value (helper wild-more) ---
+/** The held padded text (or what is left of it) given to the value as ordinary text. */
+function releasePad(call: OpenCall, v: OpenValue, text: string, at: number, cdata: boolean): string {
+  v.pad = null;
+  v.padTolerated = false;
+  v.atLineStart = true;
+  return addValueText(call, v, text, at, cdata);
+}
+// --- end padded-value ---
 
 /** The text of a `<![CDATA[...]]>` section that is the whole value (whitespace around it allowed). */
 export function unwrapCdata(text: string): string | undefined {

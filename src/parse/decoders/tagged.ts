@@ -41,6 +41,7 @@ export type { ParamOpen, TaggedSyntax } from "./tagged-syntax.js";
 const NO_ENDS: readonly string[] = [];
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+const LT = 0x3c;
 
 type State = "between" | "name" | "call" | "key" | "valueOpen" | "value" | "body" | "failed" | "closed";
 
@@ -111,17 +112,27 @@ class TaggedDecoder extends StepDecoder<State> {
     return this.pushValueText(text, NO_ENDS);
   }
 
-  unscannedHold = 0;
-
-  /** pushPlain, minding the region's `ends` too (see PayloadDecoder.pushPlainUnscanned). */
-  pushPlainUnscanned(text: string, ends: readonly string[]): string | undefined {
-    this.unscannedHold = 0;
-    return this.pushValueText(text, ends);
+  /**
+   * pushPlain, minding the region's markers too (see PayloadDecoder.pushOpaque): only when they all
+   * start with `<`, which the value's search finds anyway.
+   */
+  pushOpaque(text: string, ends: readonly string[]): string | undefined {
+    if (ends !== this.endsAsked) {
+      this.endsAsked = ends;
+      this.ltEnds = ends.every((e) => e.charCodeAt(0) === LT) ? ends : undefined;
+    }
+    const lt = this.ltEnds;
+    return lt === undefined ? undefined : this.pushValueText(text, lt);
   }
+
+  /** The `ends` pushOpaque was last given, and them again if they all start with `<` (else undefined). */
+  private endsAsked: readonly string[] | null = null;
+  private ltEnds: readonly string[] | undefined = undefined;
 
   private pushValueText(text: string, ends: readonly string[]): string | undefined {
     const v = this.value;
-    if (v === null || v.mode !== "stream" || v.lead !== null || this.state !== "value" || text === "") return undefined;
+    // (A value the padded-value tolerance may still hold goes through valueText: `pad`, `padTolerated`.)
+    if (v === null || v.mode !== "stream" || v.lead !== null || v.pad !== null || v.padTolerated || this.state !== "value" || text === "") return undefined;
     const kept = this.kept();
     const s = kept === "" ? text : kept + text;
     // Most pushes of a value hold no `<` at all: then only a trailing newline (maybe the one stripped
@@ -132,7 +143,7 @@ class TaggedDecoder extends StepDecoder<State> {
     const escaped = v.writer.writeScanning(s, n - tail);
     const first = escaped === undefined ? s.indexOf("<") : v.writer.stopAt;
     if (first < 0 && escaped !== undefined) return this.tookValueText(v, text, s, n - tail, escaped);
-    return this.valueTextWithLt(v, text, ends, kept, s, tail, escaped, first);
+    return this.valueTextWithLt(v, text, ends, s, tail, escaped, first);
   }
 
   /**
@@ -140,24 +151,11 @@ class TaggedDecoder extends StepDecoder<State> {
    * `<` is judged by the value scan, as valueText judges it (`x < 10` is text). Kept apart so that the
    * common push above stays small enough for V8 to inline into the engine's push.
    */
-  private valueTextWithLt(v: OpenValue, text: string, ends: readonly string[], kept: string, s: string, tail: number, escaped: string | undefined, first: number): string | undefined {
+  private valueTextWithLt(v: OpenValue, text: string, ends: readonly string[], s: string, tail: number, escaped: string | undefined, first: number): string | undefined {
     const n = s.length;
     const p = first < 0 ? -1 : this.valueEnd.find(s, 0, first, false, v.atLineStart, ends);
-    const verdict = this.valueEnd.verdict;
-    if (p >= 0 && verdict !== "wait") {
-      // The value ends here, or the region's end marker starts here: that is push's work. Only a tail
-      // that may still become an end marker is taken: the engine holds it, as its scan would, and the
-      // text before it is taken as pushPlain takes it (nothing, when the tail is all of the push).
-      const q = p - kept.length;
-      if (verdict !== "regionEndTail" || q < 0) return undefined;
-      if (q === 0) {
-        this.unscannedHold = text.length;
-        return "";
-      }
-      const took = this.pushValueText(text.slice(0, q), NO_ENDS);
-      if (took !== undefined) this.unscannedHold = text.length - q;
-      return took;
-    }
+    // The value ends here, or a region marker (or what may still become one) starts here: push's work.
+    if (p >= 0 && this.valueEnd.verdict !== "wait") return undefined;
     const cut = p < 0 ? n - tail : p - newlineBefore(s, p, 0, true);
     return this.tookValueText(v, text, s, cut, cut === n - tail ? escaped : undefined);
   }
@@ -513,7 +511,7 @@ class TaggedDecoder extends StepDecoder<State> {
   }
 
   private openValue(key: string, untyped?: readonly ValueType[]): void {
-    const opened = openValue(this.call!, key, untyped ?? this.syntax.untyped, this.syntax.cdata === true);
+    const opened = openValue(this.call!, key, untyped ?? this.syntax.untyped, this.syntax.cdata === true, this.ctx.tolerances?.paddedValues === true);
     this.value = opened.value;
     this.emitFragment(opened.fragment);
     this.state = "value";
@@ -542,7 +540,7 @@ class TaggedDecoder extends StepDecoder<State> {
       return -1;
     }
     this.addValueText(s.slice(i, p - nl), this.origin + i);
-    this.closeValue();
+    this.closeValue(nl > 0);
     return verdict === "implicit" ? p : p + this.syntax.paramClose.length;
   }
 
@@ -550,8 +548,14 @@ class TaggedDecoder extends StepDecoder<State> {
     this.emitFragment(addValueText(this.call!, this.value!, text, at, this.syntax.cdata === true));
   }
 
-  private closeValue(): void {
-    this.emitFragment(closeValue(this.call!, this.value!, this.syntax.cdata === true));
+  private closeValue(newlineBeforeClose = false): void {
+    const v = this.value!;
+    this.emitFragment(closeValue(this.call!, v, this.syntax.cdata === true, newlineBeforeClose));
+    // --- padded-value (helper wild-more) ---
+    if (v.padRepaired !== undefined) {
+      this.emit({ kind: "repaired", repair: "padded-value", message: `the spaces around the one-line value of ${JSON.stringify(v.key)} read as layout, not as its text`, text: v.padRepaired });
+    }
+    // --- end padded-value ---
     this.value = null;
     this.state = "call";
   }

@@ -196,29 +196,31 @@ function mergeExtra(body: Record<string, unknown>, extra: Record<string, unknown
 /**
  * One AbortController for the backend request, fired by the caller's signal (client gone) or by the
  * idle timer; it remembers which, so a timeout is reported as 504 and not as a broken connection.
+ * The caller's signal is joined with AbortSignal.any rather than an abort listener: a request's many
+ * parallel backend calls (the start-up probe of special tokens, a prompt's segments) each added one,
+ * and past ten Node printed MaxListenersExceededWarning, which operators read as a leak.
  */
 class Watchdog {
   private readonly controller = new AbortController();
+  private readonly joined: AbortSignal;
   private timer: NodeJS.Timeout | undefined;
   private timedOut = false;
-  private readonly onAbort = (): void => this.abort();
 
   constructor(
     private readonly timeoutMs: number,
     private readonly outer: AbortSignal,
   ) {
-    if (outer.aborted) this.abort();
-    else outer.addEventListener("abort", this.onAbort, { once: true });
+    this.joined = AbortSignal.any([outer, this.controller.signal]);
     this.reset();
   }
 
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.joined;
   }
 
   reset(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.controller.signal.aborted) return;
+    if (this.joined.aborted) return;
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.abort();
@@ -232,7 +234,6 @@ class Watchdog {
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.outer.removeEventListener("abort", this.onAbort);
   }
 
   /** A BackendError for what went wrong: the timeout, the backend's own error, or a network failure. */

@@ -88,9 +88,9 @@ export interface BackendProtocol {
 
 /** The backend failed: unreachable, an error status, an error inside its stream, or a malformed answer. */
 export class BackendError extends Error {
-  /** 502 for a failed backend, 504 when it did not answer in time. */
-  readonly status: 502 | 504;
-  constructor(message: string, status: 502 | 504 = 502) {
+  /** 502 for a failed backend, 503 while it has not answered yet (server started first), 504 when it did not answer in time. */
+  readonly status: 502 | 503 | 504;
+  constructor(message: string, status: 502 | 503 | 504 = 502) {
     super(message);
     this.name = "BackendError";
     this.status = status;

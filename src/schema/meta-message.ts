@@ -1,0 +1,48 @@
+/**
+ * The message for a schema the draft-07 meta-schema refuses, as a person reads it: per wrong place,
+ * its JSON pointer, the value found there, and what is allowed. Both validators report a wrong `type`
+ * three times (not one of the type names, not an array of them, "must match a schema in anyOf"); the
+ * anyOf summary and its alternatives are noise next to the one fact, `"strng"` is not a type.
+ */
+export interface MetaError {
+  instancePath: string;
+  message: string;
+}
+
+const TYPES = ["array", "boolean", "integer", "null", "number", "object", "string"];
+
+const SUMMARY = /must match (?:a schema in anyOf|exactly one schema in oneOf)|must be array|did not match|anyOf|oneOf/i;
+
+function at(schema: unknown, pointer: string): unknown {
+  let node = schema;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+export function metaSchemaMessage(schema: unknown, errors: readonly MetaError[]): string {
+  const byPath = new Map<string, string[]>();
+  for (const e of errors) {
+    const path = e.instancePath || "";
+    byPath.set(path, [...(byPath.get(path) ?? []), e.message]);
+  }
+  const paths = [...byPath.keys()];
+  const parts: string[] = [];
+  for (const [path, messages] of byPath) {
+    // A deeper error explains this one (an array `type` with one bad member, an anyOf above it).
+    if (paths.some((p) => p !== path && p.startsWith(`${path}/`))) continue;
+    const value = at(schema, path);
+    const shown = value === undefined ? "" : ` ${JSON.stringify(value)}`;
+    const where = path || "/";
+    if (/(^|\/)type(\/\d+)?$/.test(path) && (typeof value === "string" || Array.isArray(value))) {
+      parts.push(`${where}:${shown} is not a JSON Schema type (allowed: ${TYPES.map((t) => `"${t}"`).join(", ")}, or an array of them)`);
+      continue;
+    }
+    const plain = messages.filter((m) => !SUMMARY.test(m));
+    parts.push(`${where}:${shown} ${[...new Set(plain.length > 0 ? plain : messages)].join(", ")}`);
+  }
+  return `not a valid JSON Schema: ${parts.join("; ")}`;
+}

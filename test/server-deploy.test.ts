@@ -249,7 +249,8 @@ describe("constraints in each engine's field", () => {
     const backend = await fakeBackend(kind, { completion: '{"answer": "4"}' });
     const server = await serve(backend, kind);
     try {
-      await call(`${server.url}/v1/chat/completions`, { messages: [{ role: "user", content: "weather?" }], tools: TOOLS });
+      // `required`: the grammar of the whole output (under `auto` see test/server-constraints.test.ts).
+      await call(`${server.url}/v1/chat/completions`, { messages: [{ role: "user", content: "weather?" }], tools: TOOLS, tool_choice: "required" });
       const grammar = grammarOf(backend.received[0]!.body);
       expect(typeof grammar).toBe("string");
       expect(grammar).toMatch(/^root ::= /m);

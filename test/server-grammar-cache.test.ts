@@ -4,9 +4,10 @@
  * asked in any order, including integral floats (`1.0`, read as PyFloat) next to integers.
  */
 import { describe, expect, it } from "vitest";
-import { buildGbnf } from "../src/grammar/index.js";
+import { buildGbnf, buildLazyGbnf } from "../src/grammar/index.js";
+import { getFormat } from "../src/formats/index.js";
 import { readSharedJson } from "../src/request/read-shared-json.js";
-import { requestGrammar } from "../src/server/request-grammar.js";
+import { requestGrammars } from "../src/server/request-grammar.js";
 import { loadTemplate } from "../src/template/index.js";
 
 const tool = (name: string, parameters: string): string => `{"type": "function", "function": {"name": "${name}", "parameters": ${parameters}}}`;
@@ -30,14 +31,15 @@ const suffixes = ["<|im_start|>assistant\n", "<|im_start|>assistant\n<think>\n"]
 describe("the server's grammar cache", () => {
   it("gives exactly the grammar built afresh, whatever was asked before", async () => {
     const template = await loadTemplate("qwen3");
-    const grammar = requestGrammar(template, undefined);
+    const grammars = requestGrammars(template, undefined);
     const order = [...bodies.keys(), ...[...bodies.keys()].reverse(), ...bodies.keys()];
     const seen = new Set<string>();
     for (const i of order) {
       for (const promptSuffix of suffixes) {
         const body = readSharedJson(bodies[i]!) as Record<string, unknown>;
         const fresh = buildGbnf("hermes", body, { promptSuffix, templateSource: template.source });
-        expect(grammar({ body, format: "hermes", promptSuffix })).toBe(fresh);
+        expect(grammars.full({ body, format: "hermes", output: getFormat("hermes"), promptSuffix })).toBe(fresh);
+        expect(grammars.lazy({ body, format: "hermes", output: getFormat("hermes"), promptSuffix })).toEqual(buildLazyGbnf("hermes", body, { promptSuffix, templateSource: template.source }));
         seen.add(fresh);
       }
     }
@@ -48,10 +50,10 @@ describe("the server's grammar cache", () => {
   it("builds no grammar for a request it refuses, each time", async () => {
     const template = await loadTemplate("qwen3");
     const lines: string[] = [];
-    const grammar = requestGrammar(template, (line) => lines.push(line));
+    const grammar = requestGrammars(template, (line) => lines.push(line)).full;
     const body = readSharedJson(`{"tools": [${WEATHER}], "tool_choice": {"type": "function", "function": {"name": "nope"}}}`) as Record<string, unknown>;
-    expect(grammar({ body, format: "hermes", promptSuffix: "" })).toBeUndefined();
-    expect(grammar({ body, format: "hermes", promptSuffix: "" })).toBeUndefined();
+    expect(grammar({ body, format: "hermes", output: getFormat("hermes"), promptSuffix: "" })).toBeUndefined();
+    expect(grammar({ body, format: "hermes", output: getFormat("hermes"), promptSuffix: "" })).toBeUndefined();
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/no grammar for this request.*tool_choice/);
   });

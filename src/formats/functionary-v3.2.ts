@@ -24,9 +24,4 @@ export const functionaryV32 = defineFormat({
     callPayload: { kind: "json-args" },
     startsInHeader: true,
   },
-  // No grammar yet: every message starts with a `>>>recipient` header that says what its body is.
-  grammar: {
-    unavailable:
-      "the output is channel messages: a >>>recipient header (all for text, else a tool name) routes each body; the emitter has no writer for channel headers yet",
-  },
 });

@@ -55,6 +55,6 @@ export const harmony = defineFormat({
   // to=functions.f`, `final`) decides whether its body is reasoning, a call's JSON or the answer.
   grammar: {
     unavailable:
-      "the output is channel messages whose headers (<|channel|>analysis, commentary to=functions.f, final) route each body; the emitter has no writer for channel headers yet",
+      "the output is channel messages whose headers (<|channel|>analysis, commentary to=functions.f, final) route each body and hold a header start marker (<|channel|>); the channel writer does not write those yet",
   },
 });

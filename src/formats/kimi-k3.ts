@@ -35,9 +35,4 @@ export const kimiK3 = defineFormat({
     },
   ],
   ignore: [open("response"), close("response"), close("message"), "<|end_of_msg|>"],
-  // No grammar yet: each argument is a token-delimited element whose type attribute types its value.
-  grammar: {
-    unavailable:
-      "arguments are <|open|>argument key=... type=...<|sep|> elements whose type attribute says how the value reads (objects nest, lists are item elements); the emitter has no writer for xml-calls payloads yet",
-  },
 });

@@ -33,9 +33,4 @@ export const minimaxM3 = defineFormat({
   ],
   // A turn without reasoning starts with a bare `</mm:think>` (the template writes it): markup, dropped.
   ignore: ["[e~[", "</mm:think>"],
-  // No grammar yet: each argument is an element named by its key, nested for objects and lists.
-  grammar: {
-    unavailable:
-      "arguments are XML elements named by their keys (objects nest, list items are <item>), each tag a ]<]minimax[>[-prefixed token; the emitter has no writer for xml-calls payloads yet",
-  },
 });

@@ -44,6 +44,6 @@ export const museGlimmer = defineFormat({
   // No grammar yet: the output is ATEM channel messages (a header routes each body) around the calls.
   grammar: {
     unavailable:
-      "the output is channel messages whose headers (to=self for reasoning) route each body, around the <atem:function_calls> blocks; the emitter has no writer for channel headers yet",
+      "the output is channel messages whose headers (to=self for reasoning) route each body, and a message to a tool holds an <atem:function_calls> block; the channel writer does not write call regions in bodies yet",
   },
 });

@@ -9,6 +9,7 @@ import type { FormatDescription, RegionSpec } from "../formats/types.js";
 import { onPayload, type PayloadTable } from "../parse/payload-kinds.js";
 import type { FunctionTool } from "../types.js";
 import { alt, lit } from "./gbnf.js";
+import { channelLimit } from "./channels.js";
 import { payloadWriter, type EmitContext, type PayloadWriter } from "./payloads.js";
 
 export interface CallShape {
@@ -18,6 +19,8 @@ export interface CallShape {
   markers: readonly string[];
   /** Calls only at the very start of the output, then nothing else (Llama 3's bare JSON). */
   atStartOnly: boolean;
+  /** The text every group of calls starts with, one per alternative (what a lazy grammar triggers on). */
+  starts: readonly string[];
 }
 
 export type ShapeOrReason = CallShape | { reason: string };
@@ -58,8 +61,9 @@ export function callShape(format: FormatDescription, ctx: EmitContext): ShapeOrR
  */
 export function derivedShape(format: FormatDescription, ctx: EmitContext): ShapeOrReason {
   if (format.channels !== undefined) {
-    // The output is a sequence of messages whose headers route them (and it starts inside one).
-    return { reason: "the output is channel messages whose headers route each body; the emitter has no channel writer yet" };
+    // The output is a sequence of messages whose headers route them: channels.ts writes those it can.
+    const limit = channelLimit(format);
+    return limit !== undefined ? { reason: limit } : { markers: [], atStartOnly: false, starts: [], block: () => '""' };
   }
   if (format.regions.length === 0) return { reason: "the format has no call regions" };
   const reasons: string[] = [];
@@ -90,6 +94,8 @@ export function derivedShape(format: FormatDescription, ctx: EmitContext): Shape
   return {
     markers: [...new Set(usable.flatMap((u) => u.writer.markers))],
     atStartOnly: atStart.length > 0,
+    // A region whose payload opens itself starts with its marker too (`{`, `<function=`).
+    starts: section !== undefined ? [section.start[0] as string] : [...new Set(usable.map((u) => u.region.start[0] as string))],
     block(tools, single) {
       const region = builder.add("call-region", alt(usable.map((u) => regionRule(u, tools, single))));
       if (section === undefined) return region;

@@ -1,6 +1,6 @@
 /**
  * Grammars for a loaded template: the format its completions of this request are written in (json-block
- * when the tool polyfill applies, the compiled response template when the config declares one the family
+ * with the template's reasoning markers when the tool polyfill applies, the compiled response template when the config declares one the family
  * does not speak), the template's own source (mistral call form) and the end of the
  * rendered prompt (a generation prompt that opened reasoning).
  */

@@ -14,11 +14,13 @@ import { listFormats } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
 import { formatOf } from "./format-of.js";
 import { callShape, derivedShape, type CallShape } from "./calls.js";
+import { channelBody } from "./channels.js";
 import { alt, GbnfBuilder, lit, type Capture } from "./gbnf.js";
 import { formatMarkers, regionEndMarkers } from "./markers.js";
 import type { EmitContext } from "./payloads.js";
 import { primitive } from "./primitives.js";
 import { SchemaRules } from "./schema-rules.js";
+import { lazyTriggers, type LazyTrigger } from "./lazy-triggers.js";
 import { textWithout, type TextGuard } from "./text-rules.js";
 import { callableTools, toolRequest, type ToolRequest } from "./tool-request.js";
 
@@ -38,6 +40,30 @@ export function buildGbnf(format: FormatId | FormatDescription, request: unknown
 export interface EmittedGrammar {
   text: string;
   captures: ReadonlyMap<string, Capture>;
+}
+
+/** A lazy grammar: free output until a trigger fires, then `grammar` from the trigger's match on. */
+export interface LazyGrammar {
+  grammar: string;
+  triggers: LazyTrigger[];
+}
+
+/**
+ * The lazy form of the `tool_choice: "auto"` grammar (llama.cpp's `grammar_lazy`): the root is the
+ * answer from its first group of calls on (`calls text (calls text)*`), and the triggers are the
+ * texts a group starts with (lazy-triggers.ts). Undefined when the request is not `auto` with a
+ * callable tool: `required` and a named tool constrain the whole output, `none` needs nothing.
+ */
+export function buildLazyGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): LazyGrammar | undefined {
+  const lazy = emitLazyGbnf(format, request, options);
+  return lazy === undefined ? undefined : { grammar: lazy.text, triggers: lazy.triggers };
+}
+
+export function emitLazyGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): (EmittedGrammar & { triggers: LazyTrigger[] }) | undefined {
+  const req = toolRequest(request);
+  if (req.choice.kind !== "auto" || req.tools.length === 0) return undefined;
+  const out = emit(format, req, options, true);
+  return out.triggers === undefined ? undefined : { text: out.text, captures: out.captures, triggers: out.triggers };
 }
 
 /**
@@ -71,8 +97,12 @@ export function grammarFormats(): FormatId[] {
 }
 
 export function emitGbnf(format: FormatId | FormatDescription, request: unknown, options: GrammarOptions = {}): EmittedGrammar {
+  const { text, captures } = emit(format, toolRequest(request), options, false);
+  return { text, captures };
+}
+
+function emit(format: FormatId | FormatDescription, req: ToolRequest, options: GrammarOptions, lazy: boolean): EmittedGrammar & { triggers?: LazyTrigger[] } {
   const description = formatOf(format);
-  const req = toolRequest(request);
   const builder = new GbnfBuilder();
   builder.stringMarkers = regionEndMarkers(description);
   const markers = formatMarkers(description);
@@ -88,13 +118,31 @@ export function emitGbnf(format: FormatId | FormatDescription, request: unknown,
     throw new ChatwireError("unknown_format", `no grammar for format ${JSON.stringify(description.id)}: ${shape.reason}`);
   }
   valueMarkers.push(...shape.markers);
-  const reasoning = reasoningPrefix(builder, description, markers, options.promptSuffix);
   const textMarkers = shape.atStartOnly ? markers.filter((m) => !description.regions.some((r) => r.atStartOnly === true && r.start.includes(m))) : markers;
-  const body = bodyRule(builder, shape, req, textMarkers);
-  root.define([reasoning, body].filter((p) => p !== "").join(" "));
-  builder.comment(`chatwire grammar for format ${description.id}, tool_choice ${req.choice.kind}${req.parallel ? "" : ", one call at most"}`);
+  let triggers: LazyTrigger[] | undefined;
+  if (description.channels !== undefined) {
+    // Messages routed by their headers (channels.ts); no lazy form: the output starts in a header.
+    if (lazy) return { text: "", captures: builder.captures };
+    root.define(channelBody(ctx, req, options.promptSuffix));
+  } else if (lazy) {
+    // Reasoning is never constrained lazily: the triggers fire only outside it.
+    root.define(lazyBodyRule(builder, shape, req, textMarkers));
+    const opened = reasoningOpened(description, options.promptSuffix);
+    triggers = lazyTriggers({ format: description, starts: shape.starts, atStartOnly: shape.atStartOnly, reasoningOpened: opened, names: callableTools(req).map((t) => t.function.name) });
+  } else {
+    const reasoning = reasoningPrefix(builder, description, markers, options.promptSuffix);
+    const body = bodyRule(builder, shape, req, textMarkers);
+    root.define([reasoning, body].filter((p) => p !== "").join(" "));
+  }
+  builder.comment(`chatwire ${lazy ? "lazy " : ""}grammar for format ${description.id}, tool_choice ${req.choice.kind}${req.parallel ? "" : ", one call at most"}`);
   if (schemas.relaxed.length > 0) builder.comment(`relaxed (not enforced by the grammar, checked by the parser): ${schemas.relaxed.join("; ")}`);
-  return { text: builder.toString(), captures: builder.captures };
+  return { text: builder.toString(), captures: builder.captures, ...(triggers !== undefined ? { triggers } : {}) };
+}
+
+/** The prompt ended inside an opened reasoning block (its generation prompt wrote the start). */
+function reasoningOpened(format: FormatDescription, promptSuffix: string | undefined): boolean {
+  const markers = format.reasoning?.[0];
+  return markers !== undefined && promptSuffix !== undefined && markers.start.some((s) => promptSuffix.trimEnd().endsWith(s.trimEnd()));
 }
 
 /**
@@ -116,9 +164,20 @@ function reasoningPrefix(builder: GbnfBuilder, format: FormatDescription, all: r
   const end = alt(markers.end.map(lit));
   // No marker at all inside: the parser may open calls in reasoning, or end it at any end spelling.
   const text = builder.capture(textWithout(builder, "reasoning-text", all), { kind: "reasoning" });
-  const opened = promptSuffix !== undefined && markers.start.some((s) => promptSuffix.trimEnd().endsWith(s.trimEnd()));
-  if (opened) return builder.add("reasoning", `${text} ${end}`);
+  if (reasoningOpened(format, promptSuffix)) return builder.add("reasoning", `${text} ${end}`);
   return `${builder.add("reasoning", `${start} ${text} ${end}`)}?`;
+}
+
+/**
+ * The `auto` answer from its first group of calls on: `calls text (calls text)*` (one group with one
+ * call when parallel calls are off), or the calls alone for formats that write them only at the start.
+ */
+function lazyBodyRule(builder: GbnfBuilder, shape: CallShape, req: ToolRequest, markers: readonly string[]): string {
+  const single = !req.parallel;
+  const block = builder.add("calls", shape.block(callableTools(req), single));
+  if (shape.atStartOnly) return block;
+  const text = builder.capture(textWithout(builder, "content", markers), { kind: "content" });
+  return builder.add("answer", `${block} ${text}${single ? "" : ` (${block} ${text})*`}`);
 }
 
 function bodyRule(builder: GbnfBuilder, shape: CallShape, req: ToolRequest, markers: readonly string[]): string {

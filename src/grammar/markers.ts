@@ -14,7 +14,14 @@ export function formatMarkers(format: FormatDescription): string[] {
   return [...new Set(out.filter((m) => m !== ""))];
 }
 
-/** The end markers of call regions: a quoted string holding one would end the call early. */
+/**
+ * What a quoted string may not hold: the end markers of call regions (it would end the call early)
+ * the tag prefixes of xml-calls payloads (their decoder reads a tag wherever one starts, also inside
+ * JSON text in a leaf), and a channel format's header starts and body ends.
+ */
 export function regionEndMarkers(format: FormatDescription): string[] {
-  return [...new Set(format.regions.flatMap((r) => r.end ?? []))];
+  const tags = format.regions.flatMap((r) => (r.payload.kind === "xml-calls" ? [r.payload.open[0], r.payload.close[0]] : []));
+  // A channel message's call body ends at the next header or body end.
+  const messageEnds = format.channels === undefined ? [] : [...format.channels.headerStart, ...format.channels.bodyEnd];
+  return [...new Set([...format.regions.flatMap((r) => r.end ?? []), ...tags, ...messageEnds])];
 }

@@ -90,3 +90,24 @@ export function patternGbnf(source: string, holes: Readonly<Record<string, strin
 export function choosePattern(patterns: readonly string[], known: readonly string[]): string | undefined {
   return patterns.find((p) => requiredHoles(p).every((h) => known.includes(h)));
 }
+
+/** A pattern's text with its holes filled (`{hole}` from `holes`, others empty), optional parts left out. */
+export function fillPattern(pattern: string, holes: Readonly<Record<string, string>>): string {
+  let out = "";
+  let depth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\") {
+      if (depth === 0) out += pattern[i + 1] ?? "";
+      i++;
+    } else if (c === "[") depth++;
+    else if (c === "]") depth--;
+    else if (depth > 0) continue;
+    else if (c === "{") {
+      const j = pattern.indexOf("}", i);
+      out += holes[pattern.slice(i + 1, j)] ?? "";
+      i = j;
+    } else out += c;
+  }
+  return out;
+}

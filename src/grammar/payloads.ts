@@ -64,7 +64,7 @@ const WRITERS: PayloadTable<WriterOrReason, [EmitContext]> = {
   "python-or-json": (_p, ctx) => pythonCalls("", "list", ctx),
   "by-first-char": (p, ctx) => byFirstChar(p, ctx),
   "python-tag": () => ({ reason: "<|python_tag|> holds raw code for a built-in tool, which a grammar cannot type" }),
-  "xml-calls": () => ({ reason: "XML-element arguments (nested elements per key) have no grammar writer yet" }),
+  "xml-calls": (p, ctx) => xmlCalls(p, ctx),
   "json-args": () => ({ reason: "a bare arguments body belongs to a channel message, whose header names the call" }),
 };
 
@@ -105,6 +105,11 @@ function jsonObject(builder: GbnfBuilder): ObjectSyntax {
 
 function jsonArgs(ctx: EmitContext, tool: FunctionTool): string {
   return ctx.schemas.objectRule(tool.function.parameters, `${hint(tool)}-args`, jsonObject(ctx.builder));
+}
+
+/** A call whose text is the tool's JSON arguments alone (a channel message's body). */
+export function jsonCallBody(ctx: EmitContext, tool: FunctionTool): string {
+  return callRule(ctx.builder, tool, jsonArgs(ctx, tool));
 }
 
 function jsonCalls(payload: PayloadOf<"json-calls">, ctx: EmitContext): PayloadWriter {
@@ -217,6 +222,43 @@ function tagged(payload: PayloadOf<"tagged">, ctx: EmitContext): WriterOrReason 
     group(tools, single) {
       const one = anyCall(builder, tools, "tagged-call", call);
       return single || payload.call === undefined ? one : `${one} ("\\n" ${one})*`;
+    },
+  };
+}
+
+/**
+ * Calls as elements whose tags are special tokens (Kimi K3, MiniMax M3): the call's open tag names
+ * the tool (the first head pattern, optional parts left out), then one leaf element per argument (an
+ * element named by the key, or the parameter element with the key attribute and no type attribute),
+ * whose text is the raw value typed by the schema, as the decoder reads a leaf (xml-calls.ts:
+ * typeRawValue over the element's text, nothing stripped). Objects and lists are written as JSON text
+ * in the leaf, which the decoder reads the same as nested elements. Raw text holds no tag prefix and
+ * no edge newline (the tight layout), and an element-named key must be an element name.
+ */
+function xmlCalls(payload: PayloadOf<"xml-calls">, ctx: EmitContext): WriterOrReason {
+  const { builder, schemas } = ctx;
+  const head = choosePattern(payload.call.head, ["name"]);
+  if (head === undefined) return { reason: "no call head pattern that names only the tool" };
+  if (ctx.rawLayout !== undefined) ctx.rawLayout.tight = true;
+  const [open, openEnd] = payload.open;
+  const [close, closeEnd] = payload.close;
+  const params = payload.params;
+  const attr = (v: string): string => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  const key = (name: string): string =>
+    params.by === "element" ? lit(`${open}${name}${openEnd}`) : lit(`${open}${params.element} ${params.key}="${attr(name)}"${openEnd}`);
+  const after = (name: string): string => lit(`${close}${params.by === "element" ? name : params.element}${closeEnd}`);
+  const call = (t: FunctionTool): string => {
+    const members: ObjectSyntax = { open: "", close: "", key, after: "", afterKey: after, sep: "", values: "raw", captureMembers: true };
+    const args = schemas.objectRule(t.function.parameters, `${hint(t)}-args`, members);
+    const openTag = seq(lit(open), patternGbnf(head, { name: lit(attr(t.function.name)) }), lit(openEnd));
+    return callRule(builder, t, seq(openTag, args, lit(`${close}${payload.call.element}${closeEnd}`)));
+  };
+  return {
+    markers: [open, close, openEnd === ">" ? "" : openEnd, ...patternLiterals(payload.call.head[0]!)].filter((m) => m.length > 1),
+    oneCall: false,
+    group(tools, single) {
+      const one = anyCall(builder, tools, "xml-call", call);
+      return single ? one : `${one}+`;
     },
   };
 }

@@ -27,6 +27,8 @@ export interface ObjectSyntax {
   key(name: string): string;
   /** What follows a property's value. */
   after: string;
+  /** What follows the value of this property, when it depends on the key (an element's close tag). */
+  afterKey?(name: string): string;
   /** Between members. */
   sep: string;
   /** A key that is not declared, for additionalProperties; absent: only declared keys are written. */
@@ -234,7 +236,7 @@ export class SchemaRules {
     const properties = isSchema(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
     const members = Object.entries(properties).map(([name, sub]) => ({
-      expr: seq(syntax.key(name), this.member(name, sub, `${hint}-${name}`, syntax, root), syntax.after),
+      expr: seq(syntax.key(name), this.member(name, sub, `${hint}-${name}`, syntax, root), syntax.afterKey?.(name) ?? syntax.after),
       required: required.has(name),
     }));
     // An object schema that declares no properties (`{"type": "object"}`) is any object, as in JSON Schema.

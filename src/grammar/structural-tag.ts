@@ -14,7 +14,7 @@ import { formatOf } from "./format-of.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { onPayload, type PayloadTable } from "../parse/payload-kinds.js";
 import type { JsonSchema } from "../types.js";
-import { choosePattern, requiredHoles } from "./pattern-gbnf.js";
+import { choosePattern, fillPattern, requiredHoles } from "./pattern-gbnf.js";
 import { callableTools, toolRequest } from "./tool-request.js";
 
 export interface StructuralTag {
@@ -28,27 +28,6 @@ interface CallFrame {
   begin(name: string): string;
   end: string;
   trigger: string;
-}
-
-/** A pattern's text with its holes filled (optional parts left out, as the GBNF emitter writes it). */
-function fill(pattern: string, name: string): string {
-  let out = "";
-  let depth = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === "\\") {
-      if (depth === 0) out += pattern[i + 1] ?? "";
-      i++;
-    } else if (c === "[") depth++;
-    else if (c === "]") depth--;
-    else if (depth > 0) continue;
-    else if (c === "{") {
-      const j = pattern.indexOf("}", i);
-      out += pattern.slice(i + 1, j) === "name" ? name : "";
-      i = j;
-    } else out += c;
-  }
-  return out;
 }
 
 /** The JSON call's text before and after its arguments, from the payload and its region. */
@@ -73,7 +52,7 @@ const FRAMES: PayloadTable<PayloadFrame, [RegionSpec]> = {
     const pattern = choosePattern(payload.header, ["name"]);
     const end = payload.headerEnd[0];
     if (pattern === undefined || end === undefined || requiredHoles(pattern).some((h) => h !== "name")) return undefined;
-    return { before: (n) => `${fill(pattern, n)}${end}`, after: "" };
+    return { before: (n) => `${fillPattern(pattern, { name: n })}${end}`, after: "" };
   },
   // The family's own spelling only: Qwen3-Coder and GLM also read JSON, but their templates write tags.
   "by-first-char": (payload, region) => payloadFrame(payload.otherwise, region),

@@ -84,6 +84,11 @@ export interface TextOptions {
    * parser strips one newline on each side, so an edge newline would be lost).
    */
   noEdgeNewlines?: boolean;
+  /**
+   * Markers that may follow the text: it may not end with a start of one that, with the marker
+   * written after it, would be read as a marker there (`>` then functionary's `>>>`).
+   */
+  followedBy?: readonly string[];
 }
 
 /**
@@ -171,6 +176,15 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
     return (guard === undefined || guardAccepts(guard, gs)) && e !== "N";
   };
   const first = visit(0, 0, `${guard === undefined ? "F" : "L"}${edges ? "|S" : ""}`);
+  const cleanEnd = (s: number): boolean =>
+    (options.followedBy ?? []).every((m) => {
+      let t = s;
+      for (let k = 0; k < m.length; k++) {
+        t = step(states, t, m[k]!);
+        if (states[t]!.complete) return k === m.length - 1;
+      }
+      return true;
+    });
   const bodies: string[][] = [];
   for (let i = 0; i < order.length; i++) {
     const [s, w, g] = order[i]!;
@@ -194,8 +208,9 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
     const negated = `${other.slice(0, -1)}\\x00${options.exclude ?? ""}]`;
     const moves = start < 0 ? [] : [`${negated} @${start}`, ...(options.atoms ?? []).map((a) => `${a} @${start}`)];
     for (const [t, chars] of byTarget) moves.push(`${chars.length === 1 ? lit(chars[0] as string) : cls(chars)} @${t}`);
-    // The text may end here unless the guard forbids what it is so far.
-    if (acceptG(g)) moves.unshift("");
+    // The text may end here unless the guard forbids what it is so far, or a marker after it would
+    // be read as starting inside the text.
+    if (acceptG(g) && cleanEnd(s)) moves.unshift("");
     bodies.push(moves);
   }
   // Only states from which the text can still end get rules (a guard can make dead ends).

@@ -4,7 +4,7 @@
  * generation constraint, and open the raw completion request to the backend. The endpoints differ only
  * in how they name fields (Chat Completions vs Responses) and how they shape the answer.
  */
-import type { FormatId } from "../formats/types.js";
+import type { FormatDescription, FormatId } from "../formats/types.js";
 import { isObject } from "../request/is-object.js";
 import type { ParseOptions } from "../parse/index.js";
 import { PROMPT_SUFFIX_LENGTH } from "../template/chat-template.js";
@@ -13,6 +13,8 @@ import { ApiError, badRequest } from "./api-error.js";
 import { openBackend, type BackendCall, type BackendPiece, type BackendProtocol, type Constraint, type TransportOptions } from "./backends/index.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
 import { readParseFields } from "./parse-fields.js";
+import { chooseConstraint } from "./request-constraint.js";
+import type { RequestGrammars } from "./request-grammar.js";
 import { responseFormatOf } from "./response-format.js";
 import { readSampling, streamFlag, type SamplingFields } from "./sampling.js";
 
@@ -24,9 +26,9 @@ export interface ServerContext {
   /** The backend's name for the model (sent to openai/vllm/sglang/ollama backends, listed by /v1/models). */
   model: string | undefined;
   /** Markers the backend must print (llamacpp `preserved_tokens`) for completions in a format; none for other kinds. */
-  preservedTokens: (format: FormatId) => readonly string[];
-  /** The tool-call grammar (GBNF) for the request, or undefined when there is none to send. */
-  grammar: (request: GrammarRequest) => string | undefined;
+  preservedTokens: (format: FormatDescription) => readonly string[];
+  /** The tool-call constraints for a request (src/grammar), or undefined when none are sent. */
+  grammars: RequestGrammars | undefined;
   /** Token ids with provenance for the prompts sent; undefined when the server sends text (`--text-prompt`). */
   prompts: PromptTokenizer | undefined;
   /** The tokenizer for /tokenize and /detokenize (there may be one even when prompts go as text). */
@@ -45,6 +47,8 @@ export interface ServerContext {
 export interface GrammarRequest {
   body: Record<string, unknown>;
   format: FormatId;
+  /** The format's description as parsed (json-block carries the template's reasoning markers when polyfilled). */
+  output: FormatDescription;
   promptSuffix: string;
 }
 
@@ -112,31 +116,19 @@ export async function prepareGeneration(
   // The format can depend on the request (json-block when the template has no tool syntax and the
   // tool polyfill rendered the tools); the parser makes the same choice.
   const format = ctx.template.formatFor(body);
+  // json-block with the template's reasoning markers when polyfilled (what the parse reads too).
+  const output = ctx.template.outputFormat(body);
   const call: BackendCall = {
     prompt: sent,
     sampling,
     stream,
     model: ctx.model ?? (body.model as string | undefined),
-    constraint: constraintFor(ctx, { body, format, promptSuffix }, responseFormat),
-    preservedTokens: ctx.preservedTokens(format),
+    constraint: await chooseConstraint({ accepts: ctx.protocol.constraints, grammars: ctx.grammars, tokenizer: ctx.tokenizer }, { body, format, output, promptSuffix }, responseFormat, signal),
+    preservedTokens: ctx.preservedTokens(output),
   };
   const parseOptions: ParseOptions = { ...parseFields, promptSuffix };
   if (ctx.idGenerator !== undefined) parseOptions.idGenerator = ctx.idGenerator;
   return { body, prompt: text, stream, model: (body.model as string | undefined) ?? ctx.model ?? DEFAULT_MODEL_NAME, call, parseOptions };
-}
-
-/**
- * The tool-call grammar when the request has tools (the answer may be a call or text, which a JSON
- * constraint would forbid); otherwise the response_format's JSON constraint; only kinds the backend
- * has a field for.
- */
-function constraintFor(ctx: ServerContext, request: GrammarRequest, responseFormat: Constraint | undefined): Constraint | undefined {
-  const accepts = ctx.protocol.constraints;
-  if (accepts.includes("gbnf")) {
-    const grammar = ctx.grammar(request);
-    if (grammar !== undefined) return { kind: "gbnf", grammar };
-  }
-  return responseFormat !== undefined && accepts.includes(responseFormat.kind) ? responseFormat : undefined;
 }
 
 /**

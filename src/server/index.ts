@@ -8,13 +8,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { ChatwireError } from "../errors.js";
-import { getFormat } from "../formats/index.js";
-import type { FormatId } from "../formats/types.js";
+import type { FormatDescription } from "../formats/types.js";
 import { BACKEND_KINDS, PROTOCOLS, type BackendKind } from "./backends/index.js";
 import type { ServerContext } from "./generation.js";
 import { preservedTokens } from "./preserved-tokens.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
-import { requestGrammar } from "./request-grammar.js";
+import { requestGrammars } from "./request-grammar.js";
 import type { ChatTemplate } from "../template/index.js";
 import { route, type RouterOptions } from "./router.js";
 
@@ -150,7 +149,8 @@ export function serverContext(options: ServeOptions): ServerContext {
     ...(options.backendBody === undefined ? {} : { extraBody: options.backendBody }),
   };
   const isLlamacpp = protocol.kind === "llamacpp";
-  const markers = new Map<FormatId, readonly string[]>();
+  // By description: a polyfilled json-block carries the template's reasoning markers (one object per template format).
+  const markers = new WeakMap<FormatDescription, readonly string[]>();
   const grammarOn = options.grammar !== false && protocol.constraints.includes("gbnf");
   return {
     template: options.template,
@@ -160,12 +160,10 @@ export function serverContext(options: ServeOptions): ServerContext {
     preservedTokens: (format) => {
       if (!isLlamacpp) return [];
       let list = markers.get(format);
-      // The template's own format is parsed with its declared response template when the family does not speak it.
-      const parsed = format === options.template.format ? options.template.parseFormatFor() : format;
-      if (list === undefined) markers.set(format, (list = preservedTokens(typeof parsed === "string" ? getFormat(parsed) : parsed)));
+      if (list === undefined) markers.set(format, (list = preservedTokens(format)));
       return list;
     },
-    grammar: grammarOn ? requestGrammar(options.template, options.log) : () => undefined,
+    grammars: grammarOn ? requestGrammars(options.template, options.log) : undefined,
     prompts: textPrompt ? undefined : options.tokenizer,
     tokenizer: options.tokenizer,
     keepBos: options.keepBos ?? false,

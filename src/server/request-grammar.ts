@@ -1,13 +1,17 @@
 /**
- * The tool-call grammar for each request, built from the format and the request's tools (src/grammar)
- * and kept by what it depends on: building one was a quarter of a request's CPU time, and clients send
+ * The tool-call constraints for each request (the grammar of the whole output, the lazy grammar and the
+ * structural tag), built from the format and the request's tools (src/grammar); the grammars are kept
+ * by what they depend on: building one was a quarter of a request's CPU time, and clients send
  * the same tools on every turn. A grammar that cannot be built is not a reason to refuse the request:
  * it is generated without one (and the parser still checks).
  */
 import { BoundedCache } from "../bounded-cache.js";
+import { ChatwireError } from "../errors.js";
+import { getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
-import { buildGbnf, grammarFormats, grammarUnavailable } from "../grammar/index.js";
+import { buildGbnf, buildLazyGbnf, buildStructuralTag, grammarFormats, grammarUnavailable, type LazyGrammar, type StructuralTag } from "../grammar/index.js";
 import { PyFloat } from "../jinja/py-float.js";
+import { normalizeToolChoice } from "../request/tools.js";
 import type { ChatTemplate } from "../template/index.js";
 import type { GrammarRequest } from "./generation.js";
 
@@ -28,7 +32,7 @@ const MAX_CHARS = 4 << 20;
 function grammarKey(request: GrammarRequest): string | undefined {
   let ambiguous = false;
   const { body } = request;
-  const text = JSON.stringify([request.format, request.promptSuffix, body.tools, body.tool_choice, body.parallel_tool_calls], (_key, v: unknown) => {
+  const text = JSON.stringify([request.format, request.output.reasoning, request.promptSuffix, body.tools, body.tool_choice, body.parallel_tool_calls], (_key, v: unknown) => {
     if (v instanceof PyFloat) return `\u0000${v.value}`;
     if (typeof v === "string" && v.charCodeAt(0) === 0) ambiguous = true;
     return v;
@@ -36,20 +40,63 @@ function grammarKey(request: GrammarRequest): string | undefined {
   return ambiguous ? undefined : text;
 }
 
-export function requestGrammar(template: ChatTemplate, log: ((line: string) => void) | undefined): (request: GrammarRequest) => string | undefined {
+/** The constraints built for a request, each kept by what it depends on. */
+export interface RequestGrammars {
+  /** The grammar of the whole output. */
+  full(request: GrammarRequest): string | undefined;
+  /** The lazy grammar and its triggers (only `tool_choice: "auto"`; undefined otherwise). */
+  lazy(request: GrammarRequest): LazyGrammar | undefined;
+  /** The structural tag (only `auto`, and formats whose calls are JSON arguments between fixed text). */
+  structuralTag(request: GrammarRequest): StructuralTag | undefined;
+}
+
+export function requestGrammars(template: ChatTemplate, log: ((line: string) => void) | undefined): RequestGrammars {
+  const options = (request: GrammarRequest) => ({ promptSuffix: request.promptSuffix, templateSource: template.source });
+  const full = cached(log, (request) => buildGbnf(request.output, request.body, options(request)), (g) => g.length);
+  const lazy = cached(log, (request) => buildLazyGbnf(request.output, request.body, options(request)) ?? null, (g) => (g === null ? 0 : g.grammar.length));
+  // A format without one is known once (the builder says so for any request).
+  const noTag = new Set<FormatId>();
+  const covered = new Set<FormatId>(grammarFormats());
+  return {
+    full,
+    lazy: (request) => lazy(request) ?? undefined,
+    structuralTag(request) {
+      if (!isAuto(request.body) || !hasTools(request.body) || noTag.has(request.format) || !covered.has(request.format)) return undefined;
+      try {
+        return buildStructuralTag(request.output, request.body);
+      } catch (err) {
+        // The format has none (its calls are not JSON between fixed text): the grammar goes instead.
+        if (err instanceof ChatwireError && err.code === "unknown_format") noTag.add(request.format);
+        else log?.(`warning: no structural tag for this request (${err instanceof Error ? err.message : String(err)})`);
+        return undefined;
+      }
+    },
+  };
+}
+
+const hasTools = (body: Record<string, unknown>): boolean => Array.isArray(body.tools) && body.tools.length > 0;
+const isAuto = (body: Record<string, unknown>): boolean => {
+  try {
+    return normalizeToolChoice(body.tool_choice).kind === "auto";
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A grammar builder behind the format check and the cache: undefined when the request has no tools,
+ * the format has no grammar (said once per format) or the build fails (said each time).
+ */
+function cached<T>(log: ((line: string) => void) | undefined, build: (request: GrammarRequest) => T, size: (value: T) => number): (request: GrammarRequest) => T | undefined {
   const covered = new Set<FormatId>(grammarFormats());
   const told = new Set<FormatId>();
-  const built = new BoundedCache<string, string>(MAX_GRAMMARS, MAX_CHARS, (key, grammar) => key.length + grammar.length);
-  // A declared response template the family does not speak is what the server parses with (ChatTemplate
-  // parseFormatFor), so the grammar follows it for the template's own format.
-  const declared = template.responseFormat?.source === "declared" ? template.responseFormat.format : undefined;
-  const describe = (format: FormatId) => (declared !== undefined && format === template.format ? declared : format);
-  const build = (request: GrammarRequest): string => buildGbnf(describe(request.format), request.body, { promptSuffix: request.promptSuffix, templateSource: template.source });
+  const built = new BoundedCache<string, T>(MAX_GRAMMARS, MAX_CHARS, (key, value) => key.length + size(value));
   return (request) => {
-    const tools = request.body.tools;
-    if (!Array.isArray(tools) || tools.length === 0) return undefined;
+    if (!hasTools(request.body)) return undefined;
     const { format } = request;
-    if (describe(format) === format && !covered.has(format)) {
+    // A description of the format's own (a declared response template, the polyfill's json-block with
+    // reasoning) may have a grammar where the family has none: then the build decides.
+    if (request.output === getFormat(format) && !covered.has(format)) {
       // Said once per format, with the reason, instead of silently generating unconstrained.
       if (!told.has(format)) log?.(`warning: no grammar for format ${format} (${grammarUnavailable(format) ?? "unknown"}); generating without one`);
       told.add(format);

@@ -35,6 +35,7 @@ import { cutAtTag, markFinalMessage } from "./continue-final.js";
 import { renderInOtherShape } from "./shape-fallback.js";
 import { compileAtLoad } from "./compile-at-load.js";
 import { hasHistoryCalls, polyfillMessages, polyfillPlan, type PolyfillMode, type PolyfillPlan } from "./polyfill.js";
+import { polyfillFormat } from "./polyfill-format.js";
 import { requestVariables } from "../request/variables.js";
 import { renderTokens, type ChatTokenizer, type RenderTokensOptions, type TokenizedPrompt } from "../tokens/render-tokens.js";
 
@@ -212,11 +213,19 @@ export class ChatTemplate {
   /**
    * What parse, streamParser and the grammars (gbnfForTemplate, the server) use: the response format for
    * the template's own format (the compiled declaration when the family does not speak it), else
-   * formatFor's (json-block under the tool polyfill).
+   * formatFor's (json-block under the tool polyfill, with the reasoning markers of the template's own
+   * format: src/template/polyfill-format.ts).
    */
   parseFormatFor(request?: unknown, render?: RenderOptions): FormatId | FormatDescription {
     const id = this.formatFor(request, render);
-    return id === this.format ? (this.responseFormat?.format ?? id) : id;
+    if (id === this.format) return this.responseFormat?.format ?? id;
+    return id === "json-block" ? polyfillFormat(this.format) : id;
+  }
+
+  /** parseFormatFor as a description (a registered family by id). */
+  outputFormat(request?: unknown, render?: RenderOptions): FormatDescription {
+    const format = this.parseFormatFor(request, render);
+    return typeof format === "string" ? getFormat(format) : format;
   }
 
   /** Parses a whole completion into an assistant message with validated tool calls. */

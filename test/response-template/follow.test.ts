@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gbnfForTemplate } from "../../src/grammar/index.js";
-import { requestGrammar } from "../../src/server/request-grammar.js";
+import { requestGrammars } from "../../src/server/request-grammar.js";
 import { templateFromConfig } from "../../src/template/core.js";
 import { REPO_ROOT } from "../helpers/fixtures.js";
 
@@ -25,7 +25,7 @@ describe("grammars for a declared response template", () => {
     const grammar = gbnfForTemplate(t, body);
     expect(grammar.split("\n")[0]).toBe("# chatwire grammar for format response-template, tool_choice auto");
     expect(grammar).toMatch(/"<function=" *"get_time"|"<function=get_time>"/);
-    const server = requestGrammar(t, undefined)({ body, format: "hermes", promptSuffix: "<|im_start|>assistant\n" });
+    const server = requestGrammars(t, undefined).full({ body, format: "hermes", output: t.outputFormat(body), promptSuffix: "<|im_start|>assistant\n" });
     expect(server?.split("\n")[0]).toBe("# chatwire grammar for format response-template, tool_choice auto");
   });
 
@@ -34,6 +34,6 @@ describe("grammars for a declared response template", () => {
     expect(t.responseFormat?.source).toBe("family");
     // The family's grammar, with the declaration's end-of-turn markers kept out of text like its own.
     expect(gbnfForTemplate(t, body).split("\n")[0]).toBe("# chatwire grammar for format hermes, tool_choice auto");
-    expect(requestGrammar(t, undefined)({ body, format: "hermes", promptSuffix: "" })?.split("\n")[0]).toBe("# chatwire grammar for format hermes, tool_choice auto");
+    expect(requestGrammars(t, undefined).full({ body, format: "hermes", output: t.outputFormat(body), promptSuffix: "" })?.split("\n")[0]).toBe("# chatwire grammar for format hermes, tool_choice auto");
   });
 });

@@ -7,8 +7,10 @@
  * The plain `openai` kind sends no constraint (there is no common field). `vllm` and `sglang` are the
  * same protocol plus their engines' structured-output fields:
  * - vLLM (>= 0.10.2; the `guided_*` fields were removed in 0.12): `structured_outputs: {grammar}`,
- *   `{json}` or `{json_object: true}`. The grammar is GBNF, which xgrammar (vLLM's default) reads.
- * - SGLang: `ebnf` (its xgrammar backend reads GBNF) or `json_schema` (a JSON string); one per request.
+ *   `{structural_tag}` (a JSON string), `{json}` or `{json_object: true}`. The grammar is GBNF, which
+ *   xgrammar (vLLM's default) reads.
+ * - SGLang: `ebnf` (its xgrammar backend reads GBNF), `response_format: {type: "structural_tag", ...}`
+ *   or `json_schema` (a JSON string); one per request.
  */
 import { isObject } from "../../request/is-object.js";
 import { toJson } from "../json-text.js";
@@ -53,10 +55,36 @@ function completions(kind: BackendKind, constraints: readonly Constraint["kind"]
 
 export const openai = completions("openai", [], () => ({}));
 
-export const vllm = completions("vllm", ["gbnf", "json_schema", "json_object"], (c) => ({
-  structured_outputs: c.kind === "gbnf" ? { grammar: c.grammar } : c.kind === "json_schema" ? { json: c.schema } : { json_object: true },
-}));
+function vllmFields(c: Constraint): Record<string, unknown> {
+  switch (c.kind) {
+    case "gbnf":
+    case "lazy_gbnf":
+      return { structured_outputs: { grammar: c.grammar } };
+    // A JSON string (vLLM json.loads it; `structures`/`triggers` is the form both its backends read).
+    case "structural_tag":
+      return { structured_outputs: { structural_tag: toJson(c.tag) } };
+    case "json_schema":
+      return { structured_outputs: { json: c.schema } };
+    case "json_object":
+      return { structured_outputs: { json_object: true } };
+  }
+}
 
-export const sglang = completions("sglang", ["gbnf", "json_schema", "json_object"], (c) =>
-  c.kind === "gbnf" ? { ebnf: c.grammar } : { json_schema: toJson(c.kind === "json_schema" ? c.schema : { type: "object" }) },
-);
+function sglangFields(c: Constraint): Record<string, unknown> {
+  switch (c.kind) {
+    case "gbnf":
+    case "lazy_gbnf":
+      return { ebnf: c.grammar };
+    // SGLang's completions read it from response_format and pass it on as sampling_params.structural_tag.
+    case "structural_tag":
+      return { response_format: c.tag };
+    case "json_schema":
+      return { json_schema: toJson(c.schema) };
+    case "json_object":
+      return { json_schema: toJson({ type: "object" }) };
+  }
+}
+
+export const vllm = completions("vllm", ["structural_tag", "gbnf", "json_schema", "json_object"], vllmFields);
+
+export const sglang = completions("sglang", ["structural_tag", "gbnf", "json_schema", "json_object"], sglangFields);

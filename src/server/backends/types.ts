@@ -1,3 +1,5 @@
+import type { StructuralTag } from "../../grammar/index.js";
+
 /**
  * The contract between the server and a raw completion backend. A backend kind is a small declarative
  * protocol (where to POST, the body to send, how to read one JSON answer or stream event); the
@@ -8,11 +10,25 @@ export type BackendKind = "llamacpp" | "openai" | "vllm" | "sglang" | "ollama";
 export const BACKEND_KINDS: readonly BackendKind[] = ["llamacpp", "openai", "vllm", "sglang", "ollama"];
 
 /**
- * What generation is constrained to: a GBNF grammar (the tool-call grammar of src/grammar), a JSON
- * Schema (`response_format: json_schema`) or any JSON object (`response_format: json_object`). Each
- * protocol puts it in its own engine's field, or drops it when it has none.
+ * What generation is constrained to: a GBNF grammar over the whole output (the tool-call grammar of
+ * src/grammar), a lazy one (free output until a trigger, llama.cpp's `grammar_lazy`), a structural tag
+ * (xgrammar's: free output, JSON arguments inside tagged spans), a JSON Schema (`response_format:
+ * json_schema`) or any JSON object (`response_format: json_object`). Each protocol puts it in its own
+ * engine's field, or drops it when it has none.
  */
-export type Constraint = { kind: "gbnf"; grammar: string } | { kind: "json_schema"; schema: Record<string, unknown> } | { kind: "json_object" };
+export type Constraint =
+  | { kind: "gbnf"; grammar: string }
+  | { kind: "lazy_gbnf"; grammar: string; triggers: readonly GrammarTrigger[] }
+  | { kind: "structural_tag"; tag: StructuralTag }
+  | { kind: "json_schema"; schema: Record<string, unknown> }
+  | { kind: "json_object" };
+
+/**
+ * What starts a lazy grammar: a marker's text, with its id when it is one token of the model's
+ * vocabulary, or a pattern the whole output so far must match (the grammar takes over at its first
+ * capture).
+ */
+export type GrammarTrigger = { kind: "word"; text: string; token?: number } | { kind: "pattern-full"; pattern: string };
 
 /** Sampling settings taken from the client's request, in backend-neutral form. */
 export interface Sampling {

@@ -1,0 +1,59 @@
+/**
+ * Which constraint a generation gets, and in what form each engine does best (docs/server.md,
+ * "Constraints"): for a request with tools, under `tool_choice: "auto"` a lazy grammar (llama-server)
+ * or a structural tag (vLLM, SGLang), so free text is sampled exactly as without a constraint until a
+ * call starts; under `required` or a named tool the grammar of the whole output. Without tools, the
+ * response_format's JSON constraint. Only kinds the backend has a field for are sent.
+ */
+import type { Constraint, GrammarTrigger } from "./backends/index.js";
+import type { GrammarRequest } from "./generation.js";
+import type { PromptTokenizer } from "./prompt-tokens.js";
+import type { RequestGrammars } from "./request-grammar.js";
+
+export interface ConstraintSources {
+  accepts: readonly Constraint["kind"][];
+  grammars: RequestGrammars | undefined;
+  /** The vocabulary, to send a one-token marker as a token trigger (without it, as a word). */
+  tokenizer: PromptTokenizer | undefined;
+}
+
+export async function chooseConstraint(src: ConstraintSources, request: GrammarRequest, responseFormat: Constraint | undefined, signal: AbortSignal): Promise<Constraint | undefined> {
+  const { accepts, grammars } = src;
+  if (grammars !== undefined) {
+    if (accepts.includes("structural_tag")) {
+      const tag = grammars.structuralTag(request);
+      if (tag !== undefined) return { kind: "structural_tag", tag };
+    }
+    if (accepts.includes("lazy_gbnf")) {
+      const lazy = grammars.lazy(request);
+      if (lazy !== undefined) {
+        const triggers = await Promise.all(lazy.triggers.map((t) => (t.kind === "word" ? wordTrigger(src.tokenizer, t.word, signal) : t)));
+        return { kind: "lazy_gbnf", grammar: lazy.grammar, triggers };
+      }
+    }
+    if (accepts.includes("gbnf")) {
+      const grammar = grammars.full(request);
+      if (grammar !== undefined) return { kind: "gbnf", grammar };
+    }
+  }
+  return responseFormat !== undefined && accepts.includes(responseFormat.kind) ? responseFormat : undefined;
+}
+
+/** Ids of marker texts per tokenizer: a marker is looked up once per server. */
+const markerIds = new WeakMap<PromptTokenizer, Map<string, Promise<number | undefined>>>();
+
+async function wordTrigger(tokenizer: PromptTokenizer | undefined, text: string, signal: AbortSignal): Promise<GrammarTrigger> {
+  if (tokenizer === undefined) return { kind: "word", text };
+  let ids = markerIds.get(tokenizer);
+  if (ids === undefined) markerIds.set(tokenizer, (ids = new Map()));
+  let id = ids.get(text);
+  if (id === undefined) {
+    // Special-token text is read as the token (as llama-server tokenizes a trigger word).
+    id = tokenizer.tokenize(text, true, signal).then((t) => (t.length === 1 ? t[0] : undefined));
+    // A failed lookup (the request was aborted, the backend's /tokenize is down) is not kept.
+    id.catch(() => ids.delete(text));
+    ids.set(text, id);
+  }
+  const token = await id;
+  return token === undefined ? { kind: "word", text } : { kind: "word", text, token };
+}

@@ -32,6 +32,8 @@ export const hermes = defineFormat({
     { kind: "repeated-opener", region: "<tool_call>", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/NousResearch_Hermes-2-Theta-Llama-3-8B/gorilla_openfunctions_v1_test_executable_parallel_multiple_function_result.json" },
     // It opens a call with </tool_call>.
     { kind: "closer-as-opener", region: "<tool_call>", first: "{", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/NousResearch_Hermes-2-Theta-Llama-3-8B/gorilla_openfunctions_v1_test_parallel_function_result.json" },
+    // Hermes-2-Pro-Mistral writes its call object as a Python literal ('...' strings) in BFCL's runs.
+    { kind: "python-literal", region: "<tool_call>", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/NousResearch_Hermes-2-Pro-Mistral-7B/gorilla_openfunctions_v1_test_executable_multiple_function_result.json" },
     // ---- end of the wild-fix3 block ----
   ],
 });

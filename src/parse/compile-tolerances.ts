@@ -10,6 +10,7 @@ import type { DecoderFactory } from "./decoder.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
 import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
+import { pythonLiteralCall } from "./decoders/python-literal-call.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
 import { literalDialect } from "./literal/dialects.js";
 import type { LiteralDialect } from "./literal/dialects.js";
@@ -130,6 +131,8 @@ interface Build {
   repeatedOpeners: string[];
   /** Regions that may be opened by their end marker, then a newline and `first` (`closer-as-opener`). */
   closerOpeners: Array<{ region: string; first: string }>;
+  /** JSON call regions whose call object may be a Python literal (`python-literal`), with its arguments keys. */
+  pythonLiterals: Array<{ region: string; argsKeys: readonly string[] }>;
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -289,6 +292,14 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     if (t.first.length !== 1 || /\s/.test(t.first)) throw invalid(format, t, '"first" must be one non-space character');
     into.closerOpeners.push({ region: t.region, first: t.first });
   },
+  "python-literal"(t, into, format) {
+    const region = format.regions.find((r) => r.start.includes(t.region));
+    if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    const json = jsonCallsIn(region.payload);
+    if (json.length === 0 || region.payload.kind !== "json-calls") throw invalid(format, t, "the region holds no JSON call objects");
+    if (region.end === undefined || region.end.length === 0) throw invalid(format, t, "the region has no end marker");
+    into.pythonLiterals.push({ region: t.region, argsKeys: json[0]!.argsKeys ?? ["arguments"] });
+  },
   "fence-closer"(t, into, format) {
     if (!format.regions.some((r) => r.start.includes(t.after))) throw invalid(format, t, `"after" ${JSON.stringify(t.after)} is no region's start marker`);
     into.stray.push({ after: t.after, closer: { closer: "```", repair: "fence-closer", message: "a lone ``` after the call (its opening fence never written) read as part of it", lineEnd: true } });
@@ -315,6 +326,7 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   "repeated-opener": ["region", "evidence"],
   "closer-as-opener": ["region", "first", "evidence"],
   "fence-closer": ["after", "evidence"],
+  "python-literal": ["region", "evidence"],
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */
@@ -340,7 +352,7 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [], misspelled: [], namePrefixes: new Map(), keyOpeners: new Set(), argumentLists: [], tagAliases: [], repeatedOpeners: [], closerOpeners: [] };
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], fenced: [], misspelled: [], namePrefixes: new Map(), keyOpeners: new Set(), argumentLists: [], tagAliases: [], repeatedOpeners: [], closerOpeners: [], pythonLiterals: [] };
   for (const t of list) {
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
@@ -365,10 +377,13 @@ function finish(into: Build): CompiledTolerances {
     },
     missingValueOpener: (open) => into.valueOpeners.has(open),
     decoder(regionStart, own) {
+      // wild-fix3: a call object written as a Python literal, read when the JSON reading fails.
+      const literal = into.pythonLiterals.find((p) => regionStart.includes(p.region));
+      const base = literal === undefined ? own : pythonLiteralCall(own, literal.argsKeys, `a call object written as a Python literal (strings in '...') read as the call`);
       const others = into.others.filter((o) => regionStart.includes(o.region));
-      if (others.length === 0) return own;
+      if (others.length === 0) return base;
       const byFirst = new Map(others.map((o) => [o.when, o.decoder]));
-      return dispatchByFirstChar((first) => byFirst.get(first) ?? own);
+      return dispatchByFirstChar((first) => byFirst.get(first) ?? base);
     },
     regions: (own) => [
       ...into.regions,

@@ -395,7 +395,14 @@ export type Tolerance =
    * region opened by `after` (whitespace between), its opening fence never written: it belongs to the
    * call. A fence that opens a code block ("```python") is not one.
    */
-  | { kind: "fence-closer"; after: string; evidence: string };
+  | { kind: "fence-closer"; after: string; evidence: string }
+  /**
+   * A JSON call region (opened by `region`) whose call object is written as a Python literal, strings
+   * in '...' (`{"arguments": {'k': 1}, "name": 'f'}`): not JSON, but with one reading. Read only when
+   * the region's JSON reading fails without naming a call, and only as one object with exactly a string
+   * `name` and an object arguments key of the payload's own names.
+   */
+  | { kind: "python-literal"; region: string; evidence: string };
 // ---- end of the wild-fix3 block ----
 
 /** How call ids are made when the model writes none. */

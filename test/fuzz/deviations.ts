@@ -118,6 +118,12 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
   },
   // A lone fence closer after the text, or a code block's opening fence.
   "fence-closer": (_t, s, _f, r) => `${s}\n${pick(r, ["```", "```\n", "```python\nw2\n```", "``` w3"])}`,
+  // A call object with some strings in '...' (in the region, or the text's quotes swapped).
+  "python-literal": (t, s, f, r) => {
+    const end = regionEnd(f, t.region);
+    const body = pick(r, [`{"arguments": {'city': 'w1'}, "name": 'get_weather'}`, `{'name': 'get_weather', 'arguments': {'city': "w2's"}}`, `{'name': 'w3', 'arguments': {}}`, `{'name': 'get_weather'}`]);
+    return pick(r, [`${t.region}\n${body}\n${end}`, `${t.region}${body}`, s.replace(/"/g, "'")]);
+  },
   "bare-call": (t, s, _f, r) => {
     if (t.payload === undefined) return s;
     const call = callIn(t.payload, r);

@@ -146,3 +146,34 @@ describe("fence-closer and the ```python fence (pythonic)", () => {
       .expect({ content: "It is:\n\n\n\nThat is all.", tool_calls: [{ name: "binom", arguments: { n: 3 } }] });
   });
 });
+
+describe("python-literal (hermes)", () => {
+  const DISP = [{ type: "function", function: { name: "disp", parameters: { type: "object", properties: { v: { type: "number" }, s: { type: "string" } }, required: ["v"] } } }];
+  it("a call object with '...' strings is read as the Python literal it is", () => {
+    const obj = `{"arguments": {'v': 15, 's': "it's"}, "name": 'disp'}`;
+    tester("hermes")
+      .tools(DISP)
+      .test(`<tool_call>\n${obj}\n</tool_call>\n`)
+      .errors([{ type: "repaired", repair: "python-literal", name: "disp", call: 0, text: obj }])
+      .expect({ content: null, tool_calls: [{ name: "disp", arguments: { v: 15, s: "it's" } }] });
+  });
+
+  it("an undeclared name, invalid arguments, other keys or no literal keep the text and an error, no repair", () => {
+    for (const [obj, type] of [
+      [`{'name': 'nope', 'arguments': {'v': 1}}`, "unknown_tool"],
+      [`{'name': 'disp', 'arguments': {'s': 'x'}}`, "invalid_arguments"],
+      [`{'name': 'disp', 'arguments': {'v': 1}, 'x': 1}`, "malformed"],
+      [`{'name': 'disp', 'arguments': {'v': 1}`, "malformed"],
+    ] as const) {
+      tester("hermes")
+        .tools(DISP)
+        .test(`<tool_call>\n${obj}\n</tool_call>`)
+        .errors([{ type }])
+        .expect({ content: `<tool_call>\n${obj}\n</tool_call>`, tool_calls: [] });
+    }
+  });
+
+  it("a JSON call object is read as before, with no repair", () => {
+    tester("hermes").tools(DISP).test(`<tool_call>\n{"name": "disp", "arguments": {"v": 1}}\n</tool_call>`).errors([]).expect({ content: null, tool_calls: [{ name: "disp", arguments: { v: 1 } }] });
+  });
+});

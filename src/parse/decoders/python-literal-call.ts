@@ -30,6 +30,20 @@ class PythonLiteralCall implements PayloadDecoder {
     return events;
   }
 
+  // The JSON decoder's fast paths, with the text they take kept while no call is named.
+  pushPlain(text: string): string | undefined {
+    return this.kept(text, this.inner.pushPlain?.(text));
+  }
+
+  pushOpaque(text: string): string | undefined {
+    return this.kept(text, this.inner.pushOpaque?.(text));
+  }
+
+  private kept(text: string, took: string | undefined): string | undefined {
+    if (took !== undefined && !this.named) this.text.push(text);
+    return took;
+  }
+
   opaque(): boolean {
     return this.inner.opaque?.() ?? false;
   }

@@ -3,7 +3,9 @@
  * `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>` once per call. Qwen3 thinks in
  * `<think>...</think>` first and sometimes calls inside it; the last call may lack `</tool_call>`.
  * Tolerated (each reported as a repair): an `args` key, arguments as a JSON string, a whole answer that
- * is one bare call object naming a declared tool.
+ * is one bare call object naming a declared tool; and (Hermes-2-Theta / Hermes-2-Pro-Mistral) a call ended by
+ * <|im_start|>, </tool_call> or <tool_call> written twice, a call opened by </tool_call>, a call object
+ * written as a Python literal.
  */
 import { defineFormat } from "../parse/language.js";
 

@@ -3,7 +3,7 @@
  * `[get_weather(city='SF', unit="c"), f2()]`, a Python list of calls with literal keyword arguments,
  * optionally inside `<|python_start|>...<|python_end|>` (Llama 4). A bare list has no end marker: it
  * ends with its `]`. A `[` that does not start a call (`[1]`, `[see the docs]`) is prose.
- * Tolerated (each reported as a repair): the list in a ```tool_code fence, a JSON call object inside
+ * Tolerated (each reported as a repair): the list in a ```tool_code or ```python fence, a lone ``` after it, a JSON call object inside
  * `<|python_start|>`, and a whole answer that is one call without its `[...]`, naming a declared tool.
  */
 import { defineFormat } from "../parse/language.js";

@@ -5,7 +5,9 @@
  * Tolerated (each reported as a repair): an `args` key, arguments as a JSON string, a whole answer that
  * is one bare call object naming a declared tool, a call object on its own line followed by
  * `</tool_call>` without its opener, a call object in a ```json / ```xml fence or inside tags Hermes
- * does not have.
+ * does not have; and (Hermes-2-Theta / Hermes-2-Pro-Mistral) a call ended by <|im_start|>,
+ * </tool_call> or <tool_call> written twice, a call opened by </tool_call>, a call object written as a
+ * Python literal.
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -32,5 +34,17 @@ export const hermes = defineFormat({
     { kind: "fence", open: ["```xml"], around: "<function_call>", evidence: "https://github.com/madroidmaq/mlx-omni-server/issues/4" },
     // Qwen2.5-Coder answers with the bare call object, no <tool_call> around it (under tool_choice auto).
     { kind: "bare-call", evidence: "https://github.com/nicedreamzapp/claude-code-local/pull/43" },
+    // ---- wild-fix3: Hermes-2-Theta (a Llama-3 / ChatML merge, BFCL runs) repeats, swaps and replaces its markers ----
+    // It ends a call with ChatML's <|im_start|> instead of </tool_call>.
+    { kind: "foreign-closer", region: "<tool_call>", closer: ["<|im_start|>"], evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/NousResearch_Hermes-2-Theta-Llama-3-70B/gorilla_openfunctions_v1_test_rest_result.json" },
+    // It closes a call twice.
+    { kind: "repeated-closer", region: "<tool_call>", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/NousResearch_Hermes-2-Theta-Llama-3-8B/gorilla_openfunctions_v1_test_executable_parallel_function_result.json" },
+    // It opens a call twice.
+    { kind: "repeated-opener", region: "<tool_call>", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/NousResearch_Hermes-2-Theta-Llama-3-8B/gorilla_openfunctions_v1_test_executable_parallel_multiple_function_result.json" },
+    // It opens a call with </tool_call>.
+    { kind: "closer-as-opener", region: "<tool_call>", first: "{", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/NousResearch_Hermes-2-Theta-Llama-3-8B/gorilla_openfunctions_v1_test_parallel_function_result.json" },
+    // Hermes-2-Pro-Mistral writes its call object as a Python literal ('...' strings) in BFCL's runs.
+    { kind: "python-literal", region: "<tool_call>", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/NousResearch_Hermes-2-Pro-Mistral-7B/gorilla_openfunctions_v1_test_executable_multiple_function_result.json" },
+    // ---- end of the wild-fix3 block ----
   ],
 });

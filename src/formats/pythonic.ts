@@ -3,7 +3,7 @@
  * `[get_weather(city='SF', unit="c"), f2()]`, a Python list of calls with literal keyword arguments,
  * optionally inside `<|python_start|>...<|python_end|>` (Llama 4). A bare list has no end marker: it
  * ends with its `]`. A `[` that does not start a call (`[1]`, `[see the docs]`) is prose.
- * Tolerated (each reported as a repair): the list in a ```tool_code fence, a JSON call object inside
+ * Tolerated (each reported as a repair): the list in a ```tool_code or ```python fence, a lone ``` after it, a JSON call object inside
  * `<|python_start|>`, and a whole answer that is one call without its `[...]`, naming a declared tool.
  */
 import { defineFormat } from "../parse/language.js";
@@ -18,6 +18,10 @@ export const pythonic = defineFormat({
   ],
   ignore: ["<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>"],
   tolerate: [
+    // ---- wild-fix3: Gemma 7B (prompted for pythonic calls, BFCL) fences its list in ```python, or closes a fence it never opened ----
+    { kind: "fence", open: ["```python"], around: "[", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/google_gemma-7b-it/gorilla_openfunctions_v1_test_multiple_function_result.json" },
+    { kind: "fence-closer", after: "[", evidence: "https://github.com/HuanzhiMao/BFCL-Result/blob/b4adfc9be5e0c65e8dbb1340c689688eb92a9379/2024-08-11/result/google_gemma-7b-it/gorilla_openfunctions_v1_test_executable_parallel_function_result.json" },
+    // ---- end of the wild-fix3 block ----
     // Gemma 3 (prompted for pythonic calls) writes its call list in a ```tool_code fence, after a sentence.
     { kind: "fence", open: ["```tool_code"], around: "[", evidence: "https://github.com/vllm-project/vllm/issues/14734" },
     // Llama 4 also speaks Llama 3's JSON calls, and may write one inside <|python_start|>.

@@ -13,6 +13,7 @@ import { closedBareCall } from "./decoders/closed-bare-call.js";
 import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
 import { wrapperTag } from "./decoders/wrapper-tag.js";
+import { pythonLiteralCall } from "./decoders/python-literal-call.js";
 import type { FormatDescription, Payload, Tolerance } from "./language.js";
 import { literalDialect } from "./literal/dialects.js";
 import type { LiteralDialect } from "./literal/dialects.js";
@@ -39,6 +40,8 @@ export interface StrayCloser {
   repair: RepairKind;
   /** The repair's message. */
   message: string;
+  /** Only when the closer ends its line or the output (`fence-closer`: "```python" opens a code block). */
+  lineEnd?: boolean;
 }
 
 /**
@@ -140,6 +143,13 @@ interface Build {
   // --- padded-value (helper wild-more) ---
   paddedValues?: boolean;
   // --- end padded-value ---
+  // wild-fix3
+  /** Start markers that may be written twice (`repeated-opener`). */
+  repeatedOpeners: string[];
+  /** Regions that may be opened by their end marker, then a newline and `first` (`closer-as-opener`). */
+  closerOpeners: Array<{ region: string; first: string }>;
+  /** JSON call regions whose call object may be a Python literal (`python-literal`), with its arguments keys. */
+  pythonLiterals: Array<{ region: string; argsKeys: readonly string[] }>;
 }
 
 const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription, compile: PayloadCompiler) => void } = {
@@ -300,6 +310,44 @@ const COMPILE: { [K in Kind]: (t: Of<K>, into: Build, format: FormatDescription,
     if (t.call.length + t.param.length === 0) throw invalid(format, t, "names no tag");
     into.tagAliases.push({ call: patterns("call", t.call, "name"), param: patterns("param", t.param, "key"), typedBy: t.typedBy });
   },
+  // ---- wild-fix3: region markers repeated, swapped or foreign ----
+  "foreign-closer"(t, into, format) {
+    const end = endOf(format, t, t.region);
+    if (t.closer.length === 0 || t.closer.some((c) => c === "" || end.includes(c))) throw invalid(format, t, '"closer" needs non-empty markers other than the region\'s own');
+    for (const c of t.closer) {
+      const message = `${JSON.stringify(c)} (another protocol's token) read as the region's end marker ${JSON.stringify(end[0])}`;
+      into.misspelled.push({ region: t.region, closer: { closer: c, repair: "foreign-closer", message } });
+    }
+  },
+  "repeated-closer"(t, into, format) {
+    for (const c of endOf(format, t, t.region)) {
+      const message = `${JSON.stringify(c)} written again after the call's own read as part of it`;
+      into.stray.push({ after: t.region, closer: { closer: c, repair: "repeated-closer", message } });
+    }
+  },
+  "repeated-opener"(t, into, format) {
+    const region = format.regions.find((r) => r.start.includes(t.region));
+    if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    if (region.startInPayload !== undefined && region.startInPayload !== false) throw invalid(format, t, "the region's start marker is part of its payload");
+    into.repeatedOpeners.push(t.region);
+  },
+  "closer-as-opener"(t, into, format) {
+    endOf(format, t, t.region);
+    if (t.first.length !== 1 || /\s/.test(t.first)) throw invalid(format, t, '"first" must be one non-space character');
+    into.closerOpeners.push({ region: t.region, first: t.first });
+  },
+  "python-literal"(t, into, format) {
+    const region = format.regions.find((r) => r.start.includes(t.region));
+    if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    const json = jsonCallsIn(region.payload);
+    if (json.length === 0 || region.payload.kind !== "json-calls") throw invalid(format, t, "the region holds no JSON call objects");
+    if (region.end === undefined || region.end.length === 0) throw invalid(format, t, "the region has no end marker");
+    into.pythonLiterals.push({ region: t.region, argsKeys: json[0]!.argsKeys ?? ["arguments"] });
+  },
+  "fence-closer"(t, into, format) {
+    if (!format.regions.some((r) => r.start.includes(t.after))) throw invalid(format, t, `"after" ${JSON.stringify(t.after)} is no region's start marker`);
+    into.stray.push({ after: t.after, closer: { closer: "```", repair: "fence-closer", message: "a lone ``` after the call (its opening fence never written) read as part of it", lineEnd: true } });
+  },
 
   // --- padded-value (helper wild-more) ---
   "padded-value"(t, into, format) {
@@ -367,6 +415,13 @@ const KEYS: { [K in Kind]: ReadonlyArray<Exclude<keyof Of<K>, "kind">> } = {
   // --- missing-opener (helper wild-more) ---
   "missing-opener": ["opener", "evidence"],
   // --- end missing-opener ---
+  // wild-fix3
+  "foreign-closer": ["region", "closer", "evidence"],
+  "repeated-closer": ["region", "evidence"],
+  "repeated-opener": ["region", "evidence"],
+  "closer-as-opener": ["region", "first", "evidence"],
+  "fence-closer": ["after", "evidence"],
+  "python-literal": ["region", "evidence"],
 };
 
 /** A family that tolerates nothing (tests build one tolerance on it). */
@@ -396,7 +451,7 @@ export function compileTolerances(format: FormatDescription, compile: PayloadCom
   const hit = compiled.get(format);
   if (hit) return hit;
   const list = format.tolerate ?? [];
-  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], wrapped: [], fenced: [], wrapperKeys: [], misspelled: [], namePrefixes: new Map(), keyOpeners: new Set(), argumentLists: [], tagAliases: [] };
+  const into: Build = { stray: [], valueOpeners: new Set(), others: [], regions: [], wrapped: [], fenced: [], wrapperKeys: [], misspelled: [], namePrefixes: new Map(), keyOpeners: new Set(), argumentLists: [], tagAliases: [], repeatedOpeners: [], closerOpeners: [], pythonLiterals: [] };
   for (const t of list) {
     check(format, t);
     (COMPILE[t.kind] as (t: Tolerance, into: Build, format: FormatDescription, compile: PayloadCompiler) => void)(t, into, format, compile);
@@ -425,14 +480,24 @@ function finish(into: Build): CompiledTolerances {
     },
     missingValueOpener: (open) => into.valueOpeners.has(open),
     decoder(regionStart, own) {
+      // wild-fix3: a call object written as a Python literal, read when the JSON reading fails.
+      const literal = into.pythonLiterals.find((p) => regionStart.includes(p.region));
+      const base = literal === undefined ? own : pythonLiteralCall(own, literal.argsKeys, `a call object written as a Python literal (strings in '...') read as the call`);
       const others = into.others.filter((o) => regionStart.includes(o.region));
-      if (others.length === 0) return own;
+      if (others.length === 0) return base;
       const byFirst = new Map(others.map((o) => [o.when, o.decoder]));
-      return dispatchByFirstChar((first) => byFirst.get(first) ?? own);
+      return dispatchByFirstChar((first) => byFirst.get(first) ?? base);
     },
     regions(own) {
       const wrappable = [...own, ...into.wrapped];
-      return [...into.regions, ...into.wrapped, ...into.fenced.flatMap(({ open, around }) => wrappable.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around)))];
+      return [
+        ...into.regions,
+        ...into.wrapped,
+        ...into.fenced.flatMap(({ open, around }) => wrappable.filter((r) => r.start.includes(around)).map((r) => fencedRegion(r, open, around))),
+        // wild-fix3
+        ...into.repeatedOpeners.flatMap((m) => own.filter((r) => r.start.includes(m)).map((r) => repeatedOpenerRegion(r, m))),
+        ...into.closerOpeners.flatMap(({ region, first }) => own.filter((r) => r.start.includes(region)).map((r) => closerOpenerRegion(r, first))),
+      ];
     },
     // wild-markup
     misspelledClosers: (regionStart) => into.misspelled.filter((m) => regionStart.includes(m.region)).map((m) => m.closer),
@@ -488,6 +553,41 @@ function fencedRegion(region: CompiledRegion, open: string, around: string): Com
   if (inPayload === true) out.startInPayload = around.length;
   return out;
 }
+
+// ---- wild-fix3: region markers repeated, swapped or foreign ----
+
+/** The end markers of the family's region opened by `start` (the tolerance is invalid without them). */
+function endOf(format: FormatDescription, t: Tolerance, start: string): readonly string[] {
+  const region = format.regions.find((r) => r.start.includes(start));
+  if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(start)} is no region's start marker`);
+  if (region.end === undefined || region.end.length === 0) throw invalid(format, t, "the region has no end marker");
+  return region.end;
+}
+
+/** `region` opened by its start marker `m` written twice: both are its start marker, the first reported. */
+function repeatedOpenerRegion(region: CompiledRegion, m: string): CompiledRegion {
+  return {
+    ...region,
+    start: [`${m}\n${m}`],
+    decoder: repairing(region.decoder, { repair: "repeated-opener", message: `${JSON.stringify(m)} written twice read as one`, text: m }),
+  };
+}
+
+/**
+ * `region` opened by its end marker, a newline and the payload's first character `first` (that
+ * character is payload): a call or text, never an error of its own (quiet), as the closer was text.
+ */
+function closerOpenerRegion(region: CompiledRegion, first: string): CompiledRegion {
+  const closer = region.end![0]!;
+  return {
+    ...region,
+    start: [`${closer}\n${first}`],
+    startInPayload: first.length,
+    quietIfNotCall: true,
+    decoder: repairing(region.decoder, { repair: "closer-as-opener", message: `${JSON.stringify(closer)} before the call read as its start marker ${JSON.stringify(region.start[0])}`, text: closer }),
+  };
+}
+// ---- end of the wild-fix3 block ----
 
 /** The payloads a region's payload may hand its text to (through choices by first character, Python-or-JSON). */
 function leafPayloads(p: Payload): Payload[] {

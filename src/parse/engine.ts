@@ -191,6 +191,18 @@ export class ParseEngine implements RegionHost {
       }
       pos = hit.index + hit.marker.length;
       const action = t.actions.get(hit.marker)!;
+      if (action.kind === "strayCloser" && action.lineEnd === true) {
+        // wild-fix3 (`fence-closer`): known only with the character after it, held back until then.
+        if (pos === buf.length && !final) {
+          this.held = buf.slice(hit.index);
+          return;
+        }
+        if (!endsLine(buf, pos)) {
+          // Not a lone fence closer ("```python" opens a code block): text, which ends the after-call state.
+          this.text(hit.marker);
+          continue;
+        }
+      }
       const st = this.state;
       if (st.kind === "region" && (action.kind === "regionEnd" || action.kind === "regionEndThenHeader" || action.kind === "regionEndThenRegion") && st.r.decoder.opaque?.()) {
         // The end marker sits inside a literal of the payload (`"</tool_call>"` in a JSON string).
@@ -496,4 +508,9 @@ export class ParseEngine implements RegionHost {
     // A header the prompt opened: the output has begun (only a header assumed without a suffix has not).
     if (suffix !== undefined) this.out.atStart = false;
   }
+}
+
+/** `pos` ends a line of `buf`: a line break there, or the end of the output (wild-fix3, `fence-closer`). */
+function endsLine(buf: string, pos: number): boolean {
+  return pos === buf.length || buf[pos] === "\n" || buf[pos] === "\r";
 }

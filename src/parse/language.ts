@@ -408,8 +408,46 @@ export type Tolerance =
    * region's end marker written after it (Qwen2.5 writing `{"name": ...}` then `</tool_call>`): the end
    * marker confirms the call. Read outside reasoning; an object not followed by the end marker is content.
    */
-  | { kind: "missing-opener"; opener: string; evidence: string };
+  | { kind: "missing-opener"; opener: string; evidence: string }
   // --- end missing-opener ---
+  // ---- wild-fix3: region markers repeated, swapped or foreign (helper wild-fix3) ----
+  /**
+   * A region opened by `region` ended by one of `closer`, another protocol's token the model writes in
+   * place of the region's end marker (Hermes-2-Theta, a Llama-3 / ChatML merge, ending `<tool_call>`
+   * JSON with `<|im_start|>`): it ends the region as the end marker would, and belongs to the region's
+   * valid call (no valid call: the text stays content, the token included).
+   */
+  | { kind: "foreign-closer"; region: string; closer: readonly string[]; evidence: string }
+  /**
+   * The end marker of a region opened by `region` written again right after the region's valid call
+   * (whitespace between): `</tool_call>\n</tool_call>`. The second one belongs to that call.
+   */
+  | { kind: "repeated-closer"; region: string; evidence: string }
+  /**
+   * The start marker `region` written twice, a newline between (`<tool_call>\n<tool_call>`): the first
+   * one belongs to the call the second one opens.
+   */
+  | { kind: "repeated-opener"; region: string; evidence: string }
+  /**
+   * A region opened by `region` whose start marker is written as its end marker: the end marker, a
+   * newline and `first`, the first character of the payload (`</tool_call>\n{"name": ...}</tool_call>`).
+   * Read only as a call that names an accepted tool and validates; otherwise it is text, without an error.
+   */
+  | { kind: "closer-as-opener"; region: string; first: string; evidence: string }
+  /**
+   * A lone fence closer (a "```" that ends its line, or the output) right after a valid call of a
+   * region opened by `after` (whitespace between), its opening fence never written: it belongs to the
+   * call. A fence that opens a code block ("```python") is not one.
+   */
+  | { kind: "fence-closer"; after: string; evidence: string }
+  /**
+   * A JSON call region (opened by `region`) whose call object is written as a Python literal, strings
+   * in '...' (`{"arguments": {'k': 1}, "name": 'f'}`): not JSON, but with one reading. Read only when
+   * the region's JSON reading fails without naming a call, and only as one object with exactly a string
+   * `name` and an object arguments key of the payload's own names.
+   */
+  | { kind: "python-literal"; region: string; evidence: string };
+// ---- end of the wild-fix3 block ----
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

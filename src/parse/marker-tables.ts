@@ -23,7 +23,7 @@ export type MarkerAction =
   /** A channel call body ends because the next message's header starts. */
   | { kind: "regionEndThenHeader" }
   /** Right after a valid call: the closer of the opener the model left out (a `stray-closer` repair). */
-  | { kind: "strayCloser"; repair: RepairKind; message: string };
+  | { kind: "strayCloser"; repair: RepairKind; message: string; lineEnd?: boolean };
 
 export interface MarkerTable {
   set: MarkerSet;
@@ -121,7 +121,7 @@ export function tablesFor(format: FormatDescription): FormatTables {
       if (t === undefined) {
         const strays = format.tolerances.strayClosers(region.start);
         // The format's own markers win over a stray closer of the same text.
-        const extra: Entries = strays.map((s) => [[s.closer], { kind: "strayCloser", repair: s.repair, message: s.message }]);
+        const extra: Entries = strays.map((s) => [[s.closer], { kind: "strayCloser", repair: s.repair, message: s.message, ...(s.lineEnd === true ? { lineEnd: true } : {}) }]);
         t = strays.length === 0 ? null : { content: table([...contentEntries, ...extra]), reasoning: table([...reasoningEntries, ...extra]) };
         afterTables.set(region, t);
       }

@@ -116,6 +116,34 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
   },
   // A bare call in the family's own call syntax (`payload`): the whole answer, or with text around it,
   // or two of them, or prose that starts like the tool's name.
+  // ---- wild-fix3: region markers repeated, swapped or foreign ----
+  // The end marker replaced by the foreign token (or a region closed by it, text after it sometimes).
+  "foreign-closer": (t, s, f, r) => {
+    const end = regionEnd(f, t.region);
+    const closer = pick(r, t.closer);
+    return end !== "" && s.includes(end) ? s.replace(end, closer) : `${t.region}${s}${closer}${r() < 0.4 ? "\nw9" : ""}`;
+  },
+  // The end marker written twice (or once more after the text).
+  "repeated-closer": (t, s, f, r) => {
+    const end = regionEnd(f, t.region);
+    return s.includes(end) ? s.replace(end, `${end}${pick(r, ["\n", "", " "])}${end}`) : `${s}\n${end}`;
+  },
+  "repeated-opener": (t, s, _f, r) => (s.includes(t.region) ? s.replace(t.region, `${t.region}\n${t.region}`) : `${t.region}\n${t.region}${r() < 0.5 ? "\n" : ""}${s}`),
+  // A start marker written as the end marker (after a call or not).
+  "closer-as-opener": (t, s, f, r) => {
+    const end = regionEnd(f, t.region);
+    const at = s.indexOf(t.region);
+    if (at >= 0 && r() < 0.7) return `${s.slice(0, at)}${end}\n${s.slice(at + t.region.length).trimStart()}`;
+    return `${r() < 0.5 ? s : ""}${end}\n${t.first}"name": "get_weather", "arguments": {"city": "w1"}}${end}`;
+  },
+  // A lone fence closer after the text, or a code block's opening fence.
+  "fence-closer": (_t, s, _f, r) => `${s}\n${pick(r, ["```", "```\n", "```python\nw2\n```", "``` w3"])}`,
+  // A call object with some strings in '...' (in the region, or the text's quotes swapped).
+  "python-literal": (t, s, f, r) => {
+    const end = regionEnd(f, t.region);
+    const body = pick(r, [`{"arguments": {'city': 'w1'}, "name": 'get_weather'}`, `{'name': 'get_weather', 'arguments': {'city': "w2's"}}`, `{'name': 'w3', 'arguments': {}}`, `{'name': 'get_weather'}`]);
+    return pick(r, [`${t.region}\n${body}\n${end}`, `${t.region}${body}`, s.replace(/"/g, "'")]);
+  },
   "bare-call": (t, s, _f, r) => {
     if (t.payload === undefined) return s;
     const call = callIn(t.payload, r);
@@ -191,6 +219,16 @@ export function deviationPieces(f: FormatDescription): string[] {
         return t.keys.map((k) => `{"${k}": [`);
       case "misspelled-closer":
         return [...t.closer];
+      // wild-fix3
+      case "foreign-closer":
+        return [...t.closer];
+      case "repeated-closer":
+      case "closer-as-opener":
+        return [regionEnd(f, t.region)];
+      case "repeated-opener":
+        return [`${t.region}\n${t.region}`];
+      case "fence-closer":
+        return ["```", "```\n"];
       case "tag-alias":
         return [...t.call, ...t.param].map((x) => fill(x, { name: "get_weather", key: "city" }));
       default:

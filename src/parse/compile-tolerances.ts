@@ -7,9 +7,8 @@
 import { ChatwireError } from "../errors.js";
 import type { CompiledRegion } from "./compile-format.js";
 import type { DecoderFactory } from "./decoder.js";
-import { heldCall } from "./decoders/bare-call.js";
+import { closedBareCall, heldCall } from "./decoders/bare-call.js";
 import { dispatchByFirstChar } from "./decoders/dispatch.js";
-import { closedBareCall } from "./decoders/closed-bare-call.js";
 import { callStarts } from "./decoders/pythonic.js";
 import { repairing } from "./decoders/repairing.js";
 import { wrapperTag } from "./decoders/wrapper-tag.js";

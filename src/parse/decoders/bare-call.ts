@@ -5,7 +5,8 @@
  * from a model that should have written `<tool_call>` around it, or a JSON list of them, or a Python
  * call `f(a=1)` from a model that should have written `[f(a=1)]`), and the regions of the `fence`
  * (`anywhere`) and `wrapper-tag` repairs, a fence or tags the format does not have around exactly
- * such calls. The region opens where such a call (or its fence, its tag) may start; this decoder reads
+ * such calls, and the `missing-opener` repair's call object confirmed by the closer after it. The
+ * region opens where such a call (or its fence, its tag) may start; this decoder reads
  * it with the family's own decoder of that syntax and holds everything it reports until it knows the
  * text is such a call.
  *
@@ -29,9 +30,11 @@ type Repaired = Extract<DecoderEvent, { kind: "repaired" }>;
 /**
  * `output`: the call must be the whole output (the region is self-closing; text after it lets it go);
  * `region`: the calls must be the region's whole text (up to the inner decoder's close or the region's
- * end marker), text around the region is the output's business.
+ * end marker), text around the region is the output's business; `closer`: the call object must be
+ * followed, after whitespace only, by the region's end marker (the `missing-opener` repair: the closer
+ * is what shows it was a call; an output that ends without it leaves the object in content).
  */
-export type HeldUntil = "output" | "region";
+export type HeldUntil = "output" | "region" | "closer";
 
 class HeldCallDecoder implements PayloadDecoder {
   private readonly inner: PayloadDecoder;
@@ -49,7 +52,9 @@ class HeldCallDecoder implements PayloadDecoder {
     private readonly until: HeldUntil,
     private readonly ctx: DecoderContext,
   ) {
-    this.inner = inner(ctx);
+    // Read as self-closing when the end marker must follow the object: the reader hands back what
+    // follows it, which must be whitespace.
+    this.inner = inner(until === "closer" ? { ...ctx, selfClosing: true } : ctx);
   }
 
   push(text: string): DecoderEvent[] {
@@ -82,6 +87,7 @@ class HeldCallDecoder implements PayloadDecoder {
   }
 
   end(closed: boolean): DecoderEvent[] {
+    if (this.until === "closer" && !closed) return [];
     if (this.until === "region" && this.phase === "reading") {
       const last = this.inner.end(closed);
       if (last.some((e) => e.kind === "fail" || (e.kind === "call" && this.ctx.acceptsDeclared?.(e.name) !== true))) return [];
@@ -115,4 +121,9 @@ export function heldCall(inner: DecoderFactory, repair: Omit<Repaired, "kind" | 
 /** The decoder of the bare-call region: `inner` reads the call syntax, `message` is the repair's. */
 export function bareCall(inner: DecoderFactory, message: string): DecoderFactory {
   return heldCall(inner, { repair: "bare-call", message }, "output");
+}
+
+/** The decoder of a missing-opener region: `inner` reads the JSON call objects, the end marker must follow. */
+export function closedBareCall(inner: DecoderFactory, repair: { message: string; text: string }): DecoderFactory {
+  return heldCall(inner, { repair: "missing-opener", ...repair }, "closer");
 }

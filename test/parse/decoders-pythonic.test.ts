@@ -9,7 +9,8 @@ import { getFormat } from "../../src/formats/index.js";
 
 const gemma4Calls = compilePayload(getFormat("gemma4").regions[0]!.payload);
 import { jsonCalls } from "../../src/parse/decoders/json-calls.js";
-import { pythonicCalls, pythonicOrJsonCalls } from "../../src/parse/decoders/pythonic.js";
+import { pythonicCalls } from "../../src/parse/decoders/pythonic.js";
+import { pythonicOrJsonCalls } from "../../src/parse/decoders/pythonic-or-json.js";
 import { callsOf, contextOf, decodeEverySplit } from "./decoders-harness.js";
 
 const NONE = contextOf();

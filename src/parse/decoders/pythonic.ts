@@ -15,15 +15,19 @@
  * the text is handed back to the engine; in a region with an end marker the rest of the region is kept
  * as the failed call's text. A bare list may be prose (`[note(s)]`), so there a call is named only once
  * its arguments look real (a first `name=`, or `()`); elsewhere as soon as its `(` is read.
+ *
+ * LFM2's choice between these calls and JSON ones is pythonic-or-json.ts; where a failed list item
+ * ends, list-item-skipper.ts.
  */
 import type { OtherArgumentList } from "../compile-tolerances.js";
-import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
+import type { DecoderContext, DecoderEvent, DecoderFactory } from "../decoder.js";
 import { literalDialect } from "../literal/dialects.js";
 import type { ArgumentList, LiteralDialect, LiteralDialectName } from "../literal/dialects.js";
 import { LiteralValueReader, readLiteral } from "../literal/value-reader.js";
 import type { LiteralValueReaderOptions } from "../literal/value-reader.js";
 import { propertySchema, schemaTypes, typeRawValue } from "../coerce.js";
 import { TextRope } from "../rope.js";
+import { ItemSkipper, MAX_FAILED_ITEMS } from "./list-item-skipper.js";
 import { skipSpace, StepDecoder } from "./step-decoder.js";
 
 export interface CallListSyntax {
@@ -58,50 +62,6 @@ export function callListDecoder(syntax: CallListSyntax): DecoderFactory {
 
 /** Python calls, `[f(a=1), g()]` or a bare `f(a=1)`. */
 export const pythonicCalls: DecoderFactory = callListDecoder(PYTHON_CALLS);
-
-/**
- * LFM2 writes Python calls, `[f(a=1)]`, but sometimes JSON call objects, `[{"name": "f", "arguments":
- * {...}}]` or a bare object; the first item's first character tells them apart. Leading text is held
- * until it does, then everything goes to the chosen decoder.
- */
-export function pythonicOrJsonCalls(json: DecoderFactory): DecoderFactory {
-  return (ctx: DecoderContext) => new FirstItemDispatch(ctx, json);
-}
-
-class FirstItemDispatch implements PayloadDecoder {
-  private lead = "";
-  private inner: PayloadDecoder | undefined;
-
-  constructor(
-    private readonly ctx: DecoderContext,
-    private readonly json: DecoderFactory,
-  ) {}
-
-  push(text: string): DecoderEvent[] {
-    if (this.inner) return this.inner.push(text);
-    const all = this.lead + text;
-    let i = skipSpace(all, 0);
-    if (all[i] === "[") i = skipSpace(all, i + 1);
-    if (i >= all.length) {
-      this.lead = all;
-      return [];
-    }
-    this.lead = "";
-    this.inner = (all[i] === "{" ? this.json : pythonicCalls)(this.ctx);
-    return this.inner.push(all);
-  }
-
-  /** Once chosen, the inner decoder gets every call unchanged (`lead` is empty from then on). */
-  forwardsTo(): PayloadDecoder | undefined {
-    return this.inner;
-  }
-
-  end(closed: boolean): DecoderEvent[] {
-    if (!this.inner) this.inner = pythonicCalls(this.ctx);
-    const out = this.lead === "" ? [] : this.inner.push(this.lead);
-    return [...out, ...this.inner.end(closed)];
-  }
-}
 
 class CallListDecoder extends StepDecoder<State> {
   private bracketed = false;
@@ -484,43 +444,5 @@ class CallListDecoder extends StepDecoder<State> {
     this.emit({ kind: "close", rest: taken + s.slice(j) });
     this.close();
     return s.length;
-  }
-}
-
-/** After this many failed items in one list the rest of the list is one failure (no item-by-item cost). */
-const MAX_FAILED_ITEMS = 64;
-
-/**
- * Finds where a list item ends in text that is not a valid literal: strings (either quote, backslash
- * escapes) and brackets are tracked, nothing else is read. The item ends after the bracket that closes
- * its first one, or before a `,` or `]` outside any bracket. Fed piece by piece, one pass per character.
- */
-class ItemSkipper {
-  private depth = 0;
-  private quote = "";
-  private escape = false;
-  private opened = false;
-
-  /** Reads `s` from `i`; returns the index where the item ends, or -1 if it goes on past `s`. */
-  feed(s: string, i: number): number {
-    for (let k = i; k < s.length; k++) {
-      const c = s[k]!;
-      if (this.quote !== "") {
-        if (this.escape) this.escape = false;
-        else if (c === "\\") this.escape = true;
-        else if (c === this.quote) this.quote = "";
-        continue;
-      }
-      if (c === "'" || c === '"') this.quote = c;
-      else if (c === "(" || c === "[" || c === "{") {
-        this.depth++;
-        this.opened = true;
-      } else if (c === ")" || c === "]" || c === "}") {
-        if (this.depth === 0) return k;
-        this.depth--;
-        if (this.depth === 0 && this.opened) return k + 1;
-      } else if (c === "," && this.depth === 0) return k;
-    }
-    return -1;
   }
 }

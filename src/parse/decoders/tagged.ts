@@ -20,17 +20,16 @@
  *
  * Its parts: where a value ends (tagged-value-end.ts, one scan for the step machine and the fast path),
  * a value's text taken in and written as JSON (tagged-value.ts), the call and its `done` event
- * (tagged-call.ts), and the tag scanning it shares with xml-calls.ts (tag-scan.ts).
+ * (tagged-call.ts), the calls and failures it reports with their text (tagged-call-reports.ts), and the
+ * tag scanning it shares with xml-calls.ts (tag-scan.ts).
  */
-import type { DecoderContext, DecoderEvent, DecoderFactory, PayloadDecoder } from "../decoder.js";
-import { TextRope } from "../rope.js";
+import type { DecoderContext, DecoderFactory, PayloadDecoder } from "../decoder.js";
 import { propertySchema } from "../coerce.js";
 import type { ValueType } from "../coerce.js";
 import { LiteralValueReader } from "../literal/value-reader.js";
-import { skipSpace, StepDecoder } from "./step-decoder.js";
+import { skipSpace } from "./step-decoder.js";
 import { isToolName, MAX_TAG, newlineBefore, partialSuffix, readTag } from "./tag-scan.js";
-import { doneEvent } from "./tagged-call.js";
-import type { OpenCall } from "./tagged-call.js";
+import { TaggedCallReports } from "./tagged-call-reports.js";
 import type { TaggedSyntax } from "./tagged-syntax.js";
 import { addValueText, closeValue, openValue } from "./tagged-value.js";
 import type { OpenValue } from "./tagged-value.js";
@@ -43,8 +42,6 @@ const NEWLINE = 0x0a;
 const CR = 0x0d;
 const LT = 0x3c;
 
-type State = "between" | "name" | "call" | "key" | "valueOpen" | "value" | "body" | "failed" | "closed";
-
 /**
  * A decoder factory for `syntax`. In a region without end marker (`ctx.selfClosing`: Qwen3.5's
  * `<function=` written without `<tool_call>`), the call's close tag ends the region and the decoder
@@ -54,34 +51,14 @@ export function taggedDecoder(syntax: TaggedSyntax): DecoderFactory {
   return (ctx: DecoderContext): PayloadDecoder => new TaggedDecoder(syntax, ctx);
 }
 
-class TaggedDecoder extends StepDecoder<State> {
-  private call: OpenCall | null = null;
-  private value: OpenValue | null = null;
+class TaggedDecoder extends TaggedCallReports {
   private body: LiteralValueReader | null = null;
   private text = "";
-  private calls = 0;
-  /**
-   * The model's text of the call being read (from its first character), or of the failed rest: where it
-   * starts and (so far) ends, as offsets into `seen`; rawFrom < 0 when none is being kept. It is sliced
-   * once, when the call ends.
-   */
-  private rawFrom = -1;
-  private rawTo = 0;
-  /** Where the step in progress started, in `seen` (a text kept from a step on starts there). */
-  private stepStart = 0;
-  private closing: Extract<DecoderEvent, { kind: "done" }> | null = null;
-  private failure = "";
-  /** Where the text the failure message quotes starts (an offset in `seen`), or -1. */
-  private failureAt = -1;
-  private failedName: string | undefined;
   /** Where a value's text ends (both the step machine and the fast path ask it). */
   private readonly valueEnd: ValueEndScan;
 
-  constructor(
-    private readonly syntax: TaggedSyntax,
-    private readonly ctx: DecoderContext,
-  ) {
-    super(ctx.regionText, "between");
+  constructor(syntax: TaggedSyntax, ctx: DecoderContext) {
+    super(syntax, ctx);
     // Tags spelled as another family writes them (`tag-alias`) may follow a value's close tag too.
     const aliases = ctx.tolerances?.tagAliasStarts ?? [];
     this.valueEnd = new ValueEndScan(aliases.length === 0 ? syntax : { ...syntax, afterParam: [...syntax.afterParam, ...aliases] });
@@ -199,23 +176,6 @@ class TaggedDecoder extends StepDecoder<State> {
     }
   }
 
-  private closeCallNow(): void {
-    this.closeCall();
-    this.finishClosing();
-  }
-
-  private emitFailure(type: "malformed" | "truncated", message: string): void {
-    const ev: DecoderEvent = { kind: "fail", type, message };
-    if (this.failureAt >= 0 && message === this.failure) ev.at = this.failureAt;
-    const name = this.call?.announced ? this.call.name : this.failedName;
-    if (name !== undefined) ev.name = name;
-    if (this.rawFrom >= 0) ev.raw = this.seen.slice(this.rawFrom, this.rawTo);
-    this.emit(ev);
-    this.call = null;
-    this.value = null;
-    this.rawFrom = -1;
-  }
-
   protected run(s: string, final: boolean): number {
     let i = 0;
     while (i < s.length && this.state !== "closed") {
@@ -262,14 +222,6 @@ class TaggedDecoder extends StepDecoder<State> {
     }
   }
 
-  private fail(message: string, at = -1): void {
-    this.state = "failed";
-    this.failure = message;
-    this.failureAt = at;
-    this.failedName = this.call?.announced ? this.call.name : undefined;
-    this.keepRaw();
-  }
-
   private between(s: string, i: number, final: boolean): number {
     const j = skipSpace(s, i);
     if (j > i) return j;
@@ -293,19 +245,6 @@ class TaggedDecoder extends StepDecoder<State> {
     this.openCall(name);
     if (alias !== undefined) this.call!.aliased = true;
     return i + tag.length;
-  }
-
-  /** Keeps the model's text from the start of the step in progress (`restart`: even if some is kept). */
-  private keepRaw(restart = false): void {
-    if (this.rawFrom >= 0 && !restart) return;
-    this.rawFrom = this.stepStart;
-    this.rawTo = this.stepStart;
-  }
-
-  /** Fails at `s[i]`; `quote`: the message ends with a quote of the text from there (see DecoderEvent). */
-  private failAt(i: number, message: string, quote = false): number {
-    this.fail(message, quote ? this.origin + i : -1);
-    return i;
   }
 
   /** GLM: the name runs to the first tag or line end. */
@@ -460,56 +399,6 @@ class TaggedDecoder extends StepDecoder<State> {
     return j;
   }
 
-  /**
-   * A call opens. It is announced (the `call` event) at once, except in a region without end marker
-   * (a bare `<function=`, which prose may mention): there only once a parameter or the call's close
-   * tag confirms it, so that prose fails the region before any call is named and stays plain text.
-   */
-  private openCall(name: string): void {
-    this.call = { name, parameters: this.ctx.toolSchema(name), args: new TextRope(), streamed: [], keys: new Set(), repeated: false, n: 0, body: false, announced: false };
-    this.state = "call";
-    if (!this.ctx.selfClosing) this.announce(this.call);
-  }
-
-  private announce(call: OpenCall): void {
-    if (call.announced) return;
-    call.announced = true;
-    this.emit({ kind: "call", name: call.name });
-  }
-
-  private closeCall(): void {
-    const call = this.call!;
-    this.announce(call);
-    if (!call.body) this.emitArgs(call.n === 0 ? "{}" : "}");
-    this.closing = doneEvent(call, this.seen);
-    this.emit(this.closing);
-    this.calls++;
-    this.call = null;
-    this.state = "between";
-  }
-
-  /** After the step that closed a call has added its text to `raw`: the call's raw text is complete. */
-  private finishClosing(): void {
-    if (this.closing === null) return;
-    if (this.rawFrom >= 0) this.closing.raw = this.seen.slice(this.rawFrom, this.rawTo);
-    this.closing = null;
-    this.rawFrom = -1;
-  }
-
-  private emitArgs(text: string): void {
-    if (text === "") return;
-    this.call!.args.append(text);
-    this.emitFragment(text);
-  }
-
-  /** An arguments fragment for the client only: the body of a streamed value (see OpenCall.args). */
-  private emitFragment(text: string): void {
-    if (text === "") return;
-    const last = this.events[this.events.length - 1];
-    if (last?.kind === "args") last.text += text;
-    else this.emit({ kind: "args", text });
-  }
-
   private openValue(key: string, untyped?: readonly ValueType[]): void {
     const opened = openValue(this.call!, key, untyped ?? this.syntax.untyped, this.syntax.cdata === true, this.ctx.tolerances?.paddedValues === true);
     this.value = opened.value;
@@ -560,4 +449,3 @@ class TaggedDecoder extends StepDecoder<State> {
     this.state = "call";
   }
 }
-

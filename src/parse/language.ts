@@ -347,7 +347,7 @@ export type Tolerance =
    * `f(a=1)` without the `[...]` (then `payload` is the family's Python calls with `list: false`).
    */
   | { kind: "bare-call"; payload?: Payload; evidence: string }
-  // ---- markup repairs of the wild set (helper wild-markup): missing or misspelled pieces of tags ----
+  // ---- the markup repairs: missing or misspelled pieces of tags ----
   /**
    * A region opened by `region` ended by `closer`, a misspelling of its end marker (FunctionGemma's
    * `</end_function_call>` for `<end_function_call>`): the closer ends the region as its end marker
@@ -383,8 +383,6 @@ export type Tolerance =
    * family's.
    */
   | { kind: "tag-alias"; call: readonly string[]; param: readonly string[]; typedBy?: NamedParams["typedBy"]; evidence: string }
-// ---- end of the wild-markup block ----
-  // --- padded-value (helper wild-more) ---
   /**
    * A tagged value written on one line with spaces or tabs on both sides where the template writes a
    * newline on each side (`<parameter=cmd> ls -lha </parameter>` for `<parameter=cmd>\nls -lha\n
@@ -392,8 +390,7 @@ export type Tolerance =
    * it, or padded on one side only (a code line's indentation), keeps its whitespace.
    */
   | { kind: "padded-value"; evidence: string }
-  // --- end padded-value ---
-  // --- stack-syntax (helper wild-more) ---
+  // ---- a call in the serving stack's syntax, or its region's opener left out ----
   /**
    * A call written in the serving stack's own prompted syntax instead of the family's markers: the
    * stack's tool prompt (not the model's template) asks for `start` + `payload` + `end` (LM Studio's
@@ -401,16 +398,13 @@ export type Tolerance =
    * reasoning only: the same block inside reasoning is the model rehearsing the format it was told.
    */
   | { kind: "stack-syntax"; start: string; end: string; payload: Payload; evidence: string }
-  // --- end stack-syntax ---
-  // --- missing-opener (helper wild-more) ---
   /**
    * A JSON call object on its own line with the start marker `opener` of its region left out and the
    * region's end marker written after it (Qwen2.5 writing `{"name": ...}` then `</tool_call>`): the end
    * marker confirms the call. Read outside reasoning; an object not followed by the end marker is content.
    */
   | { kind: "missing-opener"; opener: string; evidence: string }
-  // --- end missing-opener ---
-  // ---- wild-fix3: region markers repeated, swapped or foreign (helper wild-fix3) ----
+  // ---- region markers repeated, swapped or foreign ----
   /**
    * A region opened by `region` ended by one of `closer`, another protocol's token the model writes in
    * place of the region's end marker (Hermes-2-Theta, a Llama-3 / ChatML merge, ending `<tool_call>`
@@ -447,7 +441,6 @@ export type Tolerance =
    * `name` and an object arguments key of the payload's own names.
    */
   | { kind: "python-literal"; region: string; evidence: string };
-// ---- end of the wild-fix3 block ----
 
 /** How call ids are made when the model writes none. */
 export type IdStyle = "openai" | "mistral";

@@ -80,7 +80,7 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const call = callIn({ kind: "json-calls" }, r);
     return pick(r, [`{"${key}": [${call}]}`, `{"type": "function", "${key}": ${call}}`, `{"${key}": ${call}`, `{\n  "${key}": [\n    ${call},\n    ${call}\n  ]\n}`, `{"${key}": []}`, `{"${key}": [${call}], "w6": 1}`, `{"${key}": ${call}}`, `{"${key}": [${call}]`, s]);
   },
-  // ---- wild-markup: the markup repairs ----
+  // ---- the markup repairs ----
   // The region's end marker misspelled (or a region closed by the misspelling after text).
   "misspelled-closer": (t, s, f, r) => {
     const end = regionEnd(f, t.region);
@@ -116,7 +116,7 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
   },
   // A bare call in the family's own call syntax (`payload`): the whole answer, or with text around it,
   // or two of them, or prose that starts like the tool's name.
-  // ---- wild-fix3: region markers repeated, swapped or foreign ----
+  // ---- region markers repeated, swapped or foreign ----
   // The end marker replaced by the foreign token (or a region closed by it, text after it sometimes).
   "foreign-closer": (t, s, f, r) => {
     const end = regionEnd(f, t.region);
@@ -149,15 +149,13 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const call = callIn(t.payload, r);
     return pick(r, [call, call, `\n${call}\n`, `${call} w8`, `w8 ${call}`, `${call}\n${call}`, call.slice(0, Math.floor(r() * call.length)), "get_weathering w8", s]);
   },
-  // --- padded-value (helper wild-more) ---
+  // ---- the tagged value repair, the serving stack's syntax, the opener left out ----
   // A one-line value between tags, its newlines written as spaces (or one side only, which keeps them).
   "padded-value": (_t, s, _f, r) => {
     const pad = pick(r, [" ", "  ", "\t", " \n"]);
     const out = s.replace(/>\n([^\n<]+)\n</, (_m, v: string) => `>${pad}${v}${r() < 0.8 ? pad : ""}<`);
     return out === s ? `${s.replace(/>([^\n<]+)</, (_m, v: string) => `> ${v} <`)}` : out;
   },
-  // --- end padded-value ---
-  // --- stack-syntax (helper wild-more) ---
   // The stack's block after the answer's text, inside reasoning, unclosed, or holding no call.
   "stack-syntax": (t, s, f, r) => {
     const call = r() < 0.8 ? callIn(t.payload, r) : s;
@@ -165,8 +163,6 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const think = f.reasoning?.[0];
     return pick(r, [block, `w3 said.\n${block}`, `${block} w4`, think ? `${think.start[0]}${block}${think.end[0]}\n${block}` : block, `${t.start} w6 ${t.end}`]);
   },
-  // --- end stack-syntax ---
-  // --- missing-opener (helper wild-more) ---
   // The call object on its own line after text, with or without the closer, or text after the object.
   "missing-opener": (t, s, f, r) => {
     const region = f.regions.find((x) => x.start.includes(t.opener));
@@ -174,7 +170,6 @@ const DEVIATIONS: { [K in Kind]: Deviate<K> } = {
     const call = callIn({ kind: "json-calls" }, r);
     return pick(r, [`w2 \n${call}\n${closer}\n`, `w2\n${call}`, `w2\n${call} w3 ${closer}`, s.split(t.opener).join(""), `\n${call}${closer}`]);
   },
-  // --- end missing-opener ---
 };
 
 /** The end marker of the family's region opened by `start` ("" when it has none). */
@@ -219,7 +214,6 @@ export function deviationPieces(f: FormatDescription): string[] {
         return t.keys.map((k) => `{"${k}": [`);
       case "misspelled-closer":
         return [...t.closer];
-      // wild-fix3
       case "foreign-closer":
         return [...t.closer];
       case "repeated-closer":

@@ -25,7 +25,7 @@ import type { HeaderState } from "./channels.js";
 import { quoteStart } from "./decoder.js";
 import { DeltaSink } from "./deltas.js";
 import { idsFor } from "./ids.js";
-import type { ScanResult } from "./lexer.js";
+import { lineEndCloser, ScanMemo, startOfOutputHit } from "./marker-context.js";
 import { tablesFor } from "./marker-tables.js";
 import type { FormatTables, MarkerAction, MarkerTable } from "./marker-tables.js";
 import type { CallPolicy } from "./policy.js";
@@ -133,35 +133,20 @@ export class ParseEngine implements RegionHost {
   private run(buf: string, final: boolean): void {
     let pos = 0;
     this.held = "";
-    // The last scan of each table over `buf`: where it started and what it found. A region that turns
-    // out not to be a call hands its text back; the next region of the same kind (`<tool_call>`
-    // repeated) would scan the same text again for its end marker, which is quadratic. A scan from a
-    // later position that is not past the hit has the same answer, so it is reused.
-    const memo = new Map<MarkerTable, { from: number; hit: ScanResult }>();
+    const memo = new ScanMemo();
     while (pos < buf.length) {
       const t = this.table();
-      const last = memo.get(t);
-      let hit: ScanResult;
-      if (last !== undefined && last.from <= pos && (last.hit.kind === "none" || last.hit.index >= pos)) hit = last.hit;
-      else {
-        hit = t.set.scan(buf, pos, final);
-        memo.set(t, { from: pos, hit });
-      }
-      if (t === this.tables.contentAtStart && hit.kind !== "none") {
-        // Regions allowed only at the start must begin at the first non-whitespace character.
-        const first = buf.slice(pos, hit.index).search(/\S/);
-        if (first >= 0) {
+      const hit = memo.scan(t.set, buf, pos, final);
+      if (t === this.tables.contentAtStart) {
+        const at = startOfOutputHit(buf, pos, hit, t);
+        if (at === "late") {
           this.out.atStart = false;
           continue;
         }
-        // A region that does not open at the start of the output (missing-opener's "\n{", where the
-        // bare call is read instead): its marker's text before the payload is text, then read on.
-        const at = hit.kind === "marker" ? t.actions.get(hit.marker) : undefined;
-        if (hit.kind === "marker" && at?.kind === "region" && at.region.notAtStart === true) {
-          const inPayload = typeof at.region.startInPayload === "number" ? at.region.startInPayload : 0;
-          const lead = hit.index + hit.marker.length - inPayload;
-          this.text(buf.slice(pos, lead));
-          pos = lead;
+        if (at !== undefined) {
+          // A region that never opens at the start: its marker's text before the payload is text.
+          this.text(buf.slice(pos, at));
+          pos = at;
           continue;
         }
       }
@@ -191,17 +176,15 @@ export class ParseEngine implements RegionHost {
       }
       pos = hit.index + hit.marker.length;
       const action = t.actions.get(hit.marker)!;
-      if (action.kind === "strayCloser" && action.lineEnd === true) {
-        // wild-fix3 (`fence-closer`): known only with the character after it, held back until then.
-        if (pos === buf.length && !final) {
-          this.held = buf.slice(hit.index);
-          return;
-        }
-        if (!endsLine(buf, pos)) {
-          // Not a lone fence closer ("```python" opens a code block): text, which ends the after-call state.
-          this.text(hit.marker);
-          continue;
-        }
+      const lineEnd = action.kind === "strayCloser" && action.lineEnd === true ? lineEndCloser(buf, pos, final) : "closer";
+      if (lineEnd === "hold") {
+        this.held = buf.slice(hit.index);
+        return;
+      }
+      if (lineEnd === "text") {
+        // Not a lone closer: text, which ends the after-call state.
+        this.text(hit.marker);
+        continue;
       }
       const st = this.state;
       if (st.kind === "region" && (action.kind === "regionEnd" || action.kind === "regionEndThenHeader" || action.kind === "regionEndThenRegion") && st.r.decoder.opaque?.()) {
@@ -508,9 +491,4 @@ export class ParseEngine implements RegionHost {
     // A header the prompt opened: the output has begun (only a header assumed without a suffix has not).
     if (suffix !== undefined) this.out.atStart = false;
   }
-}
-
-/** `pos` ends a line of `buf`: a line break there, or the end of the output (wild-fix3, `fence-closer`). */
-function endsLine(buf: string, pos: number): boolean {
-  return pos === buf.length || buf[pos] === "\n" || buf[pos] === "\r";
 }

@@ -55,12 +55,24 @@ export function allPayloads(format: FormatDescription): Payload[] {
   return [...format.regions.map((r) => r.payload), ...(format.channels ? [format.channels.callPayload] : [])].flatMap(leafPayloads);
 }
 
+/** The family's region opened by `start`, which the tolerance's `field` names (invalid without one). */
+export function regionOf(format: FormatDescription, t: Tolerance, start: string, field = "region"): FormatDescription["regions"][number] {
+  const region = format.regions.find((r) => r.start.includes(start));
+  if (region === undefined) throw invalid(format, t, `"${field}" ${JSON.stringify(start)} is no region's start marker`);
+  return region;
+}
+
 /** The end markers of the family's region opened by `start` (the tolerance is invalid without them). */
 export function endOf(format: FormatDescription, t: Tolerance, start: string): readonly string[] {
-  const region = format.regions.find((r) => r.start.includes(start));
-  if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(start)} is no region's start marker`);
+  const region = regionOf(format, t, start);
   if (region.end === undefined || region.end.length === 0) throw invalid(format, t, "the region has no end marker");
   return region.end;
+}
+
+/** A list of JSON key names the tolerance's `field` gives (none: empty); invalid unless each is a non-empty string. */
+export function keyNames(format: FormatDescription, t: Tolerance, field: string, v: readonly string[] | undefined): readonly string[] {
+  if (v !== undefined && (!Array.isArray(v) || v.some((k) => typeof k !== "string" || k === ""))) throw invalid(format, t, `"${field}" must be non-empty key names`);
+  return v ?? [];
 }
 
 /** The payloads a region's payload may hand its text to (through choices by first character, Python-or-JSON). */
@@ -97,7 +109,7 @@ export function wrapperOpens(format: FormatDescription): string[] {
 
 /** The JSON call payloads of the family's regions and channel calls. */
 export function jsonCallPayloads(format: FormatDescription): JsonCallsPayload[] {
-  return [...format.regions.map((r) => r.payload), ...(format.channels ? [format.channels.callPayload] : [])].flatMap(jsonCallsIn);
+  return allPayloads(format).filter((q): q is JsonCallsPayload => q.kind === "json-calls");
 }
 
 /** The error of an entry that does not fit its description, naming the family and the kind. */

@@ -8,7 +8,7 @@ import { heldCall } from "../decoders/bare-call.js";
 import { callStarts } from "../decoders/pythonic.js";
 import { repairing } from "../decoders/repairing.js";
 import { wrapperTag } from "../decoders/wrapper-tag.js";
-import { invalid, jsonCallPayloads, jsonCallRegions, jsonCallsIn, leafPayloads, wrapperOpens } from "./build.js";
+import { endOf, invalid, jsonCallPayloads, jsonCallRegions, jsonCallsIn, keyNames, leafPayloads, regionOf, wrapperOpens } from "./build.js";
 import type { KindCompilers } from "./build.js";
 
 type Kinds = "fence" | "other-syntax" | "stack-syntax" | "key-alias" | "wrapper-tag" | "wrapper-key" | "bare-call" | "python-literal";
@@ -47,7 +47,7 @@ export const CALL_FORMS: KindCompilers<Kinds> = {
     }
   },
   "other-syntax"(t, into, format, compile) {
-    if (!format.regions.some((r) => r.start.includes(t.region))) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    regionOf(format, t, t.region);
     if (t.when.length !== 1 || /\s/.test(t.when)) throw invalid(format, t, '"when" must be one non-space character');
     const message = `${t.region} holding a ${t.payload.kind} payload (the family's other syntax) read as a call`;
     into.others.push({ region: t.region, when: t.when, decoder: repairing(compile(t.payload), { repair: "other-syntax", message, text: t.region }) });
@@ -66,13 +66,9 @@ export const CALL_FORMS: KindCompilers<Kinds> = {
   },
   "key-alias"(t, into, format) {
     if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
-    const keys = (name: string, v: readonly string[] | undefined): readonly string[] => {
-      if (v !== undefined && (!Array.isArray(v) || v.some((k) => typeof k !== "string" || k === ""))) throw invalid(format, t, `"${name}" must be non-empty key names`);
-      return v ?? [];
-    };
-    const nameKeys = keys("nameKeys", t.nameKeys);
-    const argsKeys = keys("argsKeys", t.argsKeys);
-    const envelopeKeys = keys("envelopeKeys", t.envelopeKeys);
+    const nameKeys = keyNames(format, t, "nameKeys", t.nameKeys);
+    const argsKeys = keyNames(format, t, "argsKeys", t.argsKeys);
+    const envelopeKeys = keyNames(format, t, "envelopeKeys", t.envelopeKeys);
     if (t.argsAsString !== undefined && typeof t.argsAsString !== "boolean") throw invalid(format, t, '"argsAsString" must be a boolean');
     if (nameKeys.length === 0 && argsKeys.length === 0 && envelopeKeys.length === 0 && t.argsAsString !== true) throw invalid(format, t, "names no alias");
     const prev = into.keyAliases;
@@ -94,8 +90,9 @@ export const CALL_FORMS: KindCompilers<Kinds> = {
   },
   "wrapper-key"(t, into, format) {
     if (jsonCallPayloads(format).length === 0) throw invalid(format, t, "the family writes no JSON call objects");
-    if (!Array.isArray(t.keys) || t.keys.length === 0 || t.keys.some((k) => typeof k !== "string" || k === "")) throw invalid(format, t, '"keys" must be non-empty key names');
-    into.wrapperKeys.push(...t.keys);
+    const keys = keyNames(format, t, "keys", t.keys);
+    if (keys.length === 0) throw invalid(format, t, '"keys" must be non-empty key names');
+    into.wrapperKeys.push(...keys);
   },
   "bare-call"(t, into, format, compile) {
     const p = t.payload;
@@ -121,11 +118,10 @@ export const CALL_FORMS: KindCompilers<Kinds> = {
     into.bareCall = { ...into.bareCall, starts };
   },
   "python-literal"(t, into, format) {
-    const region = format.regions.find((r) => r.start.includes(t.region));
-    if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    const region = regionOf(format, t, t.region);
     const json = jsonCallsIn(region.payload);
     if (json.length === 0 || region.payload.kind !== "json-calls") throw invalid(format, t, "the region holds no JSON call objects");
-    if (region.end === undefined || region.end.length === 0) throw invalid(format, t, "the region has no end marker");
+    endOf(format, t, t.region);
     into.pythonLiterals.push({ region: t.region, argsKeys: json[0]!.argsKeys ?? ["arguments"] });
   },
 };

@@ -5,16 +5,15 @@
  * Each entry checks its tolerance against the description and fills the accumulator (build.ts).
  */
 import { closedBareCall } from "../decoders/bare-call.js";
-import { endOf, invalid, jsonCallsIn } from "./build.js";
-import type { KindCompilers } from "./build.js";
+import { endOf, invalid, jsonCallsIn, regionOf } from "./build.js";
+import type { Build, KindCompilers, Of } from "./build.js";
+import type { FormatDescription } from "../language.js";
 
 type Kinds = "stray-closer" | "misspelled-closer" | "foreign-closer" | "repeated-closer" | "repeated-opener" | "closer-as-opener" | "fence-closer" | "missing-opener";
 
 export const REGION_MARKERS: KindCompilers<Kinds> = {
   "stray-closer"(t, into, format) {
-    if (!format.regions.some((r) => r.start.includes(t.after))) {
-      throw invalid(format, t, `"after" ${JSON.stringify(t.after)} is no region's start marker`);
-    }
+    regionOf(format, t, t.after, "after");
     if (t.closer.length === 0 || t.closer.some((c) => c === "")) throw invalid(format, t, '"closer" needs non-empty markers');
     for (const c of t.closer) {
       const message = `${JSON.stringify(c)} after a call written without ${JSON.stringify(t.missing)} read as the call's closer`;
@@ -22,22 +21,10 @@ export const REGION_MARKERS: KindCompilers<Kinds> = {
     }
   },
   "misspelled-closer"(t, into, format) {
-    const region = format.regions.find((r) => r.start.includes(t.region));
-    if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
-    if (region.end === undefined || region.end.length === 0) throw invalid(format, t, "the region has no end marker to misspell");
-    if (t.closer.length === 0 || t.closer.some((c) => c === "" || region.end!.includes(c))) throw invalid(format, t, '"closer" needs non-empty markers other than the region\'s own');
-    for (const c of t.closer) {
-      const message = `${JSON.stringify(c)} read as the region's end marker ${JSON.stringify(region.end[0])}`;
-      into.misspelled.push({ region: t.region, closer: { closer: c, repair: "misspelled-closer", message } });
-    }
+    endInstead(t, into, format, (c, end) => `${JSON.stringify(c)} read as the region's end marker ${JSON.stringify(end)}`);
   },
   "foreign-closer"(t, into, format) {
-    const end = endOf(format, t, t.region);
-    if (t.closer.length === 0 || t.closer.some((c) => c === "" || end.includes(c))) throw invalid(format, t, '"closer" needs non-empty markers other than the region\'s own');
-    for (const c of t.closer) {
-      const message = `${JSON.stringify(c)} (another protocol's token) read as the region's end marker ${JSON.stringify(end[0])}`;
-      into.misspelled.push({ region: t.region, closer: { closer: c, repair: "foreign-closer", message } });
-    }
+    endInstead(t, into, format, (c, end) => `${JSON.stringify(c)} (another protocol's token) read as the region's end marker ${JSON.stringify(end)}`);
   },
   "repeated-closer"(t, into, format) {
     for (const c of endOf(format, t, t.region)) {
@@ -46,8 +33,7 @@ export const REGION_MARKERS: KindCompilers<Kinds> = {
     }
   },
   "repeated-opener"(t, into, format) {
-    const region = format.regions.find((r) => r.start.includes(t.region));
-    if (region === undefined) throw invalid(format, t, `"region" ${JSON.stringify(t.region)} is no region's start marker`);
+    const region = regionOf(format, t, t.region);
     if (region.startInPayload !== undefined && region.startInPayload !== false) throw invalid(format, t, "the region's start marker is part of its payload");
     into.repeatedOpeners.push(t.region);
   },
@@ -57,7 +43,7 @@ export const REGION_MARKERS: KindCompilers<Kinds> = {
     into.closerOpeners.push({ region: t.region, first: t.first });
   },
   "fence-closer"(t, into, format) {
-    if (!format.regions.some((r) => r.start.includes(t.after))) throw invalid(format, t, `"after" ${JSON.stringify(t.after)} is no region's start marker`);
+    regionOf(format, t, t.after, "after");
     into.stray.push({ after: t.after, closer: { closer: "```", repair: "fence-closer", message: "a lone ``` after the call (its opening fence never written) read as part of it", lineEnd: true } });
   },
   "missing-opener"(t, into, format, compile) {
@@ -78,3 +64,13 @@ export const REGION_MARKERS: KindCompilers<Kinds> = {
     });
   },
 };
+
+/**
+ * `misspelled-closer` and `foreign-closer`: each of `t.closer`, a marker other than the region's own,
+ * ends the region as its end marker would (the same path; only the repair's name and message differ).
+ */
+function endInstead(t: Of<"misspelled-closer" | "foreign-closer">, into: Build, format: FormatDescription, message: (closer: string, end: string) => string): void {
+  const end = endOf(format, t, t.region);
+  if (t.closer.length === 0 || t.closer.some((c) => c === "" || end.includes(c))) throw invalid(format, t, '"closer" needs non-empty markers other than the region\'s own');
+  for (const c of t.closer) into.misspelled.push({ region: t.region, closer: { closer: c, repair: t.kind, message: message(c, end[0]!) } });
+}

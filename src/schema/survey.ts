@@ -11,6 +11,7 @@
  */
 import { canonical } from "./aliases.js";
 import { SCHEMA_LIMITS } from "./limits.js";
+import { LISTS as LIST_KEYWORDS, MAPS as MAP_KEYWORDS, SINGLE as SINGLE_KEYWORDS } from "./walk.js";
 
 const enum Kind {
   /** Data inside a schema (an enum, a default, a `dependencies` list): only counted. */
@@ -21,10 +22,10 @@ const enum Kind {
   Schemas,
 }
 
-/** Keywords holding one subschema, a list of them, a map of them (walk.ts's lists). `items` is one or a list. */
-const SINGLE = new Set(["not", "if", "then", "else", "additionalProperties", "additionalItems", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items"]);
-const LISTS = new Set(["allOf", "anyOf", "oneOf", "items", "prefixItems"]);
-const MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"]);
+/** Keywords holding one subschema, a list of them, a map of them: walk.ts's lists. `items` is one or a list. */
+const SINGLE = new Set(SINGLE_KEYWORDS);
+const LISTS = new Set(LIST_KEYWORDS);
+const MAPS = new Set(MAP_KEYWORDS);
 
 /** What the value of `key` in a subschema is: a keyword given the wrong shape holds no subschema. */
 function roleOf(key: string, child: unknown): Kind {

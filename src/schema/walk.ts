@@ -5,9 +5,10 @@
  */
 type SchemaObject = Record<string, unknown>;
 
-const SINGLE = ["not", "if", "then", "else", "additionalProperties", "additionalItems", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items"];
-const LISTS = ["allOf", "anyOf", "oneOf", "items", "prefixItems"];
-const MAPS = ["properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"];
+/** The keywords holding one subschema, a list of them, a map of them (survey.ts reads the same lists). */
+export const SINGLE: readonly string[] = ["not", "if", "then", "else", "additionalProperties", "additionalItems", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items"];
+export const LISTS: readonly string[] = ["allOf", "anyOf", "oneOf", "items", "prefixItems"];
+export const MAPS: readonly string[] = ["properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"];
 
 /** A schema that is an object (not `true`/`false`, not an array or null): the one test every layer uses. */
 export function isSchemaObject(value: unknown): value is SchemaObject {

@@ -111,16 +111,32 @@ function headerArgs(payload: Extract<Payload, { kind: "header-args" }>, region: 
   return { open: { pattern: open }, ...(close ? { close } : {}), body: { content: "json", repeats: true, transform: FUNCTION("{name}", "{content}") }, wrappers: NO_WRAPPERS, notes };
 }
 
+/**
+ * What must follow a value's close tag for it to end the value, as chatwire's tagged decoder reads it
+ * (tagged-value-end.ts): after whitespace, a tag that may come next (`afterParam`: the next parameter's
+ * open, the call's close), or the end of the call's body (the field's close took the call close). With
+ * `afterParamNewline` that whitespace is empty or holds a newline. A close tag written inside a value
+ * (`return "</parameter>"`) is then part of the value, not its end.
+ */
+export function valueEnd(payload: Extract<Payload, { kind: "tagged" }>): string {
+  const params = payload.params;
+  const paramPrefix = "key" in params ? params.key.open : (params.open.map((o) => compilePattern(o).prefix)[0] ?? "");
+  const after = payload.afterParam ?? [paramPrefix, ...(payload.call !== undefined ? [payload.call.close] : [])];
+  const gap = payload.afterParamNewline === true ? "(?:[^\\S\\n]*\\n\\s*)?" : "\\s*";
+  return `(?=\\s*\\Z|${gap}${pyAnyOf(after.filter((t) => t !== ""))})`;
+}
+
 function tagged(payload: Extract<Payload, { kind: "tagged" }>, region: RegionSpec, format: FormatDescription): CallFieldOrReason {
   const notes: ExportNote[] = [];
   const params = payload.params;
   // One newline after the open tag and one before the close are layout (the tagged decoder strips them).
   const value = "\\n?(?P<value>.*?)\\n?";
+  const end = valueEnd(payload);
   let tagPattern: string;
   if ("key" in params) {
-    tagPattern = `${pyLiteral(params.key.open)}\\s*(?P<key>.*?)\\s*${pyLiteral(params.key.close)}\\s*${pyLiteral(params.value.open)}${value}${pyLiteral(params.value.close)}`;
+    tagPattern = `${pyLiteral(params.key.open)}\\s*(?P<key>.*?)\\s*${pyLiteral(params.key.close)}\\s*${pyLiteral(params.value.open)}${value}${pyLiteral(params.value.close)}${end}`;
   } else {
-    tagPattern = `${pyEither(params.open.map((o) => pyPattern(o, new Set(["key"]))))}${value}${pyLiteral(params.close)}`;
+    tagPattern = `${pyEither(params.open.map((o) => pyPattern(o, new Set(["key"]))))}${value}${pyLiteral(params.close)}${end}`;
     if (params.typedBy !== undefined) notes.push({ part: `the ${params.typedBy.hole}= attribute`, reason: "a value the tag marks as JSON is typed by the schema only (xml-inline has no per-tag value parser)" });
   }
   if (payload.untyped === "json") notes.push({ part: "untyped values", reason: "a value of a key the schema does not declare stays text (chatwire decodes it as JSON when it is JSON)" });

@@ -150,7 +150,9 @@ function tagged(payload: Extract<Payload, { kind: "tagged" }>, region: RegionSpe
   const notes: ExportNote[] = [];
   const params = payload.params;
   // One newline after the open tag and one before the close are layout (the tagged decoder strips them).
-  const value = "\\n?(?P<value>.*?)\\n?";
+  // A CDATA section is the value verbatim, without its wrapper: Python's regex lets both alternatives
+  // capture `value`.
+  const value = payload.cdata === true ? "\\n?(?:<!\\[CDATA\\[(?P<value>.*?)\\]\\]>|(?P<value>.*?))\\n?" : "\\n?(?P<value>.*?)\\n?";
   const end = valueEnd(payload);
   let tagPattern: string;
   if ("key" in params) {
@@ -161,7 +163,6 @@ function tagged(payload: Extract<Payload, { kind: "tagged" }>, region: RegionSpe
   }
   if (payload.untyped === "json") notes.push({ part: "untyped values", reason: "a value of a key the schema does not declare stays text (chatwire decodes it as JSON when it is JSON)" });
   if (payload.jsonBody === true) notes.push({ part: "JSON call bodies", reason: "a call whose arguments are one JSON object instead of parameter tags is not read" });
-  if (payload.cdata === true) notes.push({ part: "CDATA values", reason: "a <![CDATA[...]]> value keeps its wrapper" });
   const body = { content: "xml-inline", content_args: { tag_pattern: tagPattern }, repeats: true, transform: FUNCTION("{name}", "{content}") };
   if (payload.call !== undefined) {
     const wrappers = { starts: region.startInPayload === true ? [] : region.start, ends: region.end ?? [] };

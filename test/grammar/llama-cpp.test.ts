@@ -26,7 +26,8 @@ describe("llama.cpp parses every emitted GBNF grammar", () => {
     it(format, async () => {
       let checked = 0;
       for (const [variant, request] of Object.entries(REQUEST_VARIANTS(RICH_TOOLS))) {
-        for (const promptSuffix of [undefined, "<think>\n", "[THINK]"]) {
+        // The last two: gpt-oss's and Functionary v3.2's generation prompts (the output starts in a header).
+        for (const promptSuffix of [undefined, "<think>\n", "[THINK]", "<|start|>assistant", ">>>"]) {
           const grammar = buildGbnf(format, request, promptSuffix === undefined ? {} : { promptSuffix });
           await expect(llama.createGrammar({ grammar }), `${format} ${variant}`).resolves.toBeDefined();
           // Our own recogniser reads the same text (it is what the sampling tests rely on).
@@ -34,7 +35,7 @@ describe("llama.cpp parses every emitted GBNF grammar", () => {
           checked++;
         }
       }
-      expect(checked).toBeGreaterThanOrEqual(15);
+      expect(checked).toBeGreaterThanOrEqual(25);
     });
   }
 
@@ -89,7 +90,7 @@ describe("every corpus template gets a grammar llama.cpp parses, or a reason", (
     expect(templates).toBeGreaterThanOrEqual(60);
     // Formats in the corpus that have a grammar, and those that do not (with the reason).
     expect([...withGrammar].length).toBeGreaterThanOrEqual(20);
-    expect([...without.keys()].sort()).toEqual(["harmony", "muse-glimmer"]);
+    expect([...without.keys()].sort()).toEqual(["muse-glimmer"]);
   }, 120_000);
 });
 

@@ -23,7 +23,7 @@ export type MessageTarget = { to: "reasoning" } | { to: "content" } | { to: "cal
 export type HeaderPlace = { at: "next" } | { at: "first"; fromPrompt: string };
 
 /** A name no tool has: a header that routes to content or reasoning with it does so for any request. */
-const NO_TOOL = "\u0000";
+export const NO_TOOL = "\u0000";
 
 /**
  * The text to write for a message header to `target` at `place`, up to (not including) the header
@@ -32,9 +32,6 @@ const NO_TOOL = "\u0000";
 export function writtenHeader(format: FormatDescription, target: MessageTarget, place: HeaderPlace): string | undefined {
   const ch = format.channels!;
   const name = target.to === "call" ? target.name : NO_TOOL;
-  const compiled = compileFormat(format);
-  // Markers that end a header (or show it is none) may not sit inside one.
-  const enders = [...ch.headerEnd, ...ch.bodyEnd];
   for (const pattern of ch.headers) {
     const header = fillPattern(pattern, { name });
     if (header === "" || (target.to !== "call" && header.includes(NO_TOOL))) continue;
@@ -42,16 +39,25 @@ export function writtenHeader(format: FormatDescription, target: MessageTarget, 
     const fromPrompt = place.at === "first" ? place.fromPrompt : "";
     if (!header.startsWith(fromPrompt)) continue;
     const written = header.slice(fromPrompt.length);
-    if (enders.some((m) => written.includes(m))) continue;
-    const st: HeaderState = headerState(opener, fromPrompt);
-    // -1: still a header (no newline, not longer than any header can be).
-    if (headerText(st, written) !== -1) continue;
-    const route = routeHeader(compiled, st, ch.headerEnd[0]!);
-    if (route.to !== target.to) continue;
-    if (target.to === "call" && (route.to !== "call" || route.name !== target.name)) continue;
-    return opener + written;
+    if (readsAs(format, { opener, fromPrompt, written }, target)) return opener + written;
   }
   return undefined;
+}
+
+/**
+ * Whether the engine reads a header as `target`: opened by `opener` (a header start marker, or "" for
+ * one the prompt opened with `fromPrompt` written of it), then `written`, then the header end.
+ */
+export function readsAs(format: FormatDescription, header: { opener: string; fromPrompt: string; written: string }, target: MessageTarget): boolean {
+  const ch = format.channels!;
+  // Markers that end a header (or show it is none) may not sit inside one.
+  if ([...ch.headerEnd, ...ch.bodyEnd].some((m) => header.written.includes(m))) return false;
+  const st: HeaderState = headerState(header.opener, header.fromPrompt);
+  // -1: still a header (no newline, not longer than any header can be).
+  if (headerText(st, header.written) !== -1) return false;
+  const route = routeHeader(compileFormat(format), st, ch.headerEnd[0]!);
+  if (route.to !== target.to) return false;
+  return target.to !== "call" || (route.to === "call" && route.name === target.name);
 }
 
 /** The body ends the grammar writes: between messages, after a call, and after text that ends the output. */

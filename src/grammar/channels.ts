@@ -12,6 +12,7 @@
  */
 import { ChatwireError } from "../errors.js";
 import type { FormatDescription } from "../formats/types.js";
+import type { FunctionTool } from "../types.js";
 import { promptStart } from "../parse/channels.js";
 import { compileFormat } from "../parse/compile-format.js";
 import { endsLimit, messageEnds, writtenHeader, type HeaderPlace, type MessageTarget } from "./channel-headers.js";
@@ -33,17 +34,17 @@ export function channelLimit(format: FormatDescription): string | undefined {
   return undefined;
 }
 
-const NEXT: HeaderPlace = { at: "next" };
+export const NEXT: HeaderPlace = { at: "next" };
 
 function contentHeader(format: FormatDescription, place: HeaderPlace): string | undefined {
   return writtenHeader(format, { to: "content" }, place);
 }
 
-function callHeader(format: FormatDescription, tool: string, place: HeaderPlace): string | undefined {
+export function callHeader(format: FormatDescription, tool: string, place: HeaderPlace): string | undefined {
   return writtenHeader(format, { to: "call", name: tool }, place);
 }
 
-type Kind = "reasoning" | "content" | "call";
+export type Kind = "reasoning" | "content" | "call";
 
 /**
  * The messages tool_choice allows, as states: which kinds of message may come next (and the state
@@ -81,24 +82,38 @@ function states(req: ToolRequest, calls: boolean): Record<string, State> {
   };
 }
 
-/** The answer rule: messages as tool_choice allows, starting where the parser starts reading. */
-export function channelBody(ctx: EmitContext, req: ToolRequest, promptSuffix: string | undefined): string {
+/** The rules of a channel format's messages for one request (shared by the full and the lazy form). */
+export interface MessageGrammar {
+  /** The callable tools whose call header the router reads back as a call to them. */
+  tools: readonly FunctionTool[];
+  /** Content text (a body). */
+  text(): string;
+  /** The header end marker, as GBNF. */
+  headerEnd: string;
+  /** What follows a body of `kind` in state `name` (see `states`): the output's end, or more messages. */
+  after(kind: Kind, name: string): string;
+  /** The messages that may come in state `name` at `place`, each with what follows it. */
+  choose(name: string, place: HeaderPlace): string | undefined;
+}
+
+export function messageGrammar(ctx: EmitContext, req: ToolRequest): MessageGrammar {
   const { builder, format } = ctx;
   const ch = format.channels!;
-  const start = promptStart(compileFormat(format), promptSuffix);
   const ends = messageEnds(format);
   const headerEnd = lit(ch.headerEnd[0]!);
   const markers = [...ch.headerStart, ...ch.bodyEnd];
   // What may follow a text body: its end, or the next header's start.
   const followedBy = [...new Set([ends.message, ends.output, ...ch.headerStart].filter((m) => m !== ""))];
-  const text = builder.capture(textWithout(builder, "content", markers, { followedBy }), { kind: "content" });
-  const thought = builder.capture(textWithout(builder, "reasoning-text", markers, { followedBy }), { kind: "reasoning" });
+  // Built when first used (Functionary has no reasoning; a lazy grammar may have no text).
+  const once = (make: () => string): (() => string) => {
+    let rule: string | undefined;
+    return () => (rule ??= make());
+  };
+  const text = once(() => builder.capture(textWithout(builder, "content", markers, { followedBy }), { kind: "content" }));
+  const thought = once(() => builder.capture(textWithout(builder, "reasoning-text", markers, { followedBy }), { kind: "reasoning" }));
   // A tool whose header the router would read as another target is left out (functionary's `all`).
   const tools = callableTools(req).filter((t) => callHeader(format, t.function.name, NEXT) !== undefined);
   const table = states(req, tools.length > 0);
-  // The first message's header is the one the prompt opened (a header start with nothing written after
-  // it: the whole header); otherwise the output starts in content and messages open their own.
-  const first: HeaderPlace | undefined = typeof start === "object" ? { at: "first", fromPrompt: start.fromPrompt } : undefined;
   const placeName = (place: HeaderPlace): string => (place.at === "next" ? "next" : "first");
 
   /** Each message of `kind` at `place`: header, header end, body (undefined: none can be written). */
@@ -113,10 +128,9 @@ export function channelBody(ctx: EmitContext, req: ToolRequest, promptSuffix: st
     const target: MessageTarget = { to: kind };
     const header = writtenHeader(format, target, place);
     if (header === undefined) return undefined;
-    return builder.add(`${kind}-message-${placeName(place)}`, `${lit(header)} ${headerEnd} ${kind === "content" ? text : thought}`);
+    return builder.add(`${kind}-message-${placeName(place)}`, `${lit(header)} ${headerEnd} ${kind === "content" ? text() : thought()}`);
   };
 
-  /** What follows a body of `kind` in state `name`: the end of the output, or its end and the next message. */
   const rules = new Map<string, string>();
   const after = (kind: Kind, name: string): string => {
     const key = `${kind}@${name}`;
@@ -127,6 +141,7 @@ export function channelBody(ctx: EmitContext, req: ToolRequest, promptSuffix: st
     const state = table[name]!;
     const options: string[] = [];
     if (state.final) {
+      // The body end at the end of the output is a stop token: engines may leave it out of the text.
       const end = kind === "call" ? ends.call : kind === "content" ? ends.output : "";
       options.push(end === "" ? '""' : `${lit(end)}?`);
     }
@@ -138,7 +153,6 @@ export function channelBody(ctx: EmitContext, req: ToolRequest, promptSuffix: st
     rule.define(options.length === 0 ? '""' : options.join(" | "));
     return rule.name;
   };
-  /** The messages that may come in state `name`, each with what may follow it. */
   const choose = (name: string, place: HeaderPlace): string | undefined => {
     const options = (Object.entries(table[name]!.next) as [Kind, string][]).flatMap(([kind, to]) => {
       const message = messages(kind, place);
@@ -146,17 +160,26 @@ export function channelBody(ctx: EmitContext, req: ToolRequest, promptSuffix: st
     });
     return options.length === 0 ? undefined : alt(options);
   };
+  return { tools, text, headerEnd, after, choose };
+}
 
-  if (first !== undefined) {
-    const answer = choose("start", first);
+/** The answer rule: messages as tool_choice allows, starting where the parser starts reading. */
+export function channelBody(ctx: EmitContext, req: ToolRequest, promptSuffix: string | undefined): string {
+  const { builder, format } = ctx;
+  const start = promptStart(compileFormat(format), promptSuffix);
+  const { tools, text, after, choose } = messageGrammar(ctx, req);
+  // The first message's header is the one the prompt opened (a header start with nothing written after
+  // it: the whole header); otherwise the output starts in content and messages open their own.
+  if (typeof start === "object") {
+    const answer = choose("start", { at: "first", fromPrompt: start.fromPrompt });
     if (answer === undefined) {
-      throw new ChatwireError("unknown_format", `no grammar for format ${JSON.stringify(format.id)}: none of its headers continues the prompt's ${JSON.stringify(first.fromPrompt)}`);
+      throw new ChatwireError("unknown_format", `no grammar for format ${JSON.stringify(format.id)}: none of its headers continues the prompt's ${JSON.stringify(start.fromPrompt)}`);
     }
     return builder.add("answer", answer);
   }
   // The output starts in content: text, then messages as if after a text message (none after it when
   // only text is allowed); with calls only, the first call opens its own header.
-  if (req.choice.kind === "none" || tools.length === 0) return builder.add("answer", text);
-  if (req.choice.kind === "auto") return builder.add("answer", `${text} ${after("content", req.parallel ? "any" : "text")}`);
+  if (req.choice.kind === "none" || tools.length === 0) return builder.add("answer", text());
+  if (req.choice.kind === "auto") return builder.add("answer", `${text()} ${after("content", req.parallel ? "any" : "text")}`);
   return builder.add("answer", choose("start", NEXT) ?? '""');
 }

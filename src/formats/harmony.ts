@@ -5,6 +5,8 @@
  * message to `functions.f` is a call whose body is the arguments. The recipient may sit in the role
  * header (`<|start|>assistant to=functions.f<|channel|>commentary`) and on any channel; a body that
  * is not JSON is still that call's input. The generation prompt ends with `<|start|>assistant`.
+ * The grammar (src/grammar/channels.ts) is read from the same data: the first header of `headers`
+ * that routes to each target, and the body ends in `ends`.
  */
 import { defineFormat } from "../parse/language.js";
 

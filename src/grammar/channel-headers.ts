@@ -72,7 +72,7 @@ export interface MessageEnds {
 
 export function messageEnds(format: FormatDescription): MessageEnds {
   const ends = format.channels!.ends ?? {};
-  return { message: ends.message ?? "", call: ends.call ?? ends.message ?? "", output: ends.output ?? "" };
+  return { message: ends.message ?? "", call: ends.call ?? "", output: ends.output ?? "" };
 }
 
 /** Why the format's `ends` cannot be written, or undefined: each must be one of its body ends. */

@@ -181,10 +181,10 @@ describe("JSON Schema features in argument rules", () => {
 
 describe("formats without a grammar", () => {
   it("throw a ChatwireError naming the formats that have one", () => {
-    expect(() => buildGbnf("harmony", { tools: [WEATHER] })).toThrow(ChatwireError);
-    expect(() => buildGbnf("harmony", { tools: [WEATHER] })).toThrow(/no grammar for format "harmony": the output is channel messages/);
-    expect(grammarFormats()).toEqual(expect.arrayContaining(["hermes", "qwen3-coder", "llama3-json", "mistral", "json-block", "pythonic"]));
-    expect(grammarFormats()).not.toContain("harmony");
+    expect(() => buildGbnf("muse-glimmer", { tools: [WEATHER] })).toThrow(ChatwireError);
+    expect(() => buildGbnf("muse-glimmer", { tools: [WEATHER] })).toThrow(/no grammar for format "muse-glimmer": the output is channel messages/);
+    expect(grammarFormats()).toEqual(expect.arrayContaining(["hermes", "qwen3-coder", "llama3-json", "mistral", "json-block", "pythonic", "harmony"]));
+    expect(grammarFormats()).not.toContain("muse-glimmer");
   });
 
   it("a named tool_choice must name a declared tool", () => {
@@ -253,9 +253,9 @@ describe("chatwire grammar", () => {
     const r = await cli(["grammar", "--template", template("Qwen3-Coder"), "--request", requestFile, "--kind", "json-schema"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).properties.name).toEqual({ const: "get_weather" });
-    const bad = await cli(["grammar", "--template", template("openai-gpt-oss-120b"), "--request", requestFile]);
+    const bad = await cli(["grammar", "--template", template("muse-glimmer"), "--request", requestFile]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^chatwire: unknown_format: no grammar for format "harmony"[^\n]*\n$/);
+    expect(bad.stderr).toMatch(/^chatwire: unknown_format: no grammar for format "muse-glimmer"[^\n]*\n$/);
     const kind = await cli(["grammar", "--format", "hermes", "--request", requestFile, "--kind", "lark"]);
     expect(kind.stderr).toMatch(/^chatwire: usage: --kind must be gbnf, json-schema or structural-tag/);
   });

@@ -279,6 +279,14 @@ export interface ChannelSpec {
   callPayload: Payload;
   /** Without a prompt suffix the output starts inside a header (the generation prompt opened one). */
   startsInHeader?: boolean;
+  /**
+   * The body ends the format writes, each one of `bodyEnd` (the parser ends a body at any of them, or
+   * at the next header start; the grammar writes these): `message` after a reasoning or text body that
+   * another message follows, `call` after a call's arguments, `output` after text that ends the
+   * output. Harmony: `<|end|>`, `<|call|>`, `<|return|>`. Left out: nothing is written there (a
+   * Functionary message ends where the next `>>>` starts).
+   */
+  ends?: { message?: string; call?: string; output?: string };
 }
 
 /**

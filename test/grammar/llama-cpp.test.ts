@@ -26,7 +26,8 @@ describe("llama.cpp parses every emitted GBNF grammar", () => {
     it(format, async () => {
       let checked = 0;
       for (const [variant, request] of Object.entries(REQUEST_VARIANTS(RICH_TOOLS))) {
-        for (const promptSuffix of [undefined, "<think>\n", "[THINK]"]) {
+        // The last two: gpt-oss's and Functionary v3.2's generation prompts (the output starts in a header).
+        for (const promptSuffix of [undefined, "<think>\n", "[THINK]", "<|start|>assistant", ">>>"]) {
           const grammar = buildGbnf(format, request, promptSuffix === undefined ? {} : { promptSuffix });
           await expect(llama.createGrammar({ grammar }), `${format} ${variant}`).resolves.toBeDefined();
           // Our own recogniser reads the same text (it is what the sampling tests rely on).
@@ -34,7 +35,7 @@ describe("llama.cpp parses every emitted GBNF grammar", () => {
           checked++;
         }
       }
-      expect(checked).toBeGreaterThanOrEqual(15);
+      expect(checked).toBeGreaterThanOrEqual(25);
     });
   }
 
@@ -43,7 +44,7 @@ describe("llama.cpp parses every emitted GBNF grammar", () => {
       for (const request of [{ tools: RICH_TOOLS }, { tools: RICH_TOOLS, parallel_tool_calls: false }]) {
         for (const promptSuffix of [undefined, "<think>\n"]) {
           const lazy = buildLazyGbnf(format, request, promptSuffix === undefined ? {} : { promptSuffix });
-          // Channel formats (functionary v3.2) have none: their output starts in a header.
+          // Functionary v3.2 has none: its first call, in the header the prompt opened, has no marker.
           if (lazy === undefined) continue;
           await expect(llama.createGrammar({ grammar: lazy.grammar }), format).resolves.toBeDefined();
           for (const t of lazy.triggers) if (t.kind === "pattern-full") expect(() => new RegExp(t.pattern), `${format}: ${t.pattern}`).not.toThrow();
@@ -89,7 +90,7 @@ describe("every corpus template gets a grammar llama.cpp parses, or a reason", (
     expect(templates).toBeGreaterThanOrEqual(60);
     // Formats in the corpus that have a grammar, and those that do not (with the reason).
     expect([...withGrammar].length).toBeGreaterThanOrEqual(20);
-    expect([...without.keys()].sort()).toEqual(["harmony", "muse-glimmer"]);
+    expect([...without.keys()].sort()).toEqual(["muse-glimmer"]);
   }, 120_000);
 });
 
@@ -111,4 +112,35 @@ describe("the JSON Schema kind through node-llama-cpp's converter", () => {
     const anyOf = await llama.createGrammarForJsonSchema({ anyOf: schema.oneOf } as never);
     expect(new GbnfRecognizer(anyOf.grammar).accepts(`null${end}`)).toBe(true);
   });
+});
+
+describe("llama.cpp's grammar engine reads gpt-oss's own output under the harmony grammar", () => {
+  // What gpt-oss writes after `<|start|>assistant` (openai/harmony's docs), under the grammar the server
+  // sends for the gpt-oss template; `_testText` is the pinned node-llama-cpp's hook: every code point
+  // accepted and the grammar complete at the end.
+  const WEATHER = { type: "function", function: { name: "get_weather", description: "Weather in a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+  const ask = (tool_choice: unknown) => ({ messages: [{ role: "user", content: "Weather in Paris?" }], tools: [WEATHER], tool_choice });
+  const accepts = (g: unknown, text: string): boolean => (g as { _testText(text: string): boolean })._testText(text);
+  const analysis = "<|channel|>analysis<|message|>User wants Paris weather.<|end|><|start|>assistant";
+  const call = '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}';
+  const final = "<|channel|>final<|message|>It is sunny in Paris.";
+
+  it("auto, required and none, each accepting what it allows and refusing the rest", async () => {
+    const oss = await loadTemplate({ chat_template: readFileSync(join(FIXTURES, "templates", "openai-gpt-oss-120b.jinja"), "utf8") });
+    const grammar = async (choice: unknown) => llama.createGrammar({ grammar: gbnfForTemplate(oss, ask(choice)) });
+    const auto = await grammar("auto");
+    expect(accepts(auto, `${analysis}${call}<|call|>`)).toBe(true);
+    expect(accepts(auto, `${analysis}${call}`)).toBe(true);
+    expect(accepts(auto, `${analysis}${final}<|return|>`)).toBe(true);
+    expect(accepts(auto, final)).toBe(true);
+    // A tool nobody declared, and arguments off the schema, are refused.
+    expect(accepts(auto, `${analysis}${call.replace("get_weather", "get_time")}`)).toBe(false);
+    expect(accepts(auto, `${analysis}${call.replace('"Paris"', "7")}`)).toBe(false);
+    const required = await grammar("required");
+    expect(accepts(required, `${analysis}${call}<|call|>`)).toBe(true);
+    expect(accepts(required, `${analysis}${final}`)).toBe(false);
+    const none = await grammar("none");
+    expect(accepts(none, `${analysis}${final}<|return|>`)).toBe(true);
+    expect(accepts(none, `${analysis}${call}`)).toBe(false);
+  }, 60_000);
 });

@@ -40,15 +40,29 @@ function idGen(format: string): () => string {
   return format === "mistral" ? () => String(++n).padStart(9, "0") : () => `call_${String(++n).padStart(24, "0")}`;
 }
 
+/**
+ * The end of the generation prompt of the channel formats' templates (fixtures/templates: gpt-oss's
+ * ends `<|start|>assistant`, Functionary v3.2's `>>>`): the output starts inside that header.
+ */
+const GENERATION_PROMPT: Partial<Record<FormatId, string>> = { harmony: "<|start|>assistant", "functionary-v3.2": "<|start_header_id|>assistant<|end_header_id|>\n\n>>>" };
+
+/** The prompt ends each case is sampled with: none, an opened reasoning block, the template's own. */
+function promptSuffixes(format: FormatId, variant: string): (string | undefined)[] {
+  const own = GENERATION_PROMPT[format];
+  const base: (string | undefined)[] = variant === "auto" || variant === "required" ? [undefined, "<think>\n"] : [undefined];
+  return own === undefined ? base : [...base, own];
+}
+
 let total = 0;
 
 describe("sampled completions parse into exactly the calls the grammar derived", () => {
   for (const format of grammarFormats()) {
     const wishes = [...formatMarkers(getFormat(format)), ...WISHES];
     for (const [variant, request] of Object.entries(REQUEST_VARIANTS(TOOLS))) {
-      // A prompt that opened reasoning changes only the start: checked with two choices.
-      for (const promptSuffix of variant === "auto" || variant === "required" ? [undefined, "<think>\n"] : [undefined]) {
-        const label = `${format}, ${variant}${promptSuffix === undefined ? "" : ", prompt opened reasoning"}`;
+      // A prompt that opened reasoning changes only the start: checked with two choices; a channel
+      // format's own generation prompt with every choice.
+      for (const promptSuffix of promptSuffixes(format, variant)) {
+        const label = `${format}, ${variant}${promptSuffix === undefined ? "" : promptSuffix === "<think>\n" ? ", prompt opened reasoning" : ", its generation prompt"}`;
         it(label, () => {
           const options = promptSuffix === undefined ? {} : { promptSuffix };
           const grammar = emitGbnf(format, request, options);
@@ -91,7 +105,11 @@ describe("sampled completions parse into exactly the calls the grammar derived",
       }
     }
   }
-  it("checked a real number of samples", () => expect(total).toBe(SAMPLES * grammarFormats().length * 7));
+  it("checked a real number of samples", () => {
+    const cases = grammarFormats().reduce((n, f) => n + Object.keys(REQUEST_VARIANTS(TOOLS)).reduce((m, v) => m + promptSuffixes(f, v).length, 0), 0);
+    expect(cases).toBe(grammarFormats().length * 7 + Object.keys(GENERATION_PROMPT).length * 5);
+    expect(total).toBe(SAMPLES * cases);
+  });
 });
 
 function hash(s: string): number {

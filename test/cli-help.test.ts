@@ -2,7 +2,7 @@
  * README's CLI block is `chatwire help`, and each usage line names exactly the options its command
  * accepts (issue 11: the README lacked half the flags; --template-name was in neither).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -89,12 +89,21 @@ describe("CLI help", () => {
 
   it("a file that is not Jinja fails at load with one invalid_template line giving file:line:column", async () => {
     const dir = mkdtempSync(join(tmpdir(), "chatwire-bad-"));
-    const file = join(dir, "notes.jinja");
-    writeFileSync(file, "Some notes.\nThe {% if %} tag is broken.\n");
-    for (const command of ["detect", "check", "render"]) {
-      const r = await cli([command, "--template", file], '{"messages": [{"role": "user", "content": "hi"}]}');
-      expect(r).toEqual({ code: 2, stdout: "", stderr: `chatwire: invalid_template: ${file}:2:11: Unexpected token: CloseStatement\n` });
+    const text = "Some notes.\nThe {% if %} tag is broken.\n";
+    // Whatever the file is called (a README given by mistake too), and a model folder's chat_template.jinja.
+    mkdirSync(join(dir, "model"));
+    const files = [join(dir, "notes.jinja"), join(dir, "README.md"), join(dir, "model", "chat_template.jinja")];
+    for (const file of files) writeFileSync(file, text);
+    for (const [template, file] of [...files.slice(0, 2).map((f) => [f, f]), [join(dir, "model"), files[2]]] as [string, string][]) {
+      for (const command of ["detect", "check", "render"]) {
+        const r = await cli([command, "--template", template], '{"messages": [{"role": "user", "content": "hi"}]}');
+        expect(r).toEqual({ code: 2, stdout: "", stderr: `chatwire: invalid_template: ${file}:2:11: Unexpected token: CloseStatement\n` });
+      }
     }
+    // In a JSON config the line and column are the template string's own, not the file's: named so.
+    const config = join(dir, "tokenizer_config.json");
+    writeFileSync(config, JSON.stringify({ chat_template: text }));
+    expect((await cli(["detect", "--template", config])).stderr).toBe(`chatwire: invalid_template: ${config}: chat template "default", line 2, column 11: Unexpected token: CloseStatement\n`);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -110,6 +119,16 @@ describe("CLI help", () => {
     expect(schema.stderr).toMatch(new RegExp(`^chatwire: invalid_request: tools\\[0\\]\\.function\\.parameters: not a valid JSON Schema: /properties/a/type: "strng" is not a JSON Schema type \\(allowed: [^)]*\\) \\(at stdin:3:${column}\\)\n$`));
     const field = await cli(["render", "--template", "qwen3"], '{"messages": [\n  {"role": "user", "content": 5}]}');
     expect(field.stderr).toBe(`chatwire: invalid_request: messages[0].content: must be a string, null or an array of content parts (at stdin:2:31)\n`);
+    // The same from a --request file, for every command that reads one.
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-req-"));
+    const file = join(dir, "req.json");
+    writeFileSync(file, text);
+    for (const argv of [["render"], ["grammar"], ["parse"], ["parse", "--stream"]]) {
+      const r = await cli([...argv, "--template", "qwen3", "--request", file], "");
+      expect(r.stderr).toMatch(new RegExp(`: "strng" is not a JSON Schema type \\(allowed: [^)]*\\) \\(at ${file.replaceAll("/", "\\/")}:3:${column}\\)\n$`));
+      expect(r.code).toBe(2);
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("detect and check say the same about a template with no tool syntax: json-block by fallback, through the polyfill", async () => {

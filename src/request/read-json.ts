@@ -13,7 +13,17 @@ import { PyFloat } from "../jinja/py-float.js";
 import { inKeyOrder, isIndexKey } from "../jinja/key-order.js";
 import { lineColumn } from "../text-position.js";
 
-class JsonSyntaxError extends SyntaxError {}
+/** Bad JSON, with where it went wrong (1-based line and column, and the offset) for callers that report it as fields. */
+export class JsonSyntaxError extends SyntaxError {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+    readonly position: number,
+  ) {
+    super(message);
+  }
+}
 
 /** Parses `text` as JSON, wrapping integral float literals in PyFloat. Throws SyntaxError on bad JSON. */
 export function readJson(text: string): unknown {
@@ -199,7 +209,7 @@ export class Reader {
   /** Says where as line:column (what an editor jumps to) and the offset. */
   fail(message: string): never {
     const { line, column } = lineColumn(this.text, this.pos);
-    throw new JsonSyntaxError(`${message} at line ${line}, column ${column} (position ${this.pos})`);
+    throw new JsonSyntaxError(`${message} at line ${line}, column ${column} (position ${this.pos})`, line, column, this.pos);
   }
 
   skipSpace(): void {

@@ -9,6 +9,8 @@ export interface MetaError {
   message: string;
 }
 
+import { SchemaProblem } from "./problem.js";
+
 const TYPES = ["array", "boolean", "integer", "null", "number", "object", "string"];
 
 const SUMMARY = /must match (?:a schema in anyOf|exactly one schema in oneOf)|must be array|did not match|anyOf|oneOf/i;
@@ -23,7 +25,13 @@ function at(schema: unknown, pointer: string): unknown {
   return node;
 }
 
-export function metaSchemaMessage(schema: unknown, errors: readonly MetaError[]): string {
+/** The problem with a schema the meta-schema refuses: the message, and the pointer of its first wrong place. */
+export function metaSchemaProblem(schema: unknown, errors: readonly MetaError[]): SchemaProblem {
+  const { message, pointer } = metaSchemaMessage(schema, errors);
+  return new SchemaProblem(message, "invalid", pointer);
+}
+
+function metaSchemaMessage(schema: unknown, errors: readonly MetaError[]): { message: string; pointer: string | undefined } {
   const byPath = new Map<string, string[]>();
   for (const e of errors) {
     const path = e.instancePath || "";
@@ -31,9 +39,11 @@ export function metaSchemaMessage(schema: unknown, errors: readonly MetaError[])
   }
   const paths = [...byPath.keys()];
   const parts: string[] = [];
+  let first: string | undefined;
   for (const [path, messages] of byPath) {
     // A deeper error explains this one (an array `type` with one bad member, an anyOf above it).
     if (paths.some((p) => p !== path && p.startsWith(`${path}/`))) continue;
+    first ??= path;
     const value = at(schema, path);
     const shown = value === undefined ? "" : ` ${JSON.stringify(value)}`;
     const where = path || "/";
@@ -44,5 +54,5 @@ export function metaSchemaMessage(schema: unknown, errors: readonly MetaError[])
     const plain = messages.filter((m) => !SUMMARY.test(m));
     parts.push(`${where}:${shown} ${[...new Set(plain.length > 0 ? plain : messages)].join(", ")}`);
   }
-  return `not a valid JSON Schema: ${parts.join("; ")}`;
+  return { message: `not a valid JSON Schema: ${parts.join("; ")}`, pointer: first };
 }

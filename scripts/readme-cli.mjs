@@ -42,6 +42,6 @@ when a check fails, 0 with warnings only). The codes:
 | \`backend_error\` / \`backend_timeout\` / \`backend_unavailable\` | the backend failed, did not answer in time, or has not answered yet |
 | \`internal_error\` | a chatwire bug; please report it with the command line |
 `;
-const sections = Object.entries(COMMANDS).map(([name, c]) => `## ${name}\n\n\`\`\`\n${helpText(name, c.usage)}\`\`\`\n`);
+const sections = Object.entries(COMMANDS).map(([name, c]) => `## ${name}\n\n\`\`\`\n${helpText(name, c.spec)}\`\`\`\n`);
 writeFileSync(join(ROOT, "docs", "cli.md"), `${DOCS_HEAD}\n${sections.join("\n")}`);
 console.log("docs/cli.md written");

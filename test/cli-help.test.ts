@@ -128,6 +128,16 @@ describe("CLI help", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("a tokenizer.json that is not JSON is named with line:column", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-tok-"));
+    const file = join(dir, "tokenizer.json");
+    writeFileSync(file, '{\n "model": {\n  "type": "BPE",,\n}}');
+    const r = await cli(["render", "--template", "qwen3", "--tokens", "--tokenizer", file], '{"messages": [{"role": "user", "content": "hi"}]}');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`chatwire: io_error: ${file}: not valid JSON (expected a property name at line 3, column 17 (position 30))\n`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("a request that is not JSON is named with line:column", async () => {
     const r = await cli(["render", "--template", "qwen3"], '{\n  "messages": [\n    {"role": "user", "content": "hi"},\n  ]\n}');
     expect(r).toEqual({ code: 2, stdout: "", stderr: 'chatwire: invalid_request: stdin: not valid JSON: unexpected character "]" at line 4, column 3 (position 59)\n' });

@@ -50,6 +50,20 @@ export function readJson(text: string): unknown {
   return value;
 }
 
+/**
+ * Why `text` is not JSON, as this reader says it (with line and column), for a caller whose
+ * JSON.parse refused it (JSON.parse's message gives an offset at best). Reads the text again, so
+ * only on that error path; the reader refuses whatever JSON.parse refuses.
+ */
+export function jsonSyntaxError(text: string, parseError: unknown): Error {
+  try {
+    readJson(text);
+  } catch (err) {
+    return err as Error;
+  }
+  return parseError instanceof Error ? parseError : new SyntaxError(String(parseError));
+}
+
 // Python's json gives up near its recursion limit (1000) too; deeper input would exhaust our stack.
 export const MAX_DEPTH = 1000;
 

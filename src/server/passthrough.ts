@@ -11,7 +11,7 @@ import { backendRequest } from "./backends/transport.js";
 import type { Exchange } from "./exchange.js";
 import type { ServerContext } from "./generation.js";
 import { notJson, readBody, writeChunk } from "./http-io.js";
-import { readJson } from "../request/read-json.js";
+import { jsonSyntaxError } from "../request/read-json.js";
 import { toJson } from "./json-text.js";
 
 export async function completionsPassThrough(ctx: ServerContext, ex: Exchange): Promise<void> {
@@ -19,9 +19,9 @@ export async function completionsPassThrough(ctx: ServerContext, ex: Exchange): 
   let body: unknown;
   try {
     body = JSON.parse(text);
-  } catch {
+  } catch (err) {
     // Read again by our reader only to say where it is wrong (line:column), as the other routes do.
-    throw notJson(catchOf(() => readJson(text)));
+    throw notJson(jsonSyntaxError(text, err));
   }
   if (!isObject(body)) throw new ApiError(400, "invalid_request_error", "the request body must be a JSON object", { code: "invalid_request" });
   if (ctx.model !== undefined) body.model = ctx.model;
@@ -41,12 +41,3 @@ export async function completionsPassThrough(ctx: ServerContext, ex: Exchange): 
   ex.res.end();
 }
 
-/** What `fn` throws (JSON.parse and our reader refuse the same texts; a text only JSON.parse refuses is reported by its own message). */
-function catchOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  return new SyntaxError("not valid JSON");
-}

@@ -32,7 +32,7 @@ when a check fails, 0 with warnings only). The codes:
 | code | when |
 |---|---|
 | \`usage\` | the command was called wrong: unknown command or option (with a "did you mean"), a missing or malformed value (\`--var\` takes JSON only) |
-| \`invalid_request\` | the request JSON is malformed: not JSON (with line:column), or a field of the wrong shape (named, with FILE:line:column; for a tool schema, the wrong value, e.g. \`"strng" is not a JSON Schema type (allowed: ...)\`, at its own line and column) |
+| \`invalid_request\` | the request JSON is malformed: not JSON (FILE:line:column), or a field of the wrong shape (named, with FILE:line:column; for a tool schema, the wrong value, e.g. \`"strng" is not a JSON Schema type (allowed: ...)\`, at its own line and column) |
 | \`invalid_template\` | the template cannot be loaded or compiled, checked at load (a syntax error gives file:line:column for a template file, or the variant's line and column inside a JSON config) |
 | \`template_error\` | the template raised on this conversation (raise_exception), or failed while rendering |
 | \`limit_exceeded\` | a render or parse limit was hit (steps, output size, recursion, input size) |

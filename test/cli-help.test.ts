@@ -134,13 +134,18 @@ describe("CLI help", () => {
     writeFileSync(file, '{\n "model": {\n  "type": "BPE",,\n}}');
     const r = await cli(["render", "--template", "qwen3", "--tokens", "--tokenizer", file], '{"messages": [{"role": "user", "content": "hi"}]}');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`chatwire: io_error: ${file}: not valid JSON (expected a property name at line 3, column 17 (position 30))\n`);
+    expect(r.stderr).toBe(`chatwire: io_error: ${file}:3:17: not valid JSON: expected a property name\n`);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("a request that is not JSON is named with line:column", async () => {
+  it("a request or a config that is not JSON is named with FILE:line:column", async () => {
     const r = await cli(["render", "--template", "qwen3"], '{\n  "messages": [\n    {"role": "user", "content": "hi"},\n  ]\n}');
-    expect(r).toEqual({ code: 2, stdout: "", stderr: 'chatwire: invalid_request: stdin: not valid JSON: unexpected character "]" at line 4, column 3 (position 59)\n' });
+    expect(r).toEqual({ code: 2, stdout: "", stderr: 'chatwire: invalid_request: stdin:4:3: not valid JSON: unexpected character "]"\n' });
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-cfg-"));
+    const config = join(dir, "tokenizer_config.json");
+    writeFileSync(config, '{\n  "chat_template": "x",\n}');
+    expect((await cli(["detect", "--template", config])).stderr).toBe(`chatwire: invalid_template: ${config}:3:1: not valid JSON: expected a property name\n`);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("an error about a request field, a schema's included, says where it is in the file (line:column)", async () => {

@@ -5,7 +5,7 @@
  * writes the same page as a static build (index.html + inspector.js) that works offline.
  */
 import { ChatwireError } from "../errors.js";
-import { jsonSyntaxError } from "../request/read-json.js";
+import { jsonSyntaxError, notJsonMessage } from "../request/read-json.js";
 import { inspectorHtml } from "../inspect/page.js";
 import { startInspector } from "../inspect/server.js";
 import type { ChatTemplate } from "../template/index.js";
@@ -76,6 +76,6 @@ async function readTokenizerFile(file: string): Promise<TokenizerJson> {
   try {
     return JSON.parse(text) as TokenizerJson; // plain JSON: the tokenizer wants numbers, not PyFloat
   } catch (err) {
-    throw new ChatwireError("io_error", `${file}: not valid JSON (${jsonSyntaxError(text, err).message})`);
+    throw new ChatwireError("io_error", notJsonMessage(file, jsonSyntaxError(text, err)));
   }
 }

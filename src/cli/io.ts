@@ -4,7 +4,7 @@
  * one-line error report.
  */
 import { ChatwireError } from "../errors.js";
-import { readJson } from "../request/read-json.js";
+import { notJsonMessage, readJson } from "../request/read-json.js";
 import { placeOfField } from "../request/locate.js";
 import { BackendError } from "../server/backends/types.js";
 import { readText } from "../template/node-fs.js";
@@ -44,7 +44,7 @@ export async function readJsonInput(file: string, io: CliIO): Promise<unknown> {
   try {
     return readJson(text.replace(/^\uFEFF/, "")); // editors on Windows like to start files with a BOM
   } catch (err) {
-    throw new ChatwireError("invalid_request", `${file === "-" ? "stdin" : file}: not valid JSON: ${(err as Error).message}`);
+    throw new ChatwireError("invalid_request", notJsonMessage(file === "-" ? "stdin" : file, err));
   }
 }
 

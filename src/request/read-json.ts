@@ -17,6 +17,8 @@ import { lineColumn } from "../text-position.js";
 export class JsonSyntaxError extends SyntaxError {
   constructor(
     message: string,
+    /** What is wrong, without where (`expected ',' or '}'`). */
+    readonly reason: string,
     readonly line: number,
     readonly column: number,
     readonly position: number,
@@ -62,6 +64,15 @@ export function jsonSyntaxError(text: string, parseError: unknown): Error {
     return err as Error;
   }
   return parseError instanceof Error ? parseError : new SyntaxError(String(parseError));
+}
+
+/**
+ * `FILE:line:column: not valid JSON: why` for a file that is not JSON (the place first, as compilers
+ * write it, so editors and terminals can jump to it), or `FILE: not valid JSON: why` without a place.
+ */
+export function notJsonMessage(name: string, err: unknown): string {
+  if (err instanceof JsonSyntaxError) return `${name}:${err.line}:${err.column}: not valid JSON: ${err.reason}`;
+  return `${name}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
 }
 
 // Python's json gives up near its recursion limit (1000) too; deeper input would exhaust our stack.
@@ -223,7 +234,7 @@ export class Reader {
   /** Says where as line:column (what an editor jumps to) and the offset. */
   fail(message: string): never {
     const { line, column } = lineColumn(this.text, this.pos);
-    throw new JsonSyntaxError(`${message} at line ${line}, column ${column} (position ${this.pos})`, line, column, this.pos);
+    throw new JsonSyntaxError(`${message} at line ${line}, column ${column} (position ${this.pos})`, message, line, column, this.pos);
   }
 
   skipSpace(): void {

@@ -3,7 +3,7 @@
  * field, a model folder, a `.gguf` file) or, when nothing exists at that path, a built-in name.
  */
 import { ChatwireError } from "../errors.js";
-import { readJson } from "../request/read-json.js";
+import { notJsonMessage, readJson } from "../request/read-json.js";
 import { loadBuiltin, unknownSourceError } from "./builtins.js";
 import { fromConfig, readResponseSpecs, readSpecialTokens, readVariants, type LoadedTemplate } from "./config.js";
 import { loadGguf } from "./load-gguf.js";
@@ -36,7 +36,7 @@ async function readJsonFile(file: string): Promise<unknown> {
   try {
     return readJson(text);
   } catch (err) {
-    throw new ChatwireError("invalid_template", `${file}: not valid JSON (${(err as Error).message})`);
+    throw new ChatwireError("invalid_template", notJsonMessage(file, err));
   }
 }
 

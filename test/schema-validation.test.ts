@@ -53,6 +53,10 @@ describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s 
     ["a misspelt type in a list", { type: "object", properties: { n: { type: ["string", "nul"] } } }, /not a valid JSON Schema: \/properties\/n\/type\/1: "nul" is not a JSON Schema type \(allowed: [^;]*\)$/, ".properties.n.type[1]"],
     // A key that is not a plain name is quoted, so it reads back as a key (and "0" not as an index).
     ["a misspelt type under an odd key", { type: "object", properties: { "a.b": { type: "strng" }, "0": { type: "string" } } }, /\/properties\/a\.b\/type: "strng"/, '.properties["a.b"].type'],
+    // Both validators' complaints about a value of the wrong kind read the same; a type name where a schema belongs says what was meant.
+    ["a type name in place of a schema", { type: "object", properties: { x: "string" } }, /not a valid JSON Schema: \/properties\/x: "string" must be an object or a boolean \(a schema: write \{"type": "string"\}\)$/, ".properties.x"],
+    ["a string for a list", { type: "object", required: "x" }, /not a valid JSON Schema: \/required: "x" must be an array$/, ".required"],
+    ["a negative length", { type: "object", properties: { x: { type: "string", minLength: -1 } } }, /not a valid JSON Schema: \/properties\/x\/minLength: -1 must be >= 0$/, ".properties.x.minLength"],
     ["a dangling $ref", { type: "object", properties: { n: { $ref: "#/$defs/missing" } } }, /can't resolve reference #\/\$defs\/missing/, ""],
     ["an invalid pattern", { type: "object", properties: { n: { type: "string", pattern: "([a-z]" } } }, /pattern "\(\[a-z\]" is not a valid regular expression/, ""],
     ["a backreference", { type: "object", properties: { n: { type: "string", pattern: "^(a+)\\1$" } } }, /backreference/, ""],

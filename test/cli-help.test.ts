@@ -74,6 +74,10 @@ describe("CLI help", () => {
     const option = await cli(["render", "--tempalte", "qwen3"]);
     expect(option.stderr).toBe("chatwire: usage: unknown option --tempalte; did you mean --template? (`--help` lists the options)\n");
     expect((await cli(["serve", "--backend-knd", "llamacpp"])).stderr).toContain("did you mean --backend-kind?");
+    expect((await cli(["help", "rendr"])).stderr).toBe('chatwire: usage: unknown command "rendr"; did you mean `render`? (try `chatwire help`)\n');
+    expect((await cli(["help", "toString"])).code).toBe(2);
+    expect((await cli(["render", "-t", "qwen3"])).stderr).toBe("chatwire: usage: unknown option -t: options have long names only (`--help` lists them)\n");
+    expect((await cli(["detect", "qwen3"])).stderr).toBe('chatwire: usage: unexpected argument "qwen3": a value follows its option\'s name (--template qwen3); `--help` lists the options\n');
     // Nothing near: no guess.
     expect((await cli(["render", "--zzzzzz"])).stderr).toBe("chatwire: usage: unknown option --zzzzzz (`--help` lists the options)\n");
   });

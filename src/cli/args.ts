@@ -22,12 +22,26 @@ export function parseOptions<T extends OptionTable>(argv: string[], table: T): V
   }
 }
 
-/** node:util's "Unknown option '--tempate'" with the nearest accepted option, if one is close. */
+/**
+ * node:util's errors as a new user needs them: "Unknown option '--tempate'" with the nearest accepted
+ * option, if one is close; a short option (there are none); a bare value (`render qwen3`), which
+ * belongs after its option's name.
+ */
 function withSuggestion(message: string, options: OptionTable): string {
   const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
-  if (unknown === undefined) return message;
-  const near = closest(unknown, Object.keys(options));
-  return `unknown option --${unknown}${near === undefined ? "" : `; did you mean --${near}?`} (\`--help\` lists the options)`;
+  if (unknown !== undefined) {
+    const near = closest(unknown, Object.keys(options));
+    return `unknown option --${unknown}${near === undefined ? "" : `; did you mean --${near}?`} (\`--help\` lists the options)`;
+  }
+  const short = /^Unknown option '(-[^-'])'/.exec(message)?.[1];
+  if (short !== undefined) return `unknown option ${short}: options have long names only (\`--help\` lists them)`;
+  const bare = /^Unexpected argument '([^]*)'\. This command does not take positional arguments/.exec(message)?.[1];
+  if (bare !== undefined) {
+    const first = Object.entries(options).find(([, o]) => o.type === "string")?.[0];
+    const example = first === undefined ? "" : ` (--${first} ${bare})`;
+    return `unexpected argument ${JSON.stringify(bare)}: a value follows its option's name${example}; \`--help\` lists the options`;
+  }
+  return message;
 }
 
 /** `--template SRC` and `--template-name NAME`, shared by every command that loads a template. */

@@ -47,9 +47,13 @@ export const USAGE = `usage:\n${Object.entries(COMMANDS)
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "help" || name === "--help" || name === "-h") {
-    const about = name === "help" && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : undefined;
-    io.stdout.write(about === undefined ? USAGE : helpText(rest[0] as string, about.spec));
-    return 0;
+    const topic = name === "help" ? rest[0] : undefined;
+    if (topic === undefined) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    // `chatwire help rendr` is the same mistake as `chatwire rendr`: said so, with the suggestion.
+    return run([topic, "--help"], io);
   }
   if (name === "--version" || name === "-v" || name === "version") {
     io.stdout.write(`${await version()}\n`);

@@ -7,14 +7,16 @@ import { invalidRequest } from "../errors.js";
 import { checkToolSchema } from "../schema/index.js";
 import type { FunctionTool, ToolChoice } from "../types.js";
 import { isObject } from "./is-object.js";
+import { keptTools } from "./kept-tools.js";
 import { withFields } from "../jinja/key-order.js";
 
 /** Validates and converts `tools` to the Chat Completions shape. `field` names the array in errors. */
 export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] | undefined {
   if (tools === undefined || tools === null) return undefined;
   if (!Array.isArray(tools)) throw invalidRequest(field, "must be an array of tools");
+  // A list met before as other objects: the frozen copy kept of it, whose tojson text and schema checks are kept by identity.
   const seen = new Set<string>();
-  return tools.map((tool, i) => {
+  return keptTools(tools).map((tool, i) => {
     const out = normalizeTool(tool, `${field}[${i}]`);
     // Two tools by one name: a call could not be told apart (nor validated against one schema).
     const name = out.function.name;

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ChatwireError } from "../src/errors.js";
 import { compileTemplate } from "../src/jinja/index.js";
 import { PyFloat } from "../src/jinja/py-float.js";
-import { normalizeTools, readJson } from "../src/request/index.js";
+import { normalizeTools, readJson, readSharedJson } from "../src/request/index.js";
 import { keptToolsSize } from "../src/request/kept-tools.js";
 
 const TEXT = JSON.stringify([
@@ -88,6 +88,17 @@ describe("plain tool lists kept by content", () => {
       expect(err).toBeInstanceOf(ChatwireError);
       expect((err as ChatwireError).message).toMatch(/^tools\[0\]\.function\.parameters: /);
     }
+  });
+
+  it("normalises a list that cannot change once: the same frozen array for every render, errors every time", () => {
+    const frozen = readSharedJson(`{"messages": [], "tools": ${TEXT}}`) as { tools: unknown[] };
+    const first = normalizeTools(frozen.tools)!;
+    expect(normalizeTools(frozen.tools)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(template.render({ tools: first })).toBe(template.render({ tools: JSON.parse(TEXT) as unknown[] }));
+    const bad = readSharedJson('{"tools": [{"type": "function", "function": {"name": "kt_dup"}}, {"type": "function", "function": {"name": "kt_dup"}}]}') as { tools: unknown[] };
+    for (let i = 0; i < 3; i++) expect(() => normalizeTools(bad.tools)).toThrow(/tools\[1\]\.function\.name: duplicate tool name "kt_dup"/);
+    for (let i = 0; i < 3; i++) expect(() => normalizeTools(bad.tools, "input.tools")).toThrow(/^input\.tools\[1\]/);
   });
 
   it("holds at most 16 MB by its estimate, however many distinct lists it is fed", () => {

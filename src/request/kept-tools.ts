@@ -143,7 +143,7 @@ interface Digest {
 
 /**
  * A digest of a keepable list (undefined when it holds anything else, or is too big): its shape, every
- * key and number, and each string's length and first, middle and last characters. Two lists with one
+ * key and number, and each string's length and about 9 of its characters. Two lists with one
  * digest are still compared in full before a copy is used; a collision only costs a copy.
  */
 function survey(tools: unknown[]): Digest | undefined {
@@ -153,10 +153,14 @@ function survey(tools: unknown[]): Digest | undefined {
 
 const mix = (h: number, x: number): number => Math.imul(h ^ x, 0x01000193);
 
+/** A string's length and about 9 of its characters, evenly spaced, the last one included. */
 function mixString(d: Digest, s: string): void {
   const n = s.length;
   d.chars += n;
-  d.hash = mix(mix(mix(mix(d.hash, n), s.charCodeAt(0)), s.charCodeAt(n >> 1)), s.charCodeAt(n - 1));
+  let h = mix(d.hash, n);
+  const step = (n >> 3) + 1;
+  for (let i = 0; i < n; i += step) h = mix(h, s.charCodeAt(i));
+  d.hash = n > 0 ? mix(h, s.charCodeAt(n - 1)) : h;
 }
 
 function surveyValue(v: unknown, d: Digest, depth: number): boolean {

@@ -27,8 +27,8 @@ const MAX_DEPTH = 64;
  * Bounded by estimated bytes: 8 a character of its strings (keys included) and 16 a value, which for
  * the bench's 21 tools (13.7 K characters of JSON, 11 K of strings, about 900 values) is 100 KB, against
  * 81 KB measured (heap after GC per list kept, with the tojson text and schema checks hung on the
- * frozen copy by identity, for 100 distinct lists each rendered three times). 16 MB in all, at most 1024 lists of distinct
- * tool names, each with up to 4 kept versions and 4 noted digests.
+ * frozen copy by identity, for 100 distinct lists each rendered three times). 16 MB in all, at most
+ * 1024 lists of distinct tool names, each with up to 4 kept versions and 4 noted digests.
  */
 const BYTES_PER_CHAR = 8;
 const BYTES_PER_VALUE = 16;

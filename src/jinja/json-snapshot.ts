@@ -1,17 +1,20 @@
 /**
  * A flat record of a plain data value (what requests are made of: dicts, lists, strings, numbers,
- * booleans, None, PyFloat), so a `tojson` result can be reused across renders of the same object
- * without trusting that the caller left it alone. Recording walks the value once; checking walks it again
- * and compares every key and leaf with `===`, which costs a fraction of encoding it (no string is built,
- * and an unchanged string is the same string object, compared by pointer). Any change anywhere, an
- * edited leaf, an added or removed key, a replaced child, makes the check fail and the value is encoded
- * afresh.
+ * booleans, None, PyFloat), so a `tojson` result (or a kept copy of a caller's tools, kept-tools.ts) can
+ * be reused across renders without trusting that the caller left the value alone. Recording walks the
+ * value once; checking walks it again and compares every key and leaf with `===` (a PyFloat by its
+ * number, a tuple apart from a list), which costs a fraction of encoding it (no string is built, and an
+ * unchanged string is the same string object, compared by pointer). Any change anywhere, an edited
+ * leaf, an added or removed key, a replaced child, makes the check fail and the value is encoded afresh.
  */
 import { PyFloat } from "./py-float.js";
-import { isPlainDict, iteratorKind } from "./values.js";
+import { isPlainDict, isTuple, iteratorKind } from "./values.js";
 
 const LIST = Symbol("list");
+const TUPLE = Symbol("tuple");
 const DICT = Symbol("dict");
+/** A PyFloat is recorded by its number (after this tag): a new PyFloat of the same value matches, an edited one does not. */
+const FLOAT = Symbol("float");
 
 /**
  * The most entries a record may have: a bigger value (millions of items a template built) is not worth
@@ -27,13 +30,17 @@ export function recordValue(value: unknown): unknown[] | undefined {
 
 function record(value: unknown, out: unknown[]): boolean {
   if (out.length > MAX_RECORD) return false;
-  if (value === null || typeof value !== "object" || value instanceof PyFloat) {
+  if (value === null || typeof value !== "object") {
     out.push(value);
     return typeof value !== "function" && typeof value !== "symbol";
   }
+  if (value instanceof PyFloat) {
+    out.push(FLOAT, value.value);
+    return true;
+  }
   if (Array.isArray(value)) {
     if (iteratorKind(value) !== undefined) return false;
-    out.push(LIST, value.length);
+    out.push(isTuple(value) ? TUPLE : LIST, value.length);
     for (let i = 0; i < value.length; i++) if (!record(value[i], out)) return false;
     return true;
   }
@@ -54,11 +61,12 @@ export function matchesRecord(value: unknown, rec: readonly unknown[]): boolean 
 
 /** Walks `value` against `rec` from `at`; the position after it, or -1 at the first difference. */
 function check(value: unknown, rec: readonly unknown[], at: number): number {
-  if (value === null || typeof value !== "object" || value instanceof PyFloat) {
+  if (value === null || typeof value !== "object") {
     return rec[at] === value ? at + 1 : -1;
   }
+  if (value instanceof PyFloat) return rec[at] === FLOAT && rec[at + 1] === value.value ? at + 2 : -1;
   if (Array.isArray(value)) {
-    if (rec[at] !== LIST || rec[at + 1] !== value.length || iteratorKind(value) !== undefined) return -1;
+    if (rec[at] !== (isTuple(value) ? TUPLE : LIST) || rec[at + 1] !== value.length || iteratorKind(value) !== undefined) return -1;
     let p = at + 2;
     for (let i = 0; i < value.length && p >= 0; i++) p = check(value[i], rec, p);
     return p;

@@ -4,15 +4,34 @@
  * Chat Completions shape, which is also what chat templates expect (`tool.function.name`).
  */
 import { invalidRequest } from "../errors.js";
-import { checkToolSchema } from "../schema/index.js";
+import { freezeDeep, isDeepFrozen } from "../jinja/index.js";
+import { checkToolSchema, schemaEngine } from "../schema/index.js";
 import type { FunctionTool, ToolChoice } from "../types.js";
 import { isObject } from "./is-object.js";
+import { keptTools } from "./kept-tools.js";
 import { withFields } from "../jinja/key-order.js";
 
 /** Validates and converts `tools` to the Chat Completions shape. `field` names the array in errors. */
 export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] | undefined {
   if (tools === undefined || tools === null) return undefined;
   if (!Array.isArray(tools)) throw invalidRequest(field, "must be an array of tools");
+  // A list met before as other objects: the frozen copy kept of it, whose tojson text and schema checks are kept by identity.
+  const source = keptTools(tools);
+  if (!isDeepFrozen(source)) return normalizeList(source, field);
+  // A list that cannot change (that copy, readSharedJson's): normalised once, so that every render is
+  // given the very same frozen array (a template's `tools | tojson` is then encoded once, not per render).
+  const engine = schemaEngine();
+  const done = NORMALISED.get(source);
+  if (done !== undefined && done.engine === engine && done.field === field) return done.tools;
+  const out = freezeDeep(normalizeList(source, field));
+  NORMALISED.set(source, { engine, field, tools: out });
+  return out;
+}
+
+/** normalizeTools' result for each deeply frozen list, with the schema engine that checked it and the field named in errors. */
+const NORMALISED = new WeakMap<readonly unknown[], { engine: string; field: string; tools: FunctionTool[] }>();
+
+function normalizeList(tools: readonly unknown[], field: string): FunctionTool[] {
   const seen = new Set<string>();
   return tools.map((tool, i) => {
     const out = normalizeTool(tool, `${field}[${i}]`);

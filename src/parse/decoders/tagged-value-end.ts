@@ -33,10 +33,15 @@ export class ValueEndScan {
   private readonly ownFollow: string | undefined;
   private followEnds: readonly string[] = NO_ENDS;
   private follow: string | undefined;
+  /** pairsOf(NO_ENDS), and pairsOf the last other `ends` asked for (see followersFor). */
+  private readonly ownPairs: readonly number[] | undefined;
+  private pairs: readonly number[] | undefined;
 
   constructor(private readonly syntax: EndSyntax) {
     this.ownFollow = this.followersOf(NO_ENDS);
     this.follow = this.ownFollow;
+    this.ownPairs = this.pairsOf(NO_ENDS);
+    this.pairs = this.ownPairs;
   }
 
   /**
@@ -53,10 +58,16 @@ export class ValueEndScan {
   find(s: string, i: number, first: number, final: boolean, atLineStart: boolean, ends: readonly string[]): number {
     const n = s.length;
     const follow = ends.length === 0 ? this.ownFollow : this.followersFor(ends);
+    const pairs = ends.length === 0 ? this.ownPairs : this.pairs;
     let wait = -1;
     for (let p = first; p >= 0; p = nextLt(s, p + 1)) {
-      // Every tag this can be starts `<` + one of `follow` (`</`, `<p`): any other `<` is text.
-      if (follow !== undefined && p + 1 < n && !holdsCode(follow, s.charCodeAt(p + 1))) continue;
+      // Every tag this can be starts `<` + one of `follow` (`</`, `<p`), and `<` + one of `pairs` in
+      // its next two characters (`</p`, `</t`, `<pa`): any other `<` is text (`</div>`, `<p>`).
+      if (p + 1 < n) {
+        const c = s.charCodeAt(p + 1);
+        if (follow !== undefined && !holdsCode(follow, c)) continue;
+        if (pairs !== undefined && p + 2 < n && !holdsPair(pairs, c * 0x10000 + s.charCodeAt(p + 2))) continue;
+      }
       for (let k = 0; k < ends.length; k++) {
         const at = tokenAt(s, p, ends[k]!, final);
         if (at === "no") continue;
@@ -78,9 +89,26 @@ export class ValueEndScan {
   private followersFor(ends: readonly string[]): string | undefined {
     if (ends !== this.followEnds) {
       this.follow = this.followersOf(ends);
+      this.pairs = this.pairsOf(ends);
       this.followEnds = ends;
     }
     return this.follow;
+  }
+
+  /** The tags followersOf reads, each starting with `<`: the close tag, the implicit ends, `ends`. */
+  private tagsWith(ends: readonly string[]): string[] {
+    return [this.syntax.paramClose, ...(this.syntax.implicitEnds ?? []).map((e) => e.tag), ...ends];
+  }
+
+  /**
+   * followersOf, two characters deep: the second and third character of each of those tags, as one
+   * number (second * 0x10000 + third); undefined when one of them is shorter than three characters.
+   * A `<` whose next two characters are none of these starts none of the tags, in full or in part.
+   */
+  private pairsOf(ends: readonly string[]): readonly number[] | undefined {
+    const tags = this.tagsWith(ends);
+    if (tags.some((t) => t.length < 3)) return undefined;
+    return [...new Set(tags.map((t) => t.charCodeAt(1) * 0x10000 + t.charCodeAt(2)))];
   }
 
   /**
@@ -89,7 +117,7 @@ export class ValueEndScan {
    * when one of them is a lone `<`.
    */
   private followersOf(ends: readonly string[]): string | undefined {
-    const tags = [this.syntax.paramClose, ...(this.syntax.implicitEnds ?? []).map((e) => e.tag), ...ends];
+    const tags = this.tagsWith(ends);
     return tags.some((t) => t.length < 2) ? undefined : [...new Set(tags.map((t) => t.charAt(1)))].join("");
   }
 
@@ -170,6 +198,12 @@ function nextLt(s: string, from: number): number {
   if (s.length - from > SHORT) return s.indexOf("<", from);
   for (let k = from; k < s.length; k++) if (s.charCodeAt(k) === LT) return k;
   return -1;
+}
+
+/** Whether `pairs` (a few numbers, see ValueEndScan.pairsOf) holds `pair`. */
+function holdsPair(pairs: readonly number[], pair: number): boolean {
+  for (let k = 0; k < pairs.length; k++) if (pairs[k] === pair) return true;
+  return false;
 }
 
 /** Whether the (short) string `chars` holds the character `code`. */

@@ -123,7 +123,7 @@ function emit(format: FormatId | FormatDescription, req: ToolRequest, options: G
   if (description.channels !== undefined) {
     // Messages routed by their headers (channels.ts); no lazy form: the output starts in a header.
     if (lazy) return { text: "", captures: builder.captures };
-    root.define(channelBody(ctx, req, options.promptSuffix));
+    root.define(channelBody(ctx, shape, req, options.promptSuffix));
   } else if (lazy) {
     // Reasoning is never constrained lazily: the triggers fire only outside it.
     root.define(lazyBodyRule(builder, shape, req, textMarkers));

@@ -279,6 +279,14 @@ export interface ChannelSpec {
   callPayload: Payload;
   /** Without a prompt suffix the output starts inside a header (the generation prompt opened one). */
   startsInHeader?: boolean;
+  /**
+   * The body ends the template writes, which a grammar writes (the parser reads any `bodyEnd` there):
+   * `more` after a message that another message of the turn follows (Glimmer's `<|eom|>`), `last`
+   * after the turn's last one (`<|eot|>`). Each is one of `bodyEnd`. Absent: the next header start
+   * follows a body directly and the turn ends with its last body (functionary v3.2, whose
+   * `<|eot_id|>` is the end-of-generation token).
+   */
+  ends?: { more: string; last?: string };
 }
 
 /**

@@ -219,6 +219,7 @@ const FORMAT = obj<FormatDescription>({
       otherwise: oneOf(["content", "reasoning", "drop"]),
       callPayload: payload,
       startsInHeader: opt(bool),
+      ends: opt(obj<NonNullable<ChannelSpec["ends"]>>({ more: str, last: opt(str) })),
     }),
   ),
   ignore: opt(strings),
@@ -235,5 +236,11 @@ const checked = new WeakSet<object>();
 export function validateFormat(format: FormatDescription): void {
   if (checked.has(format)) return;
   FORMAT(format, "");
+  const ch = format.channels;
+  // A body end the parser does not read as one would be text of the body.
+  for (const key of ["more", "last"] as const) {
+    const end = ch?.ends?.[key];
+    if (end !== undefined && !ch!.bodyEnd.includes(end)) invalid(`channels.ends.${key}`, `${JSON.stringify(end)} is not one of bodyEnd`);
+  }
   checked.add(format);
 }

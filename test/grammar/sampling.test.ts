@@ -15,6 +15,7 @@ import { grammarFormats } from "../../src/grammar/index.js";
 import { formatMarkers } from "../../src/grammar/markers.js";
 import { MAX_WHITESPACE } from "../../src/grammar/text-rules.js";
 import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
+import { completionFiles } from "../helpers/fixtures.js";
 import { GbnfRecognizer } from "../helpers/gbnf-recognizer.js";
 import { randomPieces, seededRandom } from "../helpers/rng.js";
 import { derive } from "./derive.js";
@@ -41,14 +42,32 @@ function idGen(format: string): () => string {
 }
 
 let total = 0;
+let cases = 0;
+
+/**
+ * The prompt suffixes a format's output is sampled after, for the request variants where the start
+ * matters: none, a prompt that opened reasoning, and for channel formats the generation prompts their
+ * completion fixtures render (the output starts inside the header they open: Glimmer's `<|start|>assistant`).
+ */
+function promptSuffixes(format: FormatId): (string | undefined)[] {
+  if (getFormat(format).channels === undefined) return [undefined, "<think>\n"];
+  const rendered = completionFiles().find((f) => f.format === format)?.cases.map((c) => c.promptSuffix) ?? [];
+  return [...new Set([undefined, "<think>\n", ...rendered.filter((s): s is string => s !== undefined)])];
+}
+
+function suffixLabel(suffix: string | undefined): string {
+  if (suffix === undefined) return "";
+  return suffix === "<think>\n" ? ", prompt opened reasoning" : `, prompt ${JSON.stringify(suffix)}`;
+}
 
 describe("sampled completions parse into exactly the calls the grammar derived", () => {
   for (const format of grammarFormats()) {
     const wishes = [...formatMarkers(getFormat(format)), ...WISHES];
     for (const [variant, request] of Object.entries(REQUEST_VARIANTS(TOOLS))) {
       // A prompt that opened reasoning changes only the start: checked with two choices.
-      for (const promptSuffix of variant === "auto" || variant === "required" ? [undefined, "<think>\n"] : [undefined]) {
-        const label = `${format}, ${variant}${promptSuffix === undefined ? "" : ", prompt opened reasoning"}`;
+      for (const promptSuffix of variant === "auto" || variant === "required" ? promptSuffixes(format) : [undefined]) {
+        const label = `${format}, ${variant}${suffixLabel(promptSuffix)}`;
+        cases++;
         it(label, () => {
           const options = promptSuffix === undefined ? {} : { promptSuffix };
           const grammar = emitGbnf(format, request, options);
@@ -78,6 +97,9 @@ describe("sampled completions parse into exactly the calls the grammar derived",
               (got.message.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as unknown })),
               where,
             ).toEqual(want.calls);
+            // A channel header routes its body: text the grammar wrote as reasoning (to=self) is reasoning
+            // (the parser keeps no whitespace-only reasoning).
+            if (getFormat(format).channels !== undefined) expect((got.message.reasoning_content ?? "").trim(), where).toBe(want.reasoning.trim());
             const parser = createStreamParser(format as FormatId, request, { ...options, idGenerator: idGen(format) });
             const pieces = randomPieces(text, 1 + Math.floor(random() * 8), random);
             const streamed = foldDeltas([...pieces.flatMap((p) => parser.push(p)), ...parser.end()]);
@@ -91,7 +113,11 @@ describe("sampled completions parse into exactly the calls the grammar derived",
       }
     }
   }
-  it("checked a real number of samples", () => expect(total).toBe(SAMPLES * grammarFormats().length * 7));
+  // Seven cases per format, two more for each rendered generation prompt of a channel format.
+  it("checked a real number of samples", () => {
+    expect(cases).toBeGreaterThanOrEqual(grammarFormats().length * 7);
+    expect(total).toBe(SAMPLES * cases);
+  });
 });
 
 function hash(s: string): number {

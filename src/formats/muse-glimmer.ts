@@ -33,7 +33,9 @@ export const museGlimmer = defineFormat({
     headerEnd: ["<|message|>"],
     bodyEnd: ["<|eom|>", "<|eot|>"],
     // `assistant to=RECIPIENT` (self, user or a tool), or `assistant` alone (the template writes both).
-    headers: ["[assistant][ to={name}]"],
+    // The first three are what the template writes; a grammar writes the first one the rules route to
+    // each target, so they come first (the last pattern reads them all too).
+    headers: ["assistant to=self", "assistant to=user", "assistant to={name}", "[assistant][ to={name}]"],
     rules: [
       { whole: "[assistant] to=self", to: "reasoning" },
       { whole: "[assistant] to=user", to: "content" },
@@ -43,6 +45,6 @@ export const museGlimmer = defineFormat({
     callPayload: { kind: "json-args" },
     startsInHeader: true,
     // The template ends a message that another of the turn follows with <|eom|>, the turn's last with <|eot|>.
-    ends: { more: "<|eom|>", last: "<|eot|>" },
+    ends: { message: "<|eom|>", call: "<|eom|>", output: "<|eot|>", callOutput: "<|eot|>" },
   },
 });

@@ -8,7 +8,6 @@
 import type { FormatDescription } from "../formats/types.js";
 import type { FunctionTool } from "../types.js";
 import type { CallShape } from "./calls.js";
-import type { TargetHeader } from "./channel-headers.js";
 import { jsonCallBody, type EmitContext } from "./payloads.js";
 
 /** Some message addressed to a tool holds call regions (a `calls` route). */
@@ -22,15 +21,17 @@ export function callBodyLimit(format: FormatDescription): string | undefined {
   if (ch.rules.some((r) => r.to === "call") && ch.callPayload.kind !== "json-args") {
     return `a call message's body is a ${ch.callPayload.kind} payload; the channel writer writes JSON argument bodies only`;
   }
-  if (bodiesHoldRegions(format) && format.regions.length === 0) return "a message addressed to a tool holds call regions, and the format has none";
+  if (!bodiesHoldRegions(format)) return undefined;
+  if (format.regions.length === 0) return "a message addressed to a tool holds call regions, and the format has none";
+  if (ch.rules.some((r) => r.to === "call")) return "call messages of two kinds (JSON arguments and call regions); the channel writer writes one kind per format";
   return undefined;
 }
 
 /**
- * The body of a message whose header is `header` (a call route naming `tool`): the JSON arguments, or
- * one call region (`shape`, the format's regions) holding exactly one call to the tool, which is what
- * makes the header protocol when the parser reads it back.
+ * The body of a message whose header calls `tool`: the JSON arguments, or one call region (`shape`,
+ * the format's regions) holding exactly one call to the tool, which is what makes the header
+ * protocol when the parser reads it back.
  */
-export function callMessageBody(ctx: EmitContext, shape: CallShape, header: TargetHeader, tool: FunctionTool): string {
-  return header.route === "calls" ? shape.block([tool], true) : jsonCallBody(ctx, tool);
+export function callMessageBody(ctx: EmitContext, shape: CallShape, tool: FunctionTool): string {
+  return bodiesHoldRegions(ctx.format) ? shape.block([tool], true) : jsonCallBody(ctx, tool);
 }

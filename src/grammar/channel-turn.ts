@@ -1,69 +1,88 @@
 /**
- * The order of a channel format's messages in one turn, as tool_choice allows: reasoning first when
- * the format has a reasoning route, then
+ * The order of a channel format's messages in one turn, as tool_choice allows: one reasoning message
+ * first when the format has a reasoning route, then
  *   none              content messages
  *   auto              content messages, then at most one call (parallel: content and calls, any order)
  *   required / named  calls only, at least one (one when parallel calls are off)
- * Each message kind is given twice: as the first message of the output (its header the rest of the
- * one the prompt opened, or, when the output starts in content, content text alone) and as a later
- * one (its own header start). `more` goes between messages, `last` may end the turn.
+ * written as states: each says which kinds of message may come next (and the state after each), and
+ * whether the output may end there. Each message is followed by its kind's body end and the next
+ * message, or, at the end, by its kind's final body end (optional: a stop token the engine may leave out).
  */
 import type { GbnfBuilder } from "./gbnf.js";
 import type { ToolRequest } from "./tool-request.js";
 
-export interface MessageRules {
-  /** The message as the output's first one; undefined: it cannot open the output. */
-  first?: string;
-  /** The message after another: header start, header, header end, body. */
-  next: string;
-}
+export type MessageKind = "reasoning" | "content" | "call";
 
 export interface TurnMessages {
-  content: MessageRules;
-  reasoning?: MessageRules;
-  /** Any call message of the callable tools; undefined when none can be called. */
-  call?: MessageRules;
-  /** What goes between two messages (a body end, or nothing). */
-  more: string;
-  /** What may end the turn (a body end, or nothing). */
-  last: string;
+  /** Each kind as the output's first message (absent: it cannot open the output). */
+  first: Partial<Record<MessageKind, string>>;
+  /** Each kind after another message: its own header start, header, header end, body (absent: none). */
+  next: Partial<Record<MessageKind, string>>;
+  /** The body end after a message of each kind that another follows ("" for none). */
+  more: Record<MessageKind, string>;
+  /** The body end after the message of each kind that ends the output ("" for none). */
+  last: Record<MessageKind, string>;
+}
+
+interface State {
+  next: Partial<Record<MessageKind, string>>;
+  final: boolean;
+}
+
+function states(req: ToolRequest, calls: boolean): Record<string, State> {
+  if (req.choice.kind === "none" || !calls) {
+    return { start: { next: { reasoning: "thought", content: "text" }, final: false }, thought: { next: { content: "text" }, final: false }, text: { next: { content: "text" }, final: true } };
+  }
+  if (req.choice.kind === "auto") {
+    if (!req.parallel) {
+      return {
+        start: { next: { reasoning: "thought", content: "text", call: "called" }, final: false },
+        thought: { next: { content: "text", call: "called" }, final: false },
+        text: { next: { content: "text", call: "called" }, final: true },
+        called: { next: {}, final: true },
+      };
+    }
+    return {
+      start: { next: { reasoning: "thought", content: "any", call: "any" }, final: false },
+      thought: { next: { content: "any", call: "any" }, final: false },
+      any: { next: { content: "any", call: "any" }, final: true },
+    };
+  }
+  return {
+    start: { next: { reasoning: "thought", call: "called" }, final: false },
+    thought: { next: { call: "called" }, final: false },
+    called: { next: req.parallel ? { call: "called" } : {}, final: true },
+  };
 }
 
 /** The answer rule, or undefined when no message tool_choice allows can open the output. */
 export function turnRule(builder: GbnfBuilder, m: TurnMessages, req: ToolRequest): string | undefined {
-  const after = (x: MessageRules): string => [m.more, x.next].filter((p) => p !== "").join(" ");
-  const first = (x: MessageRules | undefined): string | undefined => x?.first;
-  const content = m.content;
-  const call = req.choice.kind === "none" ? undefined : m.call;
-  const cn = `(${after(content)})*`;
-  // The answer after its first message, that message written by `open` (undefined: not allowed there).
-  const main = (open: (x: MessageRules) => string | undefined): string | undefined => {
-    const alts = (xs: (string | undefined)[]): string | undefined => {
-      const ok = xs.filter((x): x is string => x !== undefined);
-      return ok.length === 0 ? undefined : ok.length === 1 ? ok[0] : `(${ok.join(" | ")})`;
-    };
-    const seq = (x: MessageRules, rest: string): string | undefined => {
-      const o = open(x);
-      return o === undefined ? undefined : `${o} ${rest}`.trimEnd();
-    };
-    if (call === undefined) return seq(content, cn);
-    if (req.choice.kind === "auto") {
-      if (!req.parallel) return alts([seq(content, `${cn} (${after(call)})?`), open(call)]);
-      const any: MessageRules = { next: builder.add("channel-message", `${content.next} | ${call.next}`) };
-      return alts([seq(content, `(${after(any)})*`), seq(call, `(${after(any)})*`)]);
-    }
-    return seq(call, req.parallel ? `(${after(call)})*` : "");
+  const table = states(req, m.next.call !== undefined);
+  const seq = (...parts: string[]): string => parts.filter((p) => p !== "").join(" ");
+  const afters = new Map<string, string>();
+  // What follows a message of `kind` that led to state `name`: the end of the output, or the next message.
+  const after = (kind: MessageKind, name: string): string => {
+    const key = `${kind}@${name}`;
+    const known = afters.get(key);
+    if (known !== undefined) return known;
+    const rule = builder.reserve(`after-${kind}-${name}`);
+    afters.set(key, rule.name);
+    const state = table[name]!;
+    const options: string[] = [];
+    if (state.final) options.push(m.last[kind] === "" ? "" : `(${m.last[kind]})?`);
+    const more = choose(name, m.next);
+    if (more !== undefined) options.push(seq(m.more[kind], more));
+    rule.define(options.length === 0 ? '""' : options.join(" | ").trim() || '""');
+    return rule.name;
   };
-  const opening = main(first);
-  const later = main(after);
-  const options: string[] = [];
-  if (m.reasoning !== undefined && later !== undefined) {
-    const r = first(m.reasoning);
-    if (r !== undefined) options.push(`${r} ${later}`);
-  }
-  if (opening !== undefined) options.push(opening);
-  const end = m.last === "" ? "" : ` (${m.last})?`;
-  if (options.length === 0) return undefined;
-  const answer = options.join(" | ");
-  return builder.add("answer", `(${answer})${end}`);
+  // The messages state `name` allows, each written as `forms` gives it, with what may follow it.
+  const choose = (name: string, forms: Partial<Record<MessageKind, string>>): string | undefined => {
+    const options = (Object.entries(table[name]!.next) as [MessageKind, string][]).flatMap(([kind, to]) => {
+      const message = forms[kind];
+      return message === undefined ? [] : [`${message} ${after(kind, to)}`];
+    });
+    return options.length === 0 ? undefined : options.length === 1 ? options[0] : `(${options.join(" | ")})`;
+  };
+  const answer = choose("start", m.first);
+  return answer === undefined ? undefined : builder.add("answer", answer);
 }

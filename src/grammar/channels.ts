@@ -15,8 +15,8 @@ import { promptStart } from "../parse/channels.js";
 import { compileFormat } from "../parse/compile-format.js";
 import type { CallShape } from "./calls.js";
 import { callBodyLimit, callMessageBody } from "./channel-call-bodies.js";
-import { headersFor, type HeaderTarget, type TargetHeader } from "./channel-headers.js";
-import { turnRule, type MessageRules } from "./channel-turn.js";
+import { headersFor, type HeaderTarget } from "./channel-headers.js";
+import { turnRule, type TurnMessages } from "./channel-turn.js";
 import { alt, lit } from "./gbnf.js";
 import { formatMarkers } from "./markers.js";
 import type { EmitContext } from "./payloads.js";
@@ -43,10 +43,15 @@ export function channelBody(ctx: EmitContext, shape: CallShape, req: ToolRequest
   const start = promptStart(compileFormat(format), promptSuffix);
   const headerStart = lit(ch.headerStart[0]!);
   const headerEnd = lit(ch.headerEnd[0]!);
-  // Text holds nothing the parser reacts to in content or reasoning (a header end is text there), and
-  // does not end with the start of a marker written after it (`>` then functionary's `>>>`).
+  const ends = ch.ends ?? {};
+  const end = (e: string | undefined): string => (e === undefined ? "" : lit(e));
+  const more = { reasoning: end(ends.message), content: end(ends.message), call: end(ends.call ?? ends.message) };
+  const last = { reasoning: "", content: end(ends.output), call: end(ends.callOutput ?? ends.call) };
+  // Text holds nothing the parser reacts to in content or reasoning (a region start would open a call
+  // there; a header end is text), and does not end with the start of a marker written after it (`>`
+  // then functionary's `>>>`).
   const markers = formatMarkers(format).filter((m) => !ch.headerEnd.includes(m));
-  const followedBy = [...ch.headerStart, ...(ch.ends === undefined ? [] : [ch.ends.more, ...(ch.ends.last === undefined ? [] : [ch.ends.last])])];
+  const followedBy = [...new Set([...ch.headerStart, ...Object.values(ends)])];
   const texts = new Map<string, string>();
   const text = (kind: "content" | "reasoning"): string => {
     let rule = texts.get(kind);
@@ -55,47 +60,35 @@ export function channelBody(ctx: EmitContext, shape: CallShape, req: ToolRequest
   };
   // The header text the prompt wrote, when the output starts inside a header.
   const fromPrompt = typeof start === "object" ? start.fromPrompt : undefined;
-  const message = (hint: string, target: HeaderTarget, body: (h: TargetHeader) => string): MessageRules | undefined => {
+  /** A message to `target` after another, and as the first one (the rest of the header the prompt opened). */
+  const message = (hint: string, target: HeaderTarget, body: () => string): { next: string; first?: string } | undefined => {
     const headers = headersFor(format, target);
-    const h = headers[0];
-    if (h === undefined) return undefined;
-    // The body depends on the header's route only (JSON arguments or a call region): written once.
-    const bodies = new Map<string, string>();
-    const bodyOf = (x: TargetHeader): string => bodies.get(x.route) ?? bodies.set(x.route, body(x)).get(x.route)!;
-    const next = builder.add(hint, `${headerStart} ${lit(h.text)} ${headerEnd} ${bodyOf(h)}`);
-    const opener = fromPrompt === undefined ? undefined : headers.find((x) => x.text.startsWith(fromPrompt));
+    if (headers.length === 0) return undefined;
+    const b = body();
+    const next = builder.add(hint, `${headerStart} ${lit(headers[0]!)} ${headerEnd} ${b}`);
+    const opener = fromPrompt === undefined ? undefined : headers.find((h) => h.startsWith(fromPrompt));
     if (opener === undefined) return { next };
-    const rest = opener.text.slice(fromPrompt!.length);
-    return { first: builder.add(`first-${hint}`, `${rest === "" ? "" : `${lit(rest)} `}${headerEnd} ${bodyOf(opener)}`), next };
+    const rest = opener.slice(fromPrompt!.length);
+    return { next, first: builder.add(`first-${hint}`, `${rest === "" ? "" : `${lit(rest)} `}${headerEnd} ${b}`) };
   };
   const content = message("content-message", { to: "content" }, () => text("content"))!;
   const reasoning = message("reasoning-message", { to: "reasoning" }, () => text("reasoning"));
   // A tool whose header the router would read as another target is left out (functionary's `all`).
-  const calls = callableTools(req)
-    .map((t: FunctionTool) => message(`${t.function.name}-message`, { to: "call", name: t.function.name }, (h) => callMessageBody(ctx, shape, h, t)))
-    .filter((m): m is MessageRules => m !== undefined);
-  const call: MessageRules | undefined =
-    calls.length === 0
-      ? undefined
-      : {
-          next: builder.add("call-message", alt(calls.map((c) => c.next))),
-          ...(calls.some((c) => c.first !== undefined) ? { first: builder.add("first-call-message", alt(calls.flatMap((c) => (c.first === undefined ? [] : [c.first])))) } : {}),
-        };
-  const more = ch.ends === undefined ? "" : lit(ch.ends.more);
-  const last = ch.ends?.last === undefined ? "" : lit(ch.ends.last);
-  const turn = (opened: boolean) =>
-    turnRule(
-      builder,
-      {
-        // Outside a header the output starts in content: its text alone, or a message it opens itself.
-        content: opened ? content : { first: text("content"), next: content.next },
-        ...(reasoning === undefined ? {} : { reasoning: opened ? reasoning : { first: reasoning.next, next: reasoning.next } }),
-        ...(call === undefined ? {} : { call: opened ? call : { first: call.next, next: call.next } }),
-        more,
-        last,
-      },
-      req,
-    );
-  // A header the prompt opened that no message kind continues is read as content text.
-  return (fromPrompt !== undefined ? turn(true) : undefined) ?? turn(false)!;
+  const calls = callableTools(req).flatMap((t: FunctionTool) => {
+    const m = message(`${t.function.name}-message`, { to: "call", name: t.function.name }, () => callMessageBody(ctx, shape, t));
+    return m === undefined ? [] : [m];
+  });
+  const firsts = calls.flatMap((c) => (c.first === undefined ? [] : [c.first]));
+  const messages: TurnMessages = { first: {}, next: { content: content.next }, more, last };
+  if (reasoning !== undefined) messages.next.reasoning = reasoning.next;
+  if (calls.length > 0) messages.next.call = builder.add("call-message", alt(calls.map((c) => c.next)));
+  // Inside the header the prompt opened, the first message continues it; in content, the output
+  // starts with text, or with a message that opens its own header.
+  const inHeader: TurnMessages = { ...messages, first: {} };
+  if (content.first !== undefined) inHeader.first.content = content.first;
+  if (reasoning?.first !== undefined) inHeader.first.reasoning = reasoning.first;
+  if (firsts.length > 0) inHeader.first.call = builder.add("first-call-message", alt(firsts));
+  const inContent: TurnMessages = { ...messages, first: { ...messages.next, content: text("content") } };
+  // A header the prompt opened that no message tool_choice allows continues is read as content text.
+  return (fromPrompt !== undefined ? turnRule(builder, inHeader, req) : undefined) ?? turnRule(builder, inContent, req)!;
 }

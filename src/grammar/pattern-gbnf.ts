@@ -111,23 +111,3 @@ export function fillPattern(pattern: string, holes: Readonly<Record<string, stri
   }
   return out;
 }
-
-/**
- * Every text the pattern writes with its holes filled: each optional part in or out, the spellings
- * with more optional parts in first (`[assistant][ to={name}]`: `assistant to=f`, ` to=f`, `assistant`, ``).
- */
-export function fillPatternVariants(pattern: string, holes: Readonly<Record<string, string>>): string[] {
-  const variants = (parts: Part[]): { text: string; kept: number }[] => {
-    let out = [{ text: "", kept: 0 }];
-    for (const p of parts) {
-      const options =
-        "text" in p ? [{ text: p.text, kept: 0 }]
-        : "hole" in p ? [{ text: holes[p.hole] ?? "", kept: 0 }]
-        : [...variants(p.optional).map((v) => ({ text: v.text, kept: v.kept + 1 })), { text: "", kept: 0 }];
-      out = out.flatMap((a) => options.map((b) => ({ text: a.text + b.text, kept: a.kept + b.kept })));
-    }
-    return out;
-  };
-  const all = variants(parse(pattern)).sort((a, b) => b.kept - a.kept);
-  return [...new Set(all.map((v) => v.text))];
-}

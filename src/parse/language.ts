@@ -280,13 +280,14 @@ export interface ChannelSpec {
   /** Without a prompt suffix the output starts inside a header (the generation prompt opened one). */
   startsInHeader?: boolean;
   /**
-   * The body ends the template writes, which a grammar writes (the parser reads any `bodyEnd` there):
-   * `more` after a message that another message of the turn follows (Glimmer's `<|eom|>`), `last`
-   * after the turn's last one (`<|eot|>`). Each is one of `bodyEnd`. Absent: the next header start
-   * follows a body directly and the turn ends with its last body (functionary v3.2, whose
-   * `<|eot_id|>` is the end-of-generation token).
+   * The body ends the template writes, each one of `bodyEnd` (the parser ends a body at any of them;
+   * a grammar writes these): `message` after a reasoning or text body that another message follows,
+   * `call` after a call's body (default `message`), `output` after text that ends the output,
+   * `callOutput` after a call that ends it (default `call`). Glimmer: `<|eom|>` between messages,
+   * `<|eot|>` at the end of the turn. Left out: nothing is written there (a functionary v3.2 body
+   * ends where the next `>>>` starts; its `<|eot_id|>` is the end-of-generation token).
    */
-  ends?: { more: string; last?: string };
+  ends?: { message?: string; call?: string; output?: string; callOutput?: string };
 }
 
 /**

@@ -219,7 +219,7 @@ const FORMAT = obj<FormatDescription>({
       otherwise: oneOf(["content", "reasoning", "drop"]),
       callPayload: payload,
       startsInHeader: opt(bool),
-      ends: opt(obj<NonNullable<ChannelSpec["ends"]>>({ more: str, last: opt(str) })),
+      ends: opt(obj<NonNullable<ChannelSpec["ends"]>>({ message: opt(str), call: opt(str), output: opt(str), callOutput: opt(str) })),
     }),
   ),
   ignore: opt(strings),
@@ -238,7 +238,7 @@ export function validateFormat(format: FormatDescription): void {
   FORMAT(format, "");
   const ch = format.channels;
   // A body end the parser does not read as one would be text of the body.
-  for (const key of ["more", "last"] as const) {
+  for (const key of ["message", "call", "output", "callOutput"] as const) {
     const end = ch?.ends?.[key];
     if (end !== undefined && !ch!.bodyEnd.includes(end)) invalid(`channels.ends.${key}`, `${JSON.stringify(end)} is not one of bodyEnd`);
   }

@@ -45,14 +45,18 @@ let total = 0;
 let cases = 0;
 
 /**
- * The prompt suffixes a format's output is sampled after, for the request variants where the start
- * matters: none, a prompt that opened reasoning, and for channel formats the generation prompts their
- * completion fixtures render (the output starts inside the header they open: Glimmer's `<|start|>assistant`).
+ * The generation prompts a channel format's completion fixtures render (the output starts inside the
+ * header they open: Glimmer's `<|start|>assistant`, Functionary v3.2's `>>>`).
  */
-function promptSuffixes(format: FormatId): (string | undefined)[] {
-  if (getFormat(format).channels === undefined) return [undefined, "<think>\n"];
+function generationPrompts(format: FormatId): string[] {
+  if (getFormat(format).channels === undefined) return [];
   const rendered = completionFiles().find((f) => f.format === format)?.cases.map((c) => c.promptSuffix) ?? [];
-  return [...new Set([undefined, "<think>\n", ...rendered.filter((s): s is string => s !== undefined)])];
+  return [...new Set(rendered.filter((s): s is string => s !== undefined))];
+}
+
+/** The prompt ends a case is sampled after: none, and for auto and required an opened reasoning block; a channel format's own generation prompts for every choice. */
+function promptSuffixes(format: FormatId, variant: string): (string | undefined)[] {
+  return [undefined, ...(variant === "auto" || variant === "required" ? ["<think>\n"] : []), ...generationPrompts(format)];
 }
 
 function suffixLabel(suffix: string | undefined): string {
@@ -65,7 +69,7 @@ describe("sampled completions parse into exactly the calls the grammar derived",
     const wishes = [...formatMarkers(getFormat(format)), ...WISHES];
     for (const [variant, request] of Object.entries(REQUEST_VARIANTS(TOOLS))) {
       // A prompt that opened reasoning changes only the start: checked with two choices.
-      for (const promptSuffix of variant === "auto" || variant === "required" ? promptSuffixes(format) : [undefined]) {
+      for (const promptSuffix of promptSuffixes(format, variant)) {
         const label = `${format}, ${variant}${suffixLabel(promptSuffix)}`;
         cases++;
         it(label, () => {
@@ -113,9 +117,11 @@ describe("sampled completions parse into exactly the calls the grammar derived",
       }
     }
   }
-  // Seven cases per format, two more for each rendered generation prompt of a channel format.
+  // Seven cases per format, five more for each generation prompt of a channel format.
   it("checked a real number of samples", () => {
-    expect(cases).toBeGreaterThanOrEqual(grammarFormats().length * 7);
+    const prompts = grammarFormats().reduce((n, f) => n + generationPrompts(f).length, 0);
+    expect(prompts).toBeGreaterThanOrEqual(2);
+    expect(cases).toBe(grammarFormats().length * 7 + prompts * 5);
     expect(total).toBe(SAMPLES * cases);
   });
 });

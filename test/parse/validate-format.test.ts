@@ -65,12 +65,12 @@ describe("validateFormat", () => {
 
   it("a channel body end the grammar writes must be one the parser reads as a body end", () => {
     const muse = structuredClone(getFormat("muse-glimmer")) as Record<string, any>;
-    muse["channels"].ends = { more: "<|eom|>", last: "<|end|>" };
+    muse["channels"].ends = { message: "<|eom|>", output: "<|end|>" };
     const e = failure(muse as FormatDescription);
-    expect(e.field).toBe("channels.ends.last");
+    expect(e.field).toBe("channels.ends.output");
     expect(e.message).toMatch(/"<\|end\|>" is not one of bodyEnd/);
-    muse["channels"].ends = { more: "<|eom|>", lats: "<|eot|>" };
-    expect(failure(muse as FormatDescription).field).toBe("channels.ends.lats");
+    muse["channels"].ends = { message: "<|eom|>", ouptut: "<|eot|>" };
+    expect(failure(muse as FormatDescription).field).toBe("channels.ends.ouptut");
   });
 
   it("runs when a description is parsed with or a grammar is emitted from", () => {

@@ -17,7 +17,7 @@ import { GbnfRecognizer } from "./helpers/gbnf-recognizer.js";
  * is what checks that grammar and parser agree.
  */
 const FORMATS: FormatId[] = ["hermes", "qwen3-coder", "llama3-json", "mistral", "json-block", "pythonic", "gemma4"];
-const ACCEPT_FORMATS: FormatId[] = [...FORMATS, "minimax-m2", "minimax-m1", "lfm2", "phi4-mini", "firefunction-v2", "functionary-v3.1"];
+const ACCEPT_FORMATS: FormatId[] = [...FORMATS, "minimax-m2", "minimax-m1", "lfm2", "phi4-mini", "firefunction-v2", "functionary-v3.1", "harmony"];
 
 /**
  * Fixture cases the grammars deliberately do not produce: the grammar makes the model write its
@@ -32,6 +32,9 @@ const NOT_CANONICAL: Record<string, string> = {
   "hermes/call written inside reasoning is still a call": "calls come after reasoning; reasoning text holds no marker of the format",
   "qwen3-coder/code value containing a closing tag that is not at a line start":
     "raw values hold no tag of the format at all, so the parser can never end or misread them",
+  "harmony/recipient in the role header, as the template renders it":
+    "the grammar writes the header gpt-oss writes, the recipient after the channel (`<|channel|>commentary to=functions.f <|constrain|>json`)",
+  "harmony/preamble on commentary, then two calls": "text goes on the final channel; a commentary preamble is read as content, but not written",
 };
 
 /** End-of-turn tokens end generation; the sampler stops there, so they are not part of what a grammar constrains. */

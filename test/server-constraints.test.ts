@@ -95,6 +95,25 @@ describe("tool_choice auto: what each engine does best", () => {
   });
 });
 
+describe("gpt-oss (harmony, a channel format)", () => {
+  // gpt-oss's template reads each tool's description.
+  const ask = { ...ASK, tools: [{ type: "function", function: { ...TOOLS[0]!.function, description: "The weather in a city." } }] };
+  it("llamacpp under auto: a lazy grammar triggered at the call header; vllm: the whole output's grammar (no structural tag)", async () => {
+    const oss = await loadTemplate(fileURLToPath(new URL("../fixtures/templates/openai-gpt-oss-120b.jinja", import.meta.url)));
+    const l = await sent("llamacpp", ask, oss);
+    expect(suffix(l.prompt).endsWith("<|start|>assistant")).toBe(true);
+    const lazy = buildLazyGbnf("harmony", ask, { promptSuffix: suffix(l.prompt), templateSource: oss.source })!;
+    expect(constraintFields(l.body)).toEqual(["grammar", "grammar_lazy", "grammar_triggers"]);
+    expect(l.body.grammar).toBe(lazy.grammar);
+    expect(l.body.grammar_triggers).toEqual([{ type: 1, value: "<|channel|>commentary to=functions." }]);
+    const v = await sent("vllm", ask, oss);
+    const full = buildGbnf("harmony", ask, { promptSuffix: suffix(v.prompt), templateSource: oss.source });
+    expect(v.body.structured_outputs).toEqual({ grammar: full });
+    // The first message continues the prompt's `<|start|>assistant`.
+    expect(full).toMatch(/^call-message-first ::= "<\|channel\|>commentary to=functions.get_weather <\|constrain\|>json" "<\|message\|>" /m);
+  });
+});
+
 describe("tool_choice required or a named tool: the grammar of the whole output", () => {
   const named = { ...ASK, tool_choice: { type: "function", function: { name: "get_weather" } } };
   for (const body of [{ ...ASK, tool_choice: "required" }, named]) {

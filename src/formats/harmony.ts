@@ -5,6 +5,8 @@
  * message to `functions.f` is a call whose body is the arguments. The recipient may sit in the role
  * header (`<|start|>assistant to=functions.f<|channel|>commentary`) and on any channel; a body that
  * is not JSON is still that call's input. The generation prompt ends with `<|start|>assistant`.
+ * The grammar (src/grammar/channels.ts) is read from the same data: the first header of `headers`
+ * that routes to each target, and the body ends in `ends`.
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -27,6 +29,12 @@ export const harmony = defineFormat({
     // SGLang reads too). A recipient is one name (`functions.f`, `python`, `browser.search`), written
     // once: `to=a to=b` is no header.
     headers: [
+      // What gpt-oss writes (openai/harmony's docs: `<|channel|>analysis<|message|>...<|end|><|start|>
+      // assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{...}<|call|>`). The
+      // grammar writes the first header here that the rules route to each target, so these come first.
+      "assistant<|channel|>analysis",
+      "assistant<|channel|>commentary to=functions.{name} <|constrain|>json",
+      "assistant<|channel|>final",
       `[assistant][ to={name}]${CONTENT_TYPE}`,
       ...CHANNELS.flatMap((c) => [
         `[assistant][ to={name}]<|channel|>[ ]${c}${CONTENT_TYPE}`,
@@ -50,11 +58,8 @@ export const harmony = defineFormat({
     otherwise: "content",
     callPayload: { kind: "json-args", rawText: true },
     startsInHeader: true,
-  },
-  // No grammar yet: a completion is a run of messages, and each header (`analysis`, `commentary
-  // to=functions.f`, `final`) decides whether its body is reasoning, a call's JSON or the answer.
-  grammar: {
-    unavailable:
-      "the output is channel messages whose headers (<|channel|>analysis, commentary to=functions.f, final) route each body and hold a header start marker (<|channel|>); the channel writer does not write those yet",
+    // A message ends with `<|end|>` when another follows, a call with `<|call|>` and the answer with
+    // `<|return|>` (the template writes these; the last two are stop tokens, which engines leave out).
+    ends: { message: "<|end|>", call: "<|call|>", output: "<|return|>" },
   },
 });

@@ -14,6 +14,7 @@ import { listFormats } from "../formats/index.js";
 import type { FormatDescription, FormatId } from "../formats/types.js";
 import { formatOf } from "./format-of.js";
 import { callShape, derivedShape, type CallShape } from "./calls.js";
+import { channelLazyBody } from "./channel-lazy.js";
 import { channelBody } from "./channels.js";
 import { alt, GbnfBuilder, lit, type Capture } from "./gbnf.js";
 import { formatMarkers, regionEndMarkers } from "./markers.js";
@@ -121,9 +122,14 @@ function emit(format: FormatId | FormatDescription, req: ToolRequest, options: G
   const textMarkers = shape.atStartOnly ? markers.filter((m) => !description.regions.some((r) => r.atStartOnly === true && r.start.includes(m))) : markers;
   let triggers: LazyTrigger[] | undefined;
   if (description.channels !== undefined) {
-    // Messages routed by their headers (channels.ts); no lazy form: the output starts in a header.
-    if (lazy) return { text: "", captures: builder.captures };
-    root.define(channelBody(ctx, shape, req, options.promptSuffix));
+    // Messages routed by their headers (channels.ts); a lazy form only where a call header opens
+    // with a marker wherever it is written (channel-lazy.ts: harmony, not Functionary).
+    if (lazy) {
+      const form = channelLazyBody(ctx, shape, req, options.promptSuffix);
+      if (form === undefined) return { text: "", captures: builder.captures };
+      root.define(form.rule);
+      triggers = form.triggers;
+    } else root.define(channelBody(ctx, shape, req, options.promptSuffix));
   } else if (lazy) {
     // Reasoning is never constrained lazily: the triggers fire only outside it.
     root.define(lazyBodyRule(builder, shape, req, textMarkers));

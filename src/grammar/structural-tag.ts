@@ -4,9 +4,10 @@
  * structure `{begin, schema, end}` whose begin and end are fixed text and whose middle is the tool's
  * arguments as JSON, and the triggers that start a structure. It fits the formats whose call is
  * exactly that: JSON call objects (`<tool_call>\n{"name": "f", "arguments": ` ... `}\n</tool_call>`) and a
- * header naming the tool before JSON arguments (`[TOOL_CALLS]f[ARGS]` ...). Tagged, Python, Gemma and
- * channel formats have no JSON middle, and header patterns with a counter (Kimi's `functions.f:0`) no
- * fixed begin; those get a ChatwireError saying so.
+ * header naming the tool before JSON arguments (`[TOOL_CALLS]f[ARGS]` ...). Tagged, Python and Gemma
+ * formats have no JSON middle, channel calls no end text of their own (the next header, or a stop
+ * token: harmony's `<|call|>`), and header patterns with a counter (Kimi's `functions.f:0`) no fixed
+ * begin; those get a ChatwireError saying so.
  */
 import { ChatwireError } from "../errors.js";
 import type { FormatDescription, FormatId, Payload, RegionSpec } from "../formats/types.js";
@@ -97,7 +98,10 @@ export function buildStructuralTag(format: FormatId | FormatDescription, request
   if (frame === undefined) {
     throw new ChatwireError(
       "unknown_format",
-      `no structural tag for format ${JSON.stringify(description.id)}: its calls are not JSON arguments between fixed text`,
+      description.channels !== undefined
+        ? // A channel call ends at the next header or with a stop token (harmony's `<|call|>`), not with text of its own.
+          `no structural tag for format ${JSON.stringify(description.id)}: its calls are channel messages, not JSON arguments between fixed text (a call ends at the next header or with a stop token)`
+        : `no structural tag for format ${JSON.stringify(description.id)}: its calls are not JSON arguments between fixed text`,
     );
   }
   const tools = callableTools(toolRequest(request));

@@ -280,12 +280,12 @@ export interface ChannelSpec {
   /** Without a prompt suffix the output starts inside a header (the generation prompt opened one). */
   startsInHeader?: boolean;
   /**
-   * The body ends the template writes, each one of `bodyEnd` (the parser ends a body at any of them;
-   * a grammar writes these): `message` after a reasoning or text body that another message follows,
-   * `call` after a call's body (default `message`), `output` after text that ends the output,
-   * `callOutput` after a call that ends it (default `call`). Glimmer: `<|eom|>` between messages,
-   * `<|eot|>` at the end of the turn. Left out: nothing is written there (a functionary v3.2 body
-   * ends where the next `>>>` starts; its `<|eot_id|>` is the end-of-generation token).
+   * The body ends the format writes, each one of `bodyEnd` (the parser ends a body at any of them, or
+   * at the next header start; the grammar writes these): `message` after a reasoning or text body that
+   * another message follows, `call` after a call's body, `output` after text that ends the output,
+   * `callOutput` after a call that ends it (default `call`). Harmony: `<|end|>`, `<|call|>`,
+   * `<|return|>`; Glimmer: `<|eom|>` between messages, `<|eot|>` at the end of the turn (after text or
+   * a call). Left out: nothing is written there (a Functionary message ends where the next `>>>` starts).
    */
   ends?: { message?: string; call?: string; output?: string; callOutput?: string };
 }

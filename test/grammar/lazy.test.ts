@@ -60,11 +60,18 @@ function cases(format: FormatId): Case[] {
     out.push({ label: "closed reasoning, then prose", before: `${open}The user wants the weather.${close}\n\n${prose}` });
     out.push({ label: "prompt opened reasoning", before: `The user wants the weather.${close}\n\n${prose}`, promptSuffix: `<|im_start|>assistant\n${open}` });
   }
+  // gpt-oss after its generation prompt: an analysis message, then the call message's header.
+  if (format === "harmony") {
+    const prompt = "<|start|>assistant";
+    out.push({ label: "its generation prompt, prose", before: prose, promptSuffix: prompt });
+    out.push({ label: "its generation prompt, analysis first", before: "<|channel|>analysis<|message|>The user wants the weather.<|end|><|start|>assistant", promptSuffix: prompt });
+  }
   return out;
 }
 
-// Channel formats have no lazy form: their output starts inside a message header.
-const LAZY_FORMATS = grammarFormats().filter((f) => getFormat(f).channels === undefined);
+// Channel formats have a lazy form only where a call header opens with a marker wherever it is written
+// (harmony's `<|channel|>commentary to=`); Functionary's first call opens with the tool's name.
+const LAZY_FORMATS = grammarFormats().filter((f) => emitLazyGbnf(f, { tools: TOOLS }) !== undefined);
 
 describe("lazy grammars: the trigger hands the grammar the call, and the parse agrees", () => {
   for (const format of LAZY_FORMATS) {
@@ -116,8 +123,19 @@ describe("lazy grammars: the trigger hands the grammar the call, and the parse a
     expect(firedAt(lazy.triggers, "Sure. [get_weather(city='Oslo')]")).toBe(6);
   });
 
-  it("is not built for a channel format (functionary v3.2: the output starts in a header)", () => {
+  it("is not built for Functionary v3.2 or Muse Glimmer (a first call, in the header the prompt opened, has no marker)", () => {
     expect(emitLazyGbnf("functionary-v3.2", { tools: TOOLS })).toBeUndefined();
+    // Glimmer's first call is ` to=f<|message|>` after the prompt's `<|start|>assistant`.
+    for (const options of [{}, { promptSuffix: "<|start|>assistant" }]) expect(emitLazyGbnf("muse-glimmer", { tools: TOOLS }, options)).toBeUndefined();
+    expect(LAZY_FORMATS).toContain("harmony");
+    expect(LAZY_FORMATS.length).toBe(grammarFormats().length - 2);
+  });
+
+  it("harmony triggers on the call header up to the tool's name, as llama.cpp's own gpt-oss grammar does", () => {
+    const lazy = emitLazyGbnf("harmony", { tools: TOOLS }, { promptSuffix: "<|start|>assistant" })!;
+    expect(lazy.triggers).toEqual([{ kind: "word", word: "<|channel|>commentary to=functions." }]);
+    // An analysis message or a final answer fires nothing.
+    expect(firedAt(lazy.triggers, "<|channel|>analysis<|message|>Weather.<|end|><|start|>assistant<|channel|>final<|message|>Sunny.")).toBeUndefined();
   });
 
   it("is not built for required, a named tool or none (those constrain the whole output, or nothing)", () => {

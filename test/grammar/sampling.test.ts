@@ -15,7 +15,6 @@ import { grammarFormats } from "../../src/grammar/index.js";
 import { formatMarkers } from "../../src/grammar/markers.js";
 import { MAX_WHITESPACE } from "../../src/grammar/text-rules.js";
 import { createStreamParser, foldDeltas, parseCompletion } from "../../src/parse/index.js";
-import { completionFiles } from "../helpers/fixtures.js";
 import { GbnfRecognizer } from "../helpers/gbnf-recognizer.js";
 import { randomPieces, seededRandom } from "../helpers/rng.js";
 import { derive } from "./derive.js";
@@ -41,37 +40,29 @@ function idGen(format: string): () => string {
   return format === "mistral" ? () => String(++n).padStart(9, "0") : () => `call_${String(++n).padStart(24, "0")}`;
 }
 
-let total = 0;
-let cases = 0;
-
 /**
- * The generation prompts a channel format's completion fixtures render (the output starts inside the
- * header they open: Glimmer's `<|start|>assistant`, Functionary v3.2's `>>>`).
+ * The end of the generation prompt of the channel formats' templates (fixtures/templates: gpt-oss's and Muse Glimmer's
+ * end `<|start|>assistant`, Functionary v3.2's `>>>`): the output starts inside that header.
  */
-function generationPrompts(format: FormatId): string[] {
-  if (getFormat(format).channels === undefined) return [];
-  const rendered = completionFiles().find((f) => f.format === format)?.cases.map((c) => c.promptSuffix) ?? [];
-  return [...new Set(rendered.filter((s): s is string => s !== undefined))];
-}
+const GENERATION_PROMPT: Partial<Record<FormatId, string>> = { harmony: "<|start|>assistant", "functionary-v3.2": "<|start_header_id|>assistant<|end_header_id|>\n\n>>>", "muse-glimmer": "<|start|>assistant" };
 
-/** The prompt ends a case is sampled after: none, and for auto and required an opened reasoning block; a channel format's own generation prompts for every choice. */
+/** The prompt ends each case is sampled with: none, an opened reasoning block, the template's own. */
 function promptSuffixes(format: FormatId, variant: string): (string | undefined)[] {
-  return [undefined, ...(variant === "auto" || variant === "required" ? ["<think>\n"] : []), ...generationPrompts(format)];
+  const own = GENERATION_PROMPT[format];
+  const base: (string | undefined)[] = variant === "auto" || variant === "required" ? [undefined, "<think>\n"] : [undefined];
+  return own === undefined ? base : [...base, own];
 }
 
-function suffixLabel(suffix: string | undefined): string {
-  if (suffix === undefined) return "";
-  return suffix === "<think>\n" ? ", prompt opened reasoning" : `, prompt ${JSON.stringify(suffix)}`;
-}
+let total = 0;
 
 describe("sampled completions parse into exactly the calls the grammar derived", () => {
   for (const format of grammarFormats()) {
     const wishes = [...formatMarkers(getFormat(format)), ...WISHES];
     for (const [variant, request] of Object.entries(REQUEST_VARIANTS(TOOLS))) {
-      // A prompt that opened reasoning changes only the start: checked with two choices.
+      // A prompt that opened reasoning changes only the start: checked with two choices; a channel
+      // format's own generation prompt with every choice.
       for (const promptSuffix of promptSuffixes(format, variant)) {
-        const label = `${format}, ${variant}${suffixLabel(promptSuffix)}`;
-        cases++;
+        const label = `${format}, ${variant}${promptSuffix === undefined ? "" : promptSuffix === "<think>\n" ? ", prompt opened reasoning" : ", its generation prompt"}`;
         it(label, () => {
           const options = promptSuffix === undefined ? {} : { promptSuffix };
           const grammar = emitGbnf(format, request, options);
@@ -101,8 +92,8 @@ describe("sampled completions parse into exactly the calls the grammar derived",
               (got.message.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as unknown })),
               where,
             ).toEqual(want.calls);
-            // A channel header routes its body: text the grammar wrote as reasoning (to=self) is reasoning
-            // (the parser keeps no whitespace-only reasoning).
+            // A channel header routes its body: text the grammar wrote as reasoning (`analysis`, `to=self`)
+            // is the parser's reasoning (which keeps no whitespace-only reasoning).
             if (getFormat(format).channels !== undefined) expect((got.message.reasoning_content ?? "").trim(), where).toBe(want.reasoning.trim());
             const parser = createStreamParser(format as FormatId, request, { ...options, idGenerator: idGen(format) });
             const pieces = randomPieces(text, 1 + Math.floor(random() * 8), random);
@@ -117,11 +108,9 @@ describe("sampled completions parse into exactly the calls the grammar derived",
       }
     }
   }
-  // Seven cases per format, five more for each generation prompt of a channel format.
   it("checked a real number of samples", () => {
-    const prompts = grammarFormats().reduce((n, f) => n + generationPrompts(f).length, 0);
-    expect(prompts).toBeGreaterThanOrEqual(2);
-    expect(cases).toBe(grammarFormats().length * 7 + prompts * 5);
+    const cases = grammarFormats().reduce((n, f) => n + Object.keys(REQUEST_VARIANTS(TOOLS)).reduce((m, v) => m + promptSuffixes(f, v).length, 0), 0);
+    expect(cases).toBe(grammarFormats().length * 7 + Object.keys(GENERATION_PROMPT).length * 5);
     expect(total).toBe(SAMPLES * cases);
   });
 });

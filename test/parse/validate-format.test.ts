@@ -63,16 +63,6 @@ describe("validateFormat", () => {
     expect(failure(kimi as FormatDescription).field).toBe("regions[0].payload.params.by");
   });
 
-  it("a channel body end the grammar writes must be one the parser reads as a body end", () => {
-    const muse = structuredClone(getFormat("muse-glimmer")) as Record<string, any>;
-    muse["channels"].ends = { message: "<|eom|>", output: "<|end|>" };
-    const e = failure(muse as FormatDescription);
-    expect(e.field).toBe("channels.ends.output");
-    expect(e.message).toMatch(/"<\|end\|>" is not one of bodyEnd/);
-    muse["channels"].ends = { message: "<|eom|>", ouptut: "<|eot|>" };
-    expect(failure(muse as FormatDescription).field).toBe("channels.ends.ouptut");
-  });
-
   it("runs when a description is parsed with or a grammar is emitted from", () => {
     const bad = hermesWith((d) => (d["regions"][0].payload.kind = "jsoncalls"));
     expect(() => parseCompletion(bad, "hi")).toThrow(/regions\[0\]\.payload\.kind/);

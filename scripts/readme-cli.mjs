@@ -32,8 +32,8 @@ when a check fails, 0 with warnings only). The codes:
 | code | when |
 |---|---|
 | \`usage\` | the command was called wrong: unknown command or option (with a "did you mean"), a missing or malformed value (\`--var\` takes JSON only) |
-| \`invalid_request\` | the request JSON is malformed: not JSON (with line:column), or a field of the wrong shape (named, with FILE:line:column) |
-| \`invalid_template\` | the template cannot be loaded or compiled (a syntax error gives file:line:column) |
+| \`invalid_request\` | the request JSON is malformed: not JSON (FILE:line:column), or a field of the wrong shape (named, with FILE:line:column; for a tool schema, the wrong value, e.g. \`"strng" is not a JSON Schema type (allowed: ...)\`, at its own line and column) |
+| \`invalid_template\` | the template cannot be loaded or compiled, checked at load (a syntax error gives file:line:column for a template file, or the variant's line and column inside a JSON config) |
 | \`template_error\` | the template raised on this conversation (raise_exception), or failed while rendering |
 | \`limit_exceeded\` | a render or parse limit was hit (steps, output size, recursion, input size) |
 | \`unknown_format\` / \`invalid_format\` | \`--format\` names no registered format / a format description does not compile |
@@ -42,6 +42,6 @@ when a check fails, 0 with warnings only). The codes:
 | \`backend_error\` / \`backend_timeout\` / \`backend_unavailable\` | the backend failed, did not answer in time, or has not answered yet |
 | \`internal_error\` | a chatwire bug; please report it with the command line |
 `;
-const sections = Object.entries(COMMANDS).map(([name, c]) => `## ${name}\n\n\`\`\`\n${helpText(name, c.usage)}\`\`\`\n`);
+const sections = Object.entries(COMMANDS).map(([name, c]) => `## ${name}\n\n\`\`\`\n${helpText(name, c.spec)}\`\`\`\n`);
 writeFileSync(join(ROOT, "docs", "cli.md"), `${DOCS_HEAD}\n${sections.join("\n")}`);
 console.log("docs/cli.md written");

@@ -1,14 +1,14 @@
 /**
- * README's CLI block is `chatwire help`, and each usage line names exactly the options its command
- * accepts (issue 11: the README lacked half the flags; --template-name was in neither).
+ * README's CLI block is `chatwire help`, each command's option table (from which parseArgs, the usage
+ * line and --help are made) is whole, and the CLI behaves as a new user meets it (issues 11, 21).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Readable } from "node:stream";
-import { COMMANDS, USAGE, run } from "../src/cli/run.js";
+import { COMMANDS, USAGE, run, usageLine } from "../src/cli/run.js";
 
 async function cli(argv: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
@@ -24,10 +24,21 @@ describe("CLI help", () => {
     expect(block).toBe(USAGE);
   });
 
-  for (const [name, command] of Object.entries(COMMANDS).filter(([, c]) => c.options !== undefined)) {
-    it(`${name}: the usage line and the accepted options agree`, () => {
-      const inUsage = new Set([...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]));
-      expect([...inUsage].sort()).toEqual(Object.keys(command.options ?? {}).sort());
+  // One table per command feeds parseArgs, the usage line and --help (src/cli/help.ts); what is left
+  // to check is that each table is whole.
+  for (const [name, { spec }] of Object.entries(COMMANDS)) {
+    it(`${name}: its option table is whole, and the usage line shows every option once`, () => {
+      for (const [option, entry] of Object.entries(spec.options)) {
+        expect(entry.description, `--${option}`).toMatch(/\S/);
+        // An option with a value says what the value is and shows one, written with that option only.
+        expect(entry.value === undefined, `--${option} value`).toBe(entry.type === "boolean");
+        if (entry.type === "string") expect([...(entry.example ?? "").matchAll(/(?:^|\s)--([a-z][a-z-]*)/g)].map((m) => m[1]), `--${option} example`).toEqual(expect.arrayContaining([option]));
+        for (const other of (entry.example ?? "").matchAll(/(?:^|\s)--([a-z][a-z-]*)/g)) expect(other[1]).toBe(option);
+        if (entry.within !== undefined) expect(Object.keys(spec.options)).toContain(entry.within);
+      }
+      for (const option of [...(spec.usage?.required ?? []), ...(spec.usage?.alternatives ?? []).flat()]) expect(Object.keys(spec.options)).toContain(option);
+      const inUsage = [...usageLine(name, spec).matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]);
+      expect(inUsage.slice().sort()).toEqual(Object.keys(spec.options).sort());
     });
   }
 
@@ -36,12 +47,22 @@ describe("CLI help", () => {
     for (const [name, command] of Object.entries(COMMANDS)) {
       const help = await cli([name, "--help"]);
       expect(help.code).toBe(0);
-      expect(help.stdout.startsWith(`usage: ${command.usage}\n`)).toBe(true);
-      for (const option of Object.keys(command.options ?? {})) expect(help.stdout, `${name} --${option}`).toMatch(new RegExp(`\\n  --${option}\\b[^\\n]* \\S`));
+      expect(help.stdout.startsWith(`usage: ${usageLine(name, command.spec)}\n`)).toBe(true);
+      for (const [option, entry] of Object.entries(command.spec.options)) {
+        expect(help.stdout, `${name} --${option}`).toMatch(new RegExp(`\\n  --${option}\\b[^\\n]* \\S`));
+        if (entry.example !== undefined) expect(help.stdout.replace(/\n +/g, " "), `${name} --${option} example`).toContain(`e.g. ${entry.example}`);
+      }
       expect(help.stdout).toMatch(new RegExp(`examples:\\n  chatwire ${name}|\\| chatwire ${name}`));
       expect(docs, `docs/cli.md has ${name} --help`).toContain(help.stdout);
       expect((await cli(["help", name])).stdout).toBe(help.stdout);
     }
+  });
+
+  it("the table's types are what the command reads: a flag takes no value, an option with a value needs one, --var repeats", async () => {
+    expect((await cli(["detect", "--template", "qwen3", "--json=yes"])).stderr).toMatch(/^chatwire: usage: .*--json.* does not take an argument/);
+    expect((await cli(["detect", "--template"])).stderr).toMatch(/^chatwire: usage: .*--template.* argument missing/);
+    const twice = await cli(["render", "--template", "qwen3", "--var", "a=1", "--var", "enable_thinking=false"], '{"messages": [{"role": "user", "content": "hi"}]}');
+    expect(twice.stdout).toContain("<think>\n\n</think>");
   });
 
   it("--version prints the package's version; a mistyped command or option gets a suggestion", async () => {
@@ -53,6 +74,10 @@ describe("CLI help", () => {
     const option = await cli(["render", "--tempalte", "qwen3"]);
     expect(option.stderr).toBe("chatwire: usage: unknown option --tempalte; did you mean --template? (`--help` lists the options)\n");
     expect((await cli(["serve", "--backend-knd", "llamacpp"])).stderr).toContain("did you mean --backend-kind?");
+    expect((await cli(["help", "rendr"])).stderr).toBe('chatwire: usage: unknown command "rendr"; did you mean `render`? (try `chatwire help`)\n');
+    expect((await cli(["help", "toString"])).code).toBe(2);
+    expect((await cli(["render", "-t", "qwen3"])).stderr).toBe("chatwire: usage: unknown option -t: options have long names only (`--help` lists them)\n");
+    expect((await cli(["detect", "qwen3"])).stderr).toBe('chatwire: usage: unexpected argument "qwen3": a value follows its option\'s name (--template qwen3); `--help` lists the options\n');
     // Nothing near: no guess.
     expect((await cli(["render", "--zzzzzz"])).stderr).toBe("chatwire: usage: unknown option --zzzzzz (`--help` lists the options)\n");
   });
@@ -89,18 +114,42 @@ describe("CLI help", () => {
 
   it("a file that is not Jinja fails at load with one invalid_template line giving file:line:column", async () => {
     const dir = mkdtempSync(join(tmpdir(), "chatwire-bad-"));
-    const file = join(dir, "notes.jinja");
-    writeFileSync(file, "Some notes.\nThe {% if %} tag is broken.\n");
-    for (const command of ["detect", "check", "render"]) {
-      const r = await cli([command, "--template", file], '{"messages": [{"role": "user", "content": "hi"}]}');
-      expect(r).toEqual({ code: 2, stdout: "", stderr: `chatwire: invalid_template: ${file}:2:11: Unexpected token: CloseStatement\n` });
+    const text = "Some notes.\nThe {% if %} tag is broken.\n";
+    // Whatever the file is called (a README given by mistake too), and a model folder's chat_template.jinja.
+    mkdirSync(join(dir, "model"));
+    const files = [join(dir, "notes.jinja"), join(dir, "README.md"), join(dir, "model", "chat_template.jinja")];
+    for (const file of files) writeFileSync(file, text);
+    for (const [template, file] of [...files.slice(0, 2).map((f) => [f, f]), [join(dir, "model"), files[2]]] as [string, string][]) {
+      for (const command of ["detect", "check", "render"]) {
+        const r = await cli([command, "--template", template], '{"messages": [{"role": "user", "content": "hi"}]}');
+        expect(r).toEqual({ code: 2, stdout: "", stderr: `chatwire: invalid_template: ${file}:2:11: Unexpected token: CloseStatement\n` });
+      }
     }
+    // In a JSON config the line and column are the template string's own, not the file's: named so.
+    const config = join(dir, "tokenizer_config.json");
+    writeFileSync(config, JSON.stringify({ chat_template: text }));
+    expect((await cli(["detect", "--template", config])).stderr).toBe(`chatwire: invalid_template: ${config}: chat template "default", line 2, column 11: Unexpected token: CloseStatement\n`);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("a request that is not JSON is named with line:column", async () => {
+  it("a tokenizer.json that is not JSON is named with line:column", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-tok-"));
+    const file = join(dir, "tokenizer.json");
+    writeFileSync(file, '{\n "model": {\n  "type": "BPE",,\n}}');
+    const r = await cli(["render", "--template", "qwen3", "--tokens", "--tokenizer", file], '{"messages": [{"role": "user", "content": "hi"}]}');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`chatwire: io_error: ${file}:3:17: not valid JSON: expected a property name\n`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a request or a config that is not JSON is named with FILE:line:column", async () => {
     const r = await cli(["render", "--template", "qwen3"], '{\n  "messages": [\n    {"role": "user", "content": "hi"},\n  ]\n}');
-    expect(r).toEqual({ code: 2, stdout: "", stderr: 'chatwire: invalid_request: stdin: not valid JSON: unexpected character "]" at line 4, column 3 (position 59)\n' });
+    expect(r).toEqual({ code: 2, stdout: "", stderr: 'chatwire: invalid_request: stdin:4:3: not valid JSON: unexpected character "]"\n' });
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-cfg-"));
+    const config = join(dir, "tokenizer_config.json");
+    writeFileSync(config, '{\n  "chat_template": "x",\n}');
+    expect((await cli(["detect", "--template", config])).stderr).toBe(`chatwire: invalid_template: ${config}:3:1: not valid JSON: expected a property name\n`);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("an error about a request field, a schema's included, says where it is in the file (line:column)", async () => {
@@ -110,6 +159,16 @@ describe("CLI help", () => {
     expect(schema.stderr).toMatch(new RegExp(`^chatwire: invalid_request: tools\\[0\\]\\.function\\.parameters: not a valid JSON Schema: /properties/a/type: "strng" is not a JSON Schema type \\(allowed: [^)]*\\) \\(at stdin:3:${column}\\)\n$`));
     const field = await cli(["render", "--template", "qwen3"], '{"messages": [\n  {"role": "user", "content": 5}]}');
     expect(field.stderr).toBe(`chatwire: invalid_request: messages[0].content: must be a string, null or an array of content parts (at stdin:2:31)\n`);
+    // The same from a --request file, for every command that reads one.
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-req-"));
+    const file = join(dir, "req.json");
+    writeFileSync(file, text);
+    for (const argv of [["render"], ["grammar"], ["parse"], ["parse", "--stream"]]) {
+      const r = await cli([...argv, "--template", "qwen3", "--request", file], "");
+      expect(r.stderr).toMatch(new RegExp(`: "strng" is not a JSON Schema type \\(allowed: [^)]*\\) \\(at ${file.replaceAll("/", "\\/")}:3:${column}\\)\n$`));
+      expect(r.code).toBe(2);
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("detect and check say the same about a template with no tool syntax: json-block by fallback, through the polyfill", async () => {
@@ -127,8 +186,8 @@ describe("CLI help", () => {
   });
 
   it("every command that loads a template takes --template-name", () => {
-    for (const command of Object.values(COMMANDS)) {
-      if (command.usage.includes("--template SRC")) expect(command.usage).toContain("--template-name NAME");
+    for (const { spec } of Object.values(COMMANDS)) {
+      if (spec.options.template !== undefined) expect(spec.options["template-name"]).toBeDefined();
     }
   });
 });

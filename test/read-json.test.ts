@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
-import { readJson } from "../src/request/read-json.js";
+import { JsonSyntaxError, jsonSyntaxError, notJsonMessage, readJson } from "../src/request/read-json.js";
+import { fieldOfPointer, placeOfField } from "../src/request/locate.js";
 import { readSharedJson, sharedJsonStats } from "../src/request/read-shared-json.js";
 import { hasKeyOrder } from "../src/jinja/key-order.js";
 import { normalizeRequest } from "../src/request/index.js";
@@ -312,5 +313,50 @@ describe("integer-like keys keep the text's order (Python's json.loads)", () => 
     expect(Object.keys(c.tools![0]!.function.parameters!.properties as object)).toEqual(["x", "1"]);
     const flat = normalizeRequest(readJson('{"input": "hi", "tools": [{"type": "function", "name": "f", "2": 1, "description": "d"}]}'), info);
     expect(Object.keys(flat.tools![0]!.function)).toEqual(["name", "2", "description"]);
+  });
+});
+
+describe("errors that point into JSON text say line:column (issue 21)", () => {
+  const bad = '{\n  "messages": [\n    {"role": "user"},\n  ]\n}';
+
+  it("both readers throw where the mistake is, as line, column and offset", () => {
+    for (const read of [readJson, readSharedJson]) {
+      const err = (() => {
+        try {
+          read(bad);
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(err).toBeInstanceOf(JsonSyntaxError);
+      expect(err).toMatchObject({ line: 4, column: 3, position: bad.indexOf("]"), reason: 'unexpected character "]"' });
+      expect((err as Error).message).toBe(`unexpected character "]" at line 4, column 3 (position ${bad.indexOf("]")})`);
+      expect(notJsonMessage("req.json", err)).toBe('req.json:4:3: not valid JSON: unexpected character "]"');
+    }
+  });
+
+  it("a text JSON.parse refused is re-read for the place", () => {
+    let parseError: unknown;
+    try {
+      JSON.parse(bad);
+    } catch (e) {
+      parseError = e;
+    }
+    expect(jsonSyntaxError(bad, parseError)).toMatchObject({ line: 4, column: 3 });
+  });
+
+  it("a field path (a schema pointer's included) is found in the text; a missing one at its nearest enclosing value", () => {
+    const text = '{"tools": [{"function": {"parameters": {"properties": {\n  "0": {"type": "string"},\n  "a.b": {"type": "strng"}}}}}]}';
+    const schema = { properties: { "0": { type: "string" }, "a.b": { type: "strng" } } };
+    const field = `tools[0].function.parameters${fieldOfPointer(schema, "/properties/a.b/type")}`;
+    expect(field).toBe('tools[0].function.parameters.properties["a.b"].type');
+    expect(placeOfField(text, field)).toEqual({ line: 3, column: 19 });
+    // "0" is a key here, not an index.
+    expect(fieldOfPointer(schema, "/properties/0")).toBe('.properties["0"]');
+    expect(placeOfField(text, 'tools[0].function.parameters.properties["0"].type')).toEqual({ line: 2, column: 17 });
+    expect(placeOfField(text, "tools[0].function.name")).toEqual({ line: 1, column: 25 });
+    expect(placeOfField(text, "model")).toBeUndefined();
+    expect(placeOfField("not json", "tools[0]")).toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe("serve and tool schemas", () => {
-  it("answers 400 naming tools[1].function.parameters for a misspelt type, without calling the backend", async () => {
+  it("answers 400 naming tools[1].function.parameters.properties.n.type for a misspelt type, without calling the backend", async () => {
     const body = {
       model: "m",
       messages: [{ role: "user", content: "hi" }],
@@ -34,7 +34,7 @@ describe("serve and tool schemas", () => {
     expect(r.status).toBe(400);
     const json = (await r.json()) as { error: { type: string; param: string; message: string } };
     expect(json.error.type).toBe("invalid_request_error");
-    expect(json.error.param).toBe("tools[1].function.parameters");
+    expect(json.error.param).toBe("tools[1].function.parameters.properties.n.type");
     expect(json.error.message).toMatch(/not a valid JSON Schema/);
     expect(backend.received).toHaveLength(0);
   });

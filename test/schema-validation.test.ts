@@ -40,27 +40,37 @@ describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s 
     return fn();
   };
 
-  const BROKEN: Array<[string, unknown, RegExp]> = [
+  // What is wrong, the message, and where the error's field goes on inside the schema (the wrong
+  // place, when the meta-schema names one).
+  const BROKEN: Array<[string, unknown, RegExp, string]> = [
     // The bad value and the allowed ones, once, without the validators' anyOf alternatives.
     [
       "a misspelt type",
       { type: "object", properties: { n: { type: "integr" } } },
       /not a valid JSON Schema: \/properties\/n\/type: "integr" is not a JSON Schema type \(allowed: "array", "boolean", "integer", "null", "number", "object", "string", or an array of them\)$/,
+      ".properties.n.type",
     ],
-    ["a misspelt type in a list", { type: "object", properties: { n: { type: ["string", "nul"] } } }, /not a valid JSON Schema: \/properties\/n\/type\/1: "nul" is not a JSON Schema type \(allowed: [^;]*\)$/],
-    ["a dangling $ref", { type: "object", properties: { n: { $ref: "#/$defs/missing" } } }, /can't resolve reference #\/\$defs\/missing/],
-    ["an invalid pattern", { type: "object", properties: { n: { type: "string", pattern: "([a-z]" } } }, /pattern "\(\[a-z\]" is not a valid regular expression/],
-    ["a backreference", { type: "object", properties: { n: { type: "string", pattern: "^(a+)\\1$" } } }, /backreference/],
+    ["a misspelt type in a list", { type: "object", properties: { n: { type: ["string", "nul"] } } }, /not a valid JSON Schema: \/properties\/n\/type\/1: "nul" is not a JSON Schema type \(allowed: [^;]*\)$/, ".properties.n.type[1]"],
+    // A key that is not a plain name is quoted, so it reads back as a key (and "0" not as an index).
+    ["a misspelt type under an odd key", { type: "object", properties: { "a.b": { type: "strng" }, "0": { type: "string" } } }, /\/properties\/a\.b\/type: "strng"/, '.properties["a.b"].type'],
+    // Both validators' complaints about a value of the wrong kind read the same; a type name where a schema belongs says what was meant.
+    ["a type name in place of a schema", { type: "object", properties: { x: "string" } }, /not a valid JSON Schema: \/properties\/x: "string" must be an object or a boolean \(a schema: write \{"type": "string"\}\)$/, ".properties.x"],
+    ["a string for a list", { type: "object", required: "x" }, /not a valid JSON Schema: \/required: "x" must be an array$/, ".required"],
+    ["a negative length", { type: "object", properties: { x: { type: "string", minLength: -1 } } }, /not a valid JSON Schema: \/properties\/x\/minLength: -1 must be >= 0$/, ".properties.x.minLength"],
+    ["a dangling $ref", { type: "object", properties: { n: { $ref: "#/$defs/missing" } } }, /can't resolve reference #\/\$defs\/missing/, ""],
+    ["an invalid pattern", { type: "object", properties: { n: { type: "string", pattern: "([a-z]" } } }, /pattern "\(\[a-z\]" is not a valid regular expression/, ""],
+    ["a backreference", { type: "object", properties: { n: { type: "string", pattern: "^(a+)\\1$" } } }, /backreference/, ""],
   ];
 
-  for (const [what, schema, message] of BROKEN) {
+  for (const [what, schema, message, inside] of BROKEN) {
     it(`${what} is an invalid_request naming tools[2].function.parameters in render, parse and grammar`, () => {
       const body = request([OK, tool("ok2", { type: "object" }), tool("broken", schema)]); // distinct names: a repeated one is an error of its own
       for (const run of [() => TEMPLATE.render(body), () => TEMPLATE.parse(call("ok", {}), body), () => parseCompletion("hermes", call("ok", {}), body), () => buildToolJsonSchema(body)]) {
         const err = use(() => thrown(run));
         expect(err.code).toBe("invalid_request");
-        expect(err.field).toBe("tools[2].function.parameters");
+        expect(err.field).toBe(`tools[2].function.parameters${inside}`);
         expect(err.message).toMatch(message);
+        expect(err.message.startsWith("tools[2].function.parameters: ")).toBe(true);
       }
     });
   }
@@ -107,7 +117,7 @@ describe.each<SchemaEngine>(["codegen", "interpret"])("tool schemas with the %s 
   it("names the flat field of a Responses tool", () => {
     const body = { input: "hi", tools: [{ type: "function", name: "f", parameters: { type: "strng" } }] };
     const err = use(() => thrown(() => TEMPLATE.render(body)));
-    expect(err.field).toBe("tools[0].parameters");
+    expect(err.field).toBe("tools[0].parameters.type");
   });
 
   it("still rejects invalid arguments, with ajv-style messages", () => {
@@ -195,6 +205,6 @@ describe("validators are compiled when a call needs one, not when the request is
     expect(e.code).toBe("invalid_request");
     expect(e.field).toBe("tools[1].function.parameters");
     const typo = thrown(() => TEMPLATE.render(request([tool("bad", { type: "integr" })])));
-    expect(typo.field).toBe("tools[0].function.parameters");
+    expect(typo.field).toBe("tools[0].function.parameters.type");
   });
 });

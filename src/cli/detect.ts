@@ -7,13 +7,20 @@
  */
 import { detectFormat } from "../formats/index.js";
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import type { CommandSpec, OptionTable } from "./help.js";
 import { printJson, type CliIO } from "./io.js";
 import { reportResponseSpecs, responseSpecsLine } from "../response-template/report.js";
 import { polyfillUse } from "../template/polyfill-note.js";
 
-export const DETECT_USAGE = "chatwire detect --template SRC [--template-name NAME] [--json]";
+export const DETECT_OPTIONS = { ...TEMPLATE_OPTIONS, json: { type: "boolean", description: 'print {"format", "detected", "reasoning", "polyfill"} as one JSON line' } } as const satisfies OptionTable;
 
-export const DETECT_OPTIONS = { ...TEMPLATE_OPTIONS, json: { type: "boolean" } } as const;
+export const DETECT: CommandSpec = {
+  summary:
+    "Prints the template's tool-call format id and its reasoning markers; when the template cannot show tools, says that the tool polyfill will be used and which format completions are then parsed in.",
+  options: DETECT_OPTIONS,
+  usage: { required: ["template"] },
+  examples: ["chatwire detect --template qwen3", "chatwire detect --template ./Llama-3.1-8B-Instruct/tokenizer_config.json --json"],
+};
 
 export async function detectCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, DETECT_OPTIONS);

@@ -4,13 +4,18 @@
  * with a validated tool call, and prints the request, the prompt, the completion and the message.
  */
 import { loadTemplate } from "../template/index.js";
+import type { CommandSpec, OptionTable } from "./help.js";
 import { parseOptions } from "./args.js";
 import { EXAMPLE_COMPLETION, EXAMPLE_REQUEST, EXAMPLE_TEMPLATE } from "../examples/example-data.js";
 import { printJson, type CliIO } from "./io.js";
 
-export const EXAMPLE_USAGE = "chatwire example [--json]";
+export const EXAMPLE_OPTIONS = { json: { type: "boolean", description: "print it all as one JSON object" } } as const satisfies OptionTable;
 
-export const EXAMPLE_OPTIONS = { json: { type: "boolean" } } as const;
+export const EXAMPLE: CommandSpec = {
+  summary: "The whole round trip on built-in data: an OpenAI request rendered through Qwen3's template, and Qwen3's answer parsed into an assistant message with a validated tool call.",
+  options: EXAMPLE_OPTIONS,
+  examples: ["chatwire example"],
+};
 
 export async function exampleCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, EXAMPLE_OPTIONS);

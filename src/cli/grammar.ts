@@ -8,11 +8,22 @@
 import { getFormat } from "../formats/index.js";
 import { buildGbnf, buildStructuralTag, buildToolJsonSchema, gbnfForTemplate } from "../grammar/index.js";
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import type { CommandSpec, OptionTable } from "./help.js";
 import { UsageError, readJsonInput, type CliIO } from "./io.js";
 
-export const GRAMMAR_USAGE = "chatwire grammar --template SRC [--template-name NAME] | --format ID  --request FILE|- [--kind gbnf|json-schema|structural-tag]";
+export const GRAMMAR_OPTIONS = {
+  ...TEMPLATE_OPTIONS,
+  format: { type: "string", value: "ID", description: "build for this tool-call format instead of a template's", example: "--format hermes" },
+  request: { type: "string", value: "FILE|-", description: "the request with its tools (required; - is stdin)", example: "--request req.json" },
+  kind: { type: "string", value: "gbnf|json-schema|structural-tag", description: "what to print (default gbnf)", example: "--kind json-schema" },
+} as const satisfies OptionTable;
 
-export const GRAMMAR_OPTIONS = { ...TEMPLATE_OPTIONS, format: { type: "string" }, request: { type: "string" }, kind: { type: "string" } } as const;
+export const GRAMMAR: CommandSpec = {
+  summary: "Prints the constraint for a completion of the request: a llama.cpp GBNF grammar (default), the JSON Schema of one call, or an xgrammar structural tag.",
+  options: GRAMMAR_OPTIONS,
+  usage: { required: ["template", "format", "request"], alternatives: [["template", "template-name"], ["format"]] },
+  examples: ["chatwire grammar --template qwen3 --request req.json > tools.gbnf", "chatwire grammar --format hermes --request req.json --kind structural-tag"],
+};
 
 export async function grammarCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, GRAMMAR_OPTIONS);

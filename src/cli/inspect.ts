@@ -5,23 +5,35 @@
  * writes the same page as a static build (index.html + inspector.js) that works offline.
  */
 import { ChatwireError } from "../errors.js";
+import { jsonSyntaxError, notJsonMessage } from "../request/read-json.js";
 import { inspectorHtml } from "../inspect/page.js";
 import { startInspector } from "../inspect/server.js";
 import type { ChatTemplate } from "../template/index.js";
 import { kindOf, nodeFs, readText } from "../template/node-fs.js";
 import type { TokenizerJson } from "../tokens/index.js";
-import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS, type Options } from "./args.js";
+import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import type { CommandSpec, OptionTable } from "./help.js";
 import { UsageError, type CliIO } from "./io.js";
 import { stopped } from "./stopped.js";
 
-export const INSPECT_USAGE = "chatwire inspect [--template SRC] [--template-name NAME] [--tokenizer FILE] [--port N] | --out DIR";
-
 export const INSPECT_OPTIONS = {
   ...TEMPLATE_OPTIONS,
-  tokenizer: { type: "string" },
-  port: { type: "string" },
-  out: { type: "string" },
-} as const satisfies Options;
+  tokenizer: { type: "string", value: "FILE", description: "a tokenizer.json for the token view", example: "--tokenizer ./Qwen3-8B/tokenizer.json" },
+  port: { type: "string", value: "N", description: "the port to serve on (default: a free one); not with --out", example: "--port 7000" },
+  out: {
+    type: "string",
+    value: "DIR",
+    description: "write the page (index.html + inspector.js) to DIR instead of serving it; it works offline with built-in and pasted templates",
+    example: "--out ./inspector",
+  },
+} as const satisfies OptionTable;
+
+export const INSPECT: CommandSpec = {
+  summary: "The prompt inspector, a page that shows the rendered prompt, its tokens by class (special, added, text) and where each piece came from. Served on loopback, or written as a static page with --out.",
+  options: INSPECT_OPTIONS,
+  usage: { required: ["out"], alternatives: [["template", "template-name", "tokenizer", "port"], ["out"]] },
+  examples: ["chatwire inspect --template ./Qwen3-8B --tokenizer ./Qwen3-8B/tokenizer.json --port 7000", "chatwire inspect --out ./inspector"],
+};
 
 /** The browser bundle: next to the CLI in dist/ (dist/inspect/inspector.js), or the built one when run from src/. */
 async function inspectorScript(): Promise<string> {
@@ -64,6 +76,6 @@ async function readTokenizerFile(file: string): Promise<TokenizerJson> {
   try {
     return JSON.parse(text) as TokenizerJson; // plain JSON: the tokenizer wants numbers, not PyFloat
   } catch (err) {
-    throw new ChatwireError("io_error", `${file}: not valid JSON (${(err as Error).message})`);
+    throw new ChatwireError("io_error", notJsonMessage(file, jsonSyntaxError(text, err)));
   }
 }

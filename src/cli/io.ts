@@ -4,10 +4,9 @@
  * one-line error report.
  */
 import { ChatwireError } from "../errors.js";
-import { readJson } from "../request/read-json.js";
-import { locatePath, pathOf } from "../request/locate.js";
+import { notJsonMessage, readJson } from "../request/read-json.js";
+import { placeOfField } from "../request/locate.js";
 import { BackendError } from "../server/backends/types.js";
-import { lineColumn } from "../text-position.js";
 import { readText } from "../template/node-fs.js";
 
 export interface CliIO {
@@ -45,7 +44,7 @@ export async function readJsonInput(file: string, io: CliIO): Promise<unknown> {
   try {
     return readJson(text.replace(/^\uFEFF/, "")); // editors on Windows like to start files with a BOM
   } catch (err) {
-    throw new ChatwireError("invalid_request", `${file === "-" ? "stdin" : file}: not valid JSON: ${(err as Error).message}`);
+    throw new ChatwireError("invalid_request", notJsonMessage(file === "-" ? "stdin" : file, err));
   }
 }
 
@@ -70,16 +69,13 @@ export function errorLine(err: unknown, io?: CliIO): string {
 }
 
 /**
- * ` (at FILE:line:column)` for an error naming a field of the JSON the command read, the schema
- * pointer of a schema error included (`tools[0].function.parameters: ... /properties/a/type: ...`).
+ * ` (at FILE:line:column)` for an error naming a field of the JSON the command read (for a tool
+ * schema, the wrong place inside it: `tools[0].function.parameters.properties.a.type`).
  */
 function fieldPlace(err: ChatwireError, input: { name: string; text: string } | undefined): string {
   if (input === undefined || err.field === undefined) return "";
-  const pointer = /^[^:]*: not a valid JSON Schema: (\/[^:]*):/.exec(err.message)?.[1] ?? "";
-  const offset = locatePath(input.text.replace(/^\uFEFF/, ""), pathOf(err.field, pointer)) ?? locatePath(input.text.replace(/^\uFEFF/, ""), pathOf(err.field));
-  if (offset === undefined) return "";
-  const { line, column } = lineColumn(input.text.replace(/^\uFEFF/, ""), offset);
-  return ` (at ${input.name}:${line}:${column})`;
+  const place = placeOfField(input.text.replace(/^\uFEFF/, ""), err.field);
+  return place === undefined ? "" : ` (at ${input.name}:${place.line}:${place.column})`;
 }
 
 export function printJson(io: CliIO, value: unknown): void {

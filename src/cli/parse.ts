@@ -10,23 +10,52 @@ import { createStreamParser, parseCompletion } from "../parse/index.js";
 import type { Delta, ParseResult, StreamParser } from "../types.js";
 import { REASONING_CALLS, type ParseOptions, type ReasoningCalls } from "../parse/index.js";
 import type { RenderOptions, TemplateParseOptions } from "../template/index.js";
-import { parseOptions, parsePolyfill, parseVars, positiveInt, templateFrom, POLYFILL_OPTIONS, TEMPLATE_OPTIONS, type Options } from "./args.js";
+import { parseOptions, parsePolyfill, parseVars, positiveInt, templateFrom, POLYFILL_OPTIONS, TEMPLATE_OPTIONS, VAR_OPTIONS } from "./args.js";
+import type { CommandSpec, OptionTable } from "./help.js";
 import { UsageError, printJson, readAll, readJsonInput, type CliIO } from "./io.js";
-
-export const PARSE_USAGE =
-  "chatwire parse --template SRC [--template-name NAME] [--var k=JSON]... [--polyfill auto|always|never] | --format ID  [--request FILE] [--prompt-suffix TEXT] [--reasoning-calls call|text] [--stream [--chunk-size N]] < completion";
 
 export const PARSE_OPTIONS = {
   ...TEMPLATE_OPTIONS,
+  format: {
+    type: "string",
+    value: "ID",
+    description: "parse in this tool-call format instead of a template's (hermes, llama3-json, mistral, ...; see docs/formats.md)",
+    example: "--format hermes",
+  },
+  request: {
+    type: "string",
+    value: "FILE",
+    description: "the request the completion answers: its tools validate the calls (stdin is the completion, so not -)",
+    example: "--request req.json",
+  },
+  ...VAR_OPTIONS,
   ...POLYFILL_OPTIONS,
-  format: { type: "string" },
-  request: { type: "string" },
-  var: { type: "string", multiple: true },
-  "prompt-suffix": { type: "string" },
-  "reasoning-calls": { type: "string" },
-  stream: { type: "boolean" },
-  "chunk-size": { type: "string" },
-} as const satisfies Options;
+  "prompt-suffix": {
+    type: "string",
+    value: "TEXT",
+    description: "the end of the prompt the completion continues, when the generation prompt opened reasoning (with --template it is rendered from --request); in bash, $'...' writes a newline as \\n",
+    example: "--prompt-suffix $'<think>\\n'",
+  },
+  "reasoning-calls": {
+    type: "string",
+    value: "call|text",
+    description: "a tool call written inside reasoning: a call (default), or left as reasoning text",
+    example: "--reasoning-calls text",
+  },
+  stream: { type: "boolean", description: "parse as a stream, printing each delta as a JSON line" },
+  "chunk-size": { type: "string", value: "N", within: "stream", description: "with --stream: the completion is cut into deltas of N characters (default 8)", example: "--chunk-size 1" },
+} as const satisfies OptionTable;
+
+export const PARSE: CommandSpec = {
+  summary:
+    'Reads a raw model completion on stdin and prints the OpenAI assistant message ({"message", "finish_reason", "errors"}), or with --stream one JSON line per streamed delta.',
+  options: PARSE_OPTIONS,
+  usage: { required: ["template", "format"], alternatives: [["template", "template-name", "var", "polyfill"], ["format"]], tail: "< completion" },
+  examples: [
+    "echo '<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>' | chatwire parse --format hermes",
+    "chatwire parse --template qwen3 --request req.json --stream < completion.txt",
+  ],
+};
 
 export async function parseCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, PARSE_OPTIONS);

@@ -4,26 +4,44 @@
  * it (byte-identical to transformers), with no added newline.
  */
 import { UsageError, readJsonInput, printJson, type CliIO } from "./io.js";
-import { parseOptions, parsePolyfill, parseVars, templateFrom, POLYFILL_OPTIONS, TEMPLATE_OPTIONS, type Options } from "./args.js";
+import { parseOptions, parsePolyfill, parseVars, templateFrom, POLYFILL_OPTIONS, TEMPLATE_OPTIONS, VAR_OPTIONS } from "./args.js";
+import type { CommandSpec, OptionTable } from "./help.js";
 import type { RenderOptions } from "../template/index.js";
-
-export const RENDER_USAGE =
-  "chatwire render --template SRC [--template-name NAME] [--request FILE|-] [--no-generation-prompt] [--continue-final-message] [--var k=JSON]... [--now ISO-DATE] [--polyfill auto|always|never] [--tokens [--tokenizer FILE] [--special-from-data] [--assistant-mask]] [--json]";
 
 export const RENDER_OPTIONS = {
   ...TEMPLATE_OPTIONS,
+  request: { type: "string", value: "FILE|-", description: "the request JSON (default -, stdin)", example: "--request req.json" },
+  "no-generation-prompt": { type: "boolean", description: "render without the assistant turn's opening (add_generation_prompt=False)" },
+  "continue-final-message": { type: "boolean", description: "end the prompt inside the last (assistant) message, to continue it" },
+  ...VAR_OPTIONS,
+  now: { type: "string", value: "ISO-DATE", description: "the date templates print (strftime_now); default: now", example: "--now 2026-01-02T03:04:05" },
   ...POLYFILL_OPTIONS,
-  request: { type: "string" },
-  "no-generation-prompt": { type: "boolean" },
-  "continue-final-message": { type: "boolean" },
-  var: { type: "string", multiple: true },
-  now: { type: "string" },
-  json: { type: "boolean" },
-  tokens: { type: "boolean" },
-  tokenizer: { type: "string" },
-  "special-from-data": { type: "boolean" },
-  "assistant-mask": { type: "boolean" },
-} as const satisfies Options;
+  tokens: { type: "boolean", description: 'print token ids ({"ids": [...]}) instead of text; special tokens come only from template text' },
+  tokenizer: {
+    type: "string",
+    value: "FILE",
+    within: "tokens",
+    description: "with --tokens: a tokenizer.json, a model folder or a .gguf; default: the one that comes with --template (model folder, beside tokenizer_config.json, .gguf)",
+    example: "--tokenizer ./Qwen3-8B/tokenizer.json",
+  },
+  "special-from-data": {
+    type: "boolean",
+    within: "tokens",
+    description: "with --tokens: let special-token text inside request data become special tokens (as a text prompt would); default: it stays text",
+  },
+  "assistant-mask": { type: "boolean", within: "tokens", description: "with --tokens: also print which ids are assistant output (generation spans), for training" },
+  json: { type: "boolean", description: 'print {"prompt": ...} (with --tokens: {"prompt", "ids"}) as one JSON line' },
+} as const satisfies OptionTable;
+
+export const RENDER: CommandSpec = {
+  summary: "Renders an OpenAI Chat Completions or Responses request through the template and prints the prompt exactly as transformers' apply_chat_template does (no newline added).",
+  options: RENDER_OPTIONS,
+  usage: { required: ["template"] },
+  examples: [
+    "echo '{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}' | chatwire render --template qwen3",
+    "chatwire render --template ./Qwen3-8B --request req.json --var enable_thinking=false --tokens",
+  ],
+};
 
 export async function renderCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, RENDER_OPTIONS);

@@ -11,11 +11,27 @@ import { getFormat } from "../formats/index.js";
 import { exportResponseTemplate } from "../response-template/export.js";
 import { assistantHeader } from "../response-template/start-anchor.js";
 import { parseOptions, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import type { CommandSpec, OptionTable } from "./help.js";
 import { UsageError, type CliIO } from "./io.js";
 
-export const RESPONSE_TEMPLATE_USAGE = "chatwire response-template --format ID | --template SRC [--template-name NAME] [--start-anchor TEXT]";
+export const RESPONSE_TEMPLATE_OPTIONS = {
+  ...TEMPLATE_OPTIONS,
+  format: { type: "string", value: "ID", description: "write this format (hermes, qwen3-coder, ...) instead of the template's detected one", example: "--format hermes" },
+  "start-anchor": {
+    type: "string",
+    value: "TEXT",
+    description: "the text a response starts after (default: the template's assistant header, or none with --format); in bash, $'...' writes a newline as \\n",
+    example: "--start-anchor $'<|im_start|>assistant\\n'",
+  },
+} as const satisfies OptionTable;
 
-export const RESPONSE_TEMPLATE_OPTIONS = { ...TEMPLATE_OPTIONS, format: { type: "string" }, "start-anchor": { type: "string" } } as const;
+export const RESPONSE_TEMPLATE: CommandSpec = {
+  summary:
+    'Writes a tool-call format as a transformers 5.x response_template and prints {"response_template": ...} to merge into tokenizer_config.json (docs/response-templates.md, "Export"). What the form cannot say is one `chatwire: note:` line each on stderr.',
+  options: RESPONSE_TEMPLATE_OPTIONS,
+  usage: { required: ["format", "template"], alternatives: [["format"], ["template", "template-name"]] },
+  examples: ["chatwire response-template --template ./Qwen3-8B", "chatwire response-template --format hermes --start-anchor $'<|im_start|>assistant\\n'"],
+};
 
 export async function responseTemplateCommand(argv: string[], io: CliIO): Promise<number> {
   const values = parseOptions(argv, RESPONSE_TEMPLATE_OPTIONS);

@@ -10,32 +10,85 @@ import { isObject } from "../request/is-object.js";
 import { BACKEND_KINDS, MAX_TIMEOUT_MS, startServer, type BackendKind, type ServeOptions } from "../server/index.js";
 import { findPromptTokenizer } from "../server/tokenizer-source.js";
 import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
+import type { CommandSpec, OptionTable } from "./help.js";
 import { UsageError, type CliIO } from "./io.js";
 import { stopped } from "./stopped.js";
 
-export const SERVE_USAGE =
-  "chatwire serve --template SRC [--template-name NAME] --backend URL --backend-kind llamacpp|openai|vllm|sglang|ollama [--host H] [--port N] [--model NAME] [--tokenizer FILE] [--text-prompt] [--api-key KEY] [--cors ORIGIN]... [--workers N] [--timeout SECONDS] [--max-body BYTES] [--keep-bos] [--no-grammar] [--stream-calls validated|early] [--backend-body JSON] [--no-access-log]";
-
 export const SERVE_OPTIONS = {
   ...TEMPLATE_OPTIONS,
-  backend: { type: "string" },
-  "backend-kind": { type: "string" },
-  host: { type: "string" },
-  port: { type: "string" },
-  model: { type: "string" },
-  timeout: { type: "string" },
-  "max-body": { type: "string" },
-  "keep-bos": { type: "boolean" },
-  "no-grammar": { type: "boolean" },
-  "backend-body": { type: "string" },
-  tokenizer: { type: "string" },
-  "text-prompt": { type: "boolean" },
-  "api-key": { type: "string" },
-  cors: { type: "string", multiple: true },
-  workers: { type: "string" },
-  "stream-calls": { type: "string" },
-  "no-access-log": { type: "boolean" },
-} as const;
+  backend: { type: "string", value: "URL", description: "the backend's base URL (required)", example: "--backend http://127.0.0.1:8080" },
+  "backend-kind": {
+    type: "string",
+    value: "llamacpp|openai|vllm|sglang|ollama",
+    description: "the protocol the backend speaks (required; openai is any plain /v1/completions server)",
+    example: "--backend-kind vllm",
+  },
+  host: { type: "string", value: "H", description: "the address to listen on (default 127.0.0.1: loopback only; 0.0.0.0 exposes it)", example: "--host 0.0.0.0" },
+  port: { type: "string", value: "N", description: "the port (default 8000; 0 picks a free one)", example: "--port 8001" },
+  model: {
+    type: "string",
+    value: "NAME",
+    description: "the backend's model name: sent to openai/vllm/sglang/ollama backends (they need one) and listed by /v1/models",
+    example: "--model Qwen/Qwen3-8B",
+  },
+  tokenizer: {
+    type: "string",
+    value: "FILE",
+    description: "the vocabulary for token ids: a tokenizer.json or .gguf; default: the one that comes with --template, else llama-server's /tokenize",
+    example: "--tokenizer ./Qwen3-8B/tokenizer.json",
+  },
+  "text-prompt": {
+    type: "boolean",
+    description: "send the prompt as text (the backend may then read special-token text in request data as control tokens; a warning is printed)",
+  },
+  "api-key": {
+    type: "string",
+    value: "KEY",
+    description: "require Authorization: Bearer KEY on every route but /health (also read from CHATWIRE_API_KEY)",
+    example: "--api-key \"$(cat key.txt)\"",
+  },
+  cors: {
+    type: "string",
+    value: "ORIGIN",
+    multiple: true,
+    description: "allow browser calls from ORIGIN (repeat, or comma-separate; * for any)",
+    example: "--cors http://localhost:5173",
+  },
+  workers: { type: "string", value: "N", description: "run N server processes behind the one port (node:cluster)", example: "--workers 4" },
+  timeout: {
+    type: "string",
+    value: "SECONDS",
+    description: "longest wait for the backend to start answering and between two streamed pieces (default 300); past it 504",
+    example: "--timeout 600",
+  },
+  "max-body": { type: "string", value: "BYTES", description: "largest request body accepted (default 8388608); past it 413", example: "--max-body 33554432" },
+  "keep-bos": { type: "boolean", description: "with --text-prompt: keep the prompt's leading bos_token (default: dropped, the backend adds its own)" },
+  "no-grammar": { type: "boolean", description: "do not send the backend a tool-call grammar" },
+  "stream-calls": {
+    type: "string",
+    value: "validated|early",
+    description: "stream a tool call once it has closed and validated (default), or as it is generated",
+    example: "--stream-calls early",
+  },
+  "backend-body": {
+    type: "string",
+    value: "JSON",
+    description: "fields merged into every backend request; null removes a field chatwire sets",
+    example: "--backend-body '{\"top_k\": 20}'",
+  },
+  "no-access-log": { type: "boolean", description: "no log line per request" },
+} as const satisfies OptionTable;
+
+export const SERVE: CommandSpec = {
+  summary:
+    "An OpenAI-compatible server (Chat Completions, Responses, models, health, tokenize) in front of a raw completion backend; the prompt is rendered (as token ids) and the completion parsed by chatwire (docs/server.md). It may start before its backend: /health is 503 until the backend answers.",
+  options: SERVE_OPTIONS,
+  usage: { required: ["template", "backend", "backend-kind"] },
+  examples: [
+    "chatwire serve --template ./Qwen3-8B --backend http://127.0.0.1:8080 --backend-kind llamacpp",
+    "chatwire serve --template qwen3 --tokenizer tokenizer.json --backend http://127.0.0.1:8001 --backend-kind vllm --model Qwen/Qwen3-8B --port 8000",
+  ],
+};
 
 export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal): Promise<number> {
   const values = parseOptions(argv, SERVE_OPTIONS);

@@ -76,7 +76,7 @@ export interface MessageEnds {
 
 export function messageEnds(format: FormatDescription): MessageEnds {
   const ends = format.channels!.ends ?? {};
-  const call = ends.call ?? ends.message ?? "";
+  const call = ends.call ?? "";
   return { message: ends.message ?? "", call, output: ends.output ?? "", callOutput: ends.callOutput ?? call };
 }
 

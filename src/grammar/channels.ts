@@ -4,7 +4,7 @@
  * each body where the grammar means it: reasoning, text to content, JSON arguments to a call of the
  * tool the header names (channel-headers.ts picks and checks them; a header may hold header start
  * markers, as harmony's `assistant<|channel|>final` does). The output starts where the parser says it
- * does (channels.ts promptStart): inside the header the generation prompt opened (the first header
+ * does (src/parse/channels.ts promptStart): inside the header the generation prompt opened (the first header
  * continues it: `<|channel|>analysis` after `<|start|>assistant`), or in content. Bodies end with the
  * format's `ends` (harmony: `<|end|>` between messages, `<|call|>` after a call, `<|return|>` after the
  * answer; those at the end of the output are optional, being stop tokens). A call's body is its JSON

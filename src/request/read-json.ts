@@ -13,7 +13,19 @@ import { PyFloat } from "../jinja/py-float.js";
 import { inKeyOrder, isIndexKey } from "../jinja/key-order.js";
 import { lineColumn } from "../text-position.js";
 
-class JsonSyntaxError extends SyntaxError {}
+/** Bad JSON, with where it went wrong (1-based line and column, and the offset) for callers that report it as fields. */
+export class JsonSyntaxError extends SyntaxError {
+  constructor(
+    message: string,
+    /** What is wrong, without where (`expected ',' or '}'`). */
+    readonly reason: string,
+    readonly line: number,
+    readonly column: number,
+    readonly position: number,
+  ) {
+    super(message);
+  }
+}
 
 /** Parses `text` as JSON, wrapping integral float literals in PyFloat. Throws SyntaxError on bad JSON. */
 export function readJson(text: string): unknown {
@@ -38,6 +50,29 @@ export function readJson(text: string): unknown {
   reader.skipSpace();
   if (reader.pos < text.length) reader.fail("unexpected text after the JSON value");
   return value;
+}
+
+/**
+ * Why `text` is not JSON, as this reader says it (with line and column), for a caller whose
+ * JSON.parse refused it (JSON.parse's message gives an offset at best). Reads the text again, so
+ * only on that error path; the reader refuses whatever JSON.parse refuses.
+ */
+export function jsonSyntaxError(text: string, parseError: unknown): Error {
+  try {
+    readJson(text);
+  } catch (err) {
+    return err as Error;
+  }
+  return parseError instanceof Error ? parseError : new SyntaxError(String(parseError));
+}
+
+/**
+ * `FILE:line:column: not valid JSON: why` for a file that is not JSON (the place first, as compilers
+ * write it, so editors and terminals can jump to it), or `FILE: not valid JSON: why` without a place.
+ */
+export function notJsonMessage(name: string, err: unknown): string {
+  if (err instanceof JsonSyntaxError) return `${name}:${err.line}:${err.column}: not valid JSON: ${err.reason}`;
+  return `${name}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
 }
 
 // Python's json gives up near its recursion limit (1000) too; deeper input would exhaust our stack.
@@ -199,7 +234,7 @@ export class Reader {
   /** Says where as line:column (what an editor jumps to) and the offset. */
   fail(message: string): never {
     const { line, column } = lineColumn(this.text, this.pos);
-    throw new JsonSyntaxError(`${message} at line ${line}, column ${column} (position ${this.pos})`);
+    throw new JsonSyntaxError(`${message} at line ${line}, column ${column} (position ${this.pos})`, message, line, column, this.pos);
   }
 
   skipSpace(): void {

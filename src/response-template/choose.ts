@@ -22,7 +22,24 @@ function kinds(payload: Payload): string[] {
   return [payload.kind];
 }
 
-function covers(family: RegionSpec, declared: RegionSpec): boolean {
+function payloads(payload: Payload): Payload[] {
+  return payload.kind === "by-first-char" ? [...Object.values(payload.cases).flatMap(payloads), ...payloads(payload.otherwise)] : [payload];
+}
+
+/**
+ * A declared call tag read as its own region (`<function=(?P<name>...)>`, as chatwire's export writes a
+ * wrapped tagged family) whose wrapper markers the declaration drops: the family's wrapped region, when
+ * the family's call tags are the same and its wrapper markers are among the declared dropped markers.
+ */
+function wrappedBy(family: RegionSpec, declared: RegionSpec, dropped: readonly string[]): boolean {
+  const call = declared.payload.kind === "tagged" ? declared.payload.call : undefined;
+  if (declared.startInPayload !== true || call === undefined) return false;
+  const wrappers = [...family.start, ...(family.end ?? [])].every((m) => dropped.includes(m));
+  return wrappers && payloads(family.payload).some((p) => p.kind === "tagged" && JSON.stringify(p.call) === JSON.stringify(call));
+}
+
+function covers(family: RegionSpec, declared: RegionSpec, dropped: readonly string[]): boolean {
+  if (wrappedBy(family, declared, dropped)) return true;
   const starts = declared.start.every((s) => family.start.some((f) => s.startsWith(f)));
   const ends = (declared.end ?? []).every((e) => (family.end ?? []).includes(e));
   return starts && ends && kinds(family.payload).includes(declared.payload.kind);
@@ -36,7 +53,7 @@ function uncovered(family: FormatDescription, declared: FormatDescription): stri
     if (missing.length > 0) return `reasoning markers ${JSON.stringify(missing)} are not the family's`;
   }
   for (const region of declared.regions) {
-    if (!family.regions.some((f) => covers(f, region))) return `the call region ${JSON.stringify(region.start)} (${region.payload.kind}) is not the family's`;
+    if (!family.regions.some((f) => covers(f, region, declared.ignore ?? []))) return `the call region ${JSON.stringify(region.start)} (${region.payload.kind}) is not the family's`;
   }
   if ((declared.sections ?? []).length > 0 || declared.channels !== undefined) return "the declaration has sections or channels";
   return undefined;

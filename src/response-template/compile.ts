@@ -10,6 +10,7 @@
  */
 import type { FormatDescription, RegionSpec } from "../parse/language.js";
 import { plainMarkers, refused, type Read, type Refusal } from "./markers.js";
+import { boundariesFit, withoutBoundaries, type Boundaries } from "./reasoning-boundaries.js";
 import { compileToolCalls } from "./tool-calls.js";
 import type { ResponseTemplate, ResponseTemplateField } from "./types.js";
 import { implicitField } from "./validate.js";
@@ -78,24 +79,29 @@ export function compileResponseTemplate(template: ResponseTemplate, id = "respon
   let reasoning: { start: string[]; end: string[] } | undefined;
   let ignore: string[] = [];
   let region: RegionSpec | undefined;
+  let boundaries: Boundaries | undefined;
   for (const [name, f] of Object.entries(template.fields)) {
     const path = `${FIELDS}.${name}`;
-    if (name === "thinking") reasoning = keep(thinking(path, f));
+    if (name === "thinking") {
+      boundaries = withoutBoundaries(f);
+      reasoning = keep(thinking(path, boundaries.field));
+    }
     else if (name === "content") ignore = keep(content(path, f, implicit === name)) ?? [];
     else if (name === "tool_calls") region = keep(compileToolCalls(path, f));
     else refusals.push({ field: path, construct: `the output key ${name}`, reason: "an assistant message has thinking (reasoning_content), content and tool_calls" });
   }
   if (refusals.length > 0) return { ok: false, refusals };
   const anchors = template.start_anchor === undefined ? undefined : typeof template.start_anchor === "string" ? [template.start_anchor] : [...template.start_anchor];
-  return {
-    ok: true,
-    format: {
-      id,
-      description: "compiled from the model's response_template",
-      ...(reasoning ? { reasoning: [reasoning] } : {}),
-      regions: region ? [region] : [],
-      ...(ignore.length > 0 ? { ignore } : {}),
-    },
-    ...(anchors ? { startAnchors: anchors } : {}),
+  const format: FormatDescription = {
+    id,
+    description: "compiled from the model's response_template",
+    ...(reasoning ? { reasoning: [reasoning] } : {}),
+    regions: region ? [region] : [],
+    ...(ignore.length > 0 ? { ignore } : {}),
   };
+  // A call inside reasoning is a call in chatwire: the thinking field may say so, about the template's own calls.
+  if (boundaries !== undefined && (boundaries.starts.length > 0 || boundaries.resumes.length > 0) && !boundariesFit(boundaries, format)) {
+    return { ok: false, refusals: [{ field: `${FIELDS}.thinking`, construct: "a lookaround", reason: "a lookaround in thinking is read only as a call boundary: a lookahead at the start of one of the template's calls, a lookbehind at a call's end while the block is open" }] };
+  }
+  return { ok: true, format, ...(anchors ? { startAnchors: anchors } : {}) };
 }

@@ -14,7 +14,7 @@
 import type { FormatDescription, Payload, RegionSpec } from "../parse/language.js";
 import { literalDialect } from "../parse/literal/dialects.js";
 import { compilePattern, HOLE_CLASS } from "../parse/patterns.js";
-import { pyAnyOf, pyEither, pyLiteral, pyPattern } from "./python-pattern.js";
+import { pyAnyOf, pyEither, pyLiteral, pyPattern, pyUnnamed } from "./python-pattern.js";
 import type { JsonValue } from "./types.js";
 
 /** Something of the family that the exported template does not say, and why. */
@@ -36,6 +36,13 @@ export interface CallField {
   body: { readonly [key: string]: JsonValue };
   /** Markers of the region around the call tags, dropped as text (a tagged family's wrapper). */
   wrappers: { starts: readonly string[]; ends: readonly string[] };
+  /**
+   * How a call of the region shows inside reasoning, where chatwire reads it as a call (docs/parsing.md,
+   * "Calls written inside reasoning"): the pattern that starts it (no captures) and the markers that end
+   * it, after which the reasoning goes on. Absent when chatwire does not read the region there (it is
+   * allowed only at the answer's start) or the region has no end marker to resume after.
+   */
+  inReasoning?: { start: string; ends: readonly string[] };
   notes: readonly ExportNote[];
 }
 
@@ -72,6 +79,18 @@ function regionClose(region: RegionSpec, format: FormatDescription): Anchor | un
   return parts.length === 0 ? undefined : { pattern: parts.join("|") };
 }
 
+/**
+ * A region read inside reasoning: it starts at `start` (a pattern: the field's open, or a wrapper's start)
+ * and ends at `ends`. None for a region allowed only at the answer's start (chatwire does not read it
+ * there), one whose start is part of its payload (a `{` in reasoning is reasoning's own text), or one
+ * without end markers (its call would run on into the reasoning's end).
+ */
+function inReasoning(region: RegionSpec, start: string, ends: readonly string[] | undefined, inPayloadToo = false): Pick<CallField, "inReasoning"> {
+  if (region.atStartOnly === true || ends === undefined || ends.length === 0) return {};
+  if (!inPayloadToo && region.startInPayload !== undefined && region.startInPayload !== false) return {};
+  return { inReasoning: { start: pyUnnamed(start), ends } };
+}
+
 function placeholderKey(key: string): boolean {
   return /^\w+$/.test(key);
 }
@@ -93,7 +112,8 @@ function jsonCalls(payload: Extract<Payload, { kind: "json-calls" }>, region: Re
     : { content: "json", repeats: true, transform: FUNCTION(`{content.${nameKey}}`, `{content.${argsKey}}`) };
   if (array) notes.push({ part: "json-calls array", reason: "a lone call object is not read, and of several regions only the last one's calls are kept (an array field does not repeat)" });
   const close = regionClose(region, format);
-  return { open: regionOpen(region, format), ...(close ? { close } : {}), body, wrappers: NO_WRAPPERS, notes };
+  const open = regionOpen(region, format);
+  return { open, ...(close ? { close } : {}), body, wrappers: NO_WRAPPERS, ...inReasoning(region, anchorPattern(open), region.end), notes };
 }
 
 function headerArgs(payload: Extract<Payload, { kind: "header-args" }>, region: RegionSpec, format: FormatDescription): CallFieldOrReason {
@@ -108,32 +128,55 @@ function headerArgs(payload: Extract<Payload, { kind: "header-args" }>, region: 
   const open = `${anchorPattern(regionOpen(region, format))}\\s*${pyEither(headers.map((h) => pyPattern(h, new Set(["name"]))))}${headerEnd}${fence}`;
   const regionEnd = regionClose(region, format);
   const close: Anchor | undefined = regionEnd === undefined ? undefined : payload.fence === true ? { pattern: `\\s*(?:\`\`\`\\s*)?(?:${anchorPattern(regionEnd)})` } : regionEnd;
-  return { open: { pattern: open }, ...(close ? { close } : {}), body: { content: "json", repeats: true, transform: FUNCTION("{name}", "{content}") }, wrappers: NO_WRAPPERS, notes };
+  return { open: { pattern: open }, ...(close ? { close } : {}), body: { content: "json", repeats: true, transform: FUNCTION("{name}", "{content}") }, wrappers: NO_WRAPPERS, ...inReasoning(region, open, region.end), notes };
+}
+
+/**
+ * What must follow a value's close tag for it to end the value, as chatwire's tagged decoder reads it
+ * (tagged-value-end.ts): after whitespace, a tag that may come next (`afterParam`: the next parameter's
+ * open, the call's close), or the end of the call's body (the field's close took the call close). With
+ * `afterParamNewline` that whitespace is empty or holds a newline. A close tag written inside a value
+ * (`return "</parameter>"`) is then part of the value, not its end.
+ */
+export function valueEnd(payload: Extract<Payload, { kind: "tagged" }>): string {
+  const params = payload.params;
+  const paramPrefix = "key" in params ? params.key.open : (params.open.map((o) => compilePattern(o).prefix)[0] ?? "");
+  const after = payload.afterParam ?? [paramPrefix, ...(payload.call !== undefined ? [payload.call.close] : [])];
+  const gap = payload.afterParamNewline === true ? "(?:[^\\S\\n]*\\n\\s*)?" : "\\s*";
+  return `(?=\\s*\\Z|${gap}${pyAnyOf(after.filter((t) => t !== ""))})`;
 }
 
 function tagged(payload: Extract<Payload, { kind: "tagged" }>, region: RegionSpec, format: FormatDescription): CallFieldOrReason {
   const notes: ExportNote[] = [];
   const params = payload.params;
   // One newline after the open tag and one before the close are layout (the tagged decoder strips them).
-  const value = "\\n?(?P<value>.*?)\\n?";
+  // A CDATA section is the value verbatim, without its wrapper: Python's regex lets both alternatives
+  // capture `value`.
+  const value = payload.cdata === true ? "\\n?(?:<!\\[CDATA\\[(?P<value>.*?)\\]\\]>|(?P<value>.*?))\\n?" : "\\n?(?P<value>.*?)\\n?";
+  const end = valueEnd(payload);
   let tagPattern: string;
   if ("key" in params) {
-    tagPattern = `${pyLiteral(params.key.open)}\\s*(?P<key>.*?)\\s*${pyLiteral(params.key.close)}\\s*${pyLiteral(params.value.open)}${value}${pyLiteral(params.value.close)}`;
+    tagPattern = `${pyLiteral(params.key.open)}\\s*(?P<key>.*?)\\s*${pyLiteral(params.key.close)}\\s*${pyLiteral(params.value.open)}${value}${pyLiteral(params.value.close)}${end}`;
   } else {
-    tagPattern = `${pyEither(params.open.map((o) => pyPattern(o, new Set(["key"]))))}${value}${pyLiteral(params.close)}`;
+    tagPattern = `${pyEither(params.open.map((o) => pyPattern(o, new Set(["key"]))))}${value}${pyLiteral(params.close)}${end}`;
     if (params.typedBy !== undefined) notes.push({ part: `the ${params.typedBy.hole}= attribute`, reason: "a value the tag marks as JSON is typed by the schema only (xml-inline has no per-tag value parser)" });
   }
   if (payload.untyped === "json") notes.push({ part: "untyped values", reason: "a value of a key the schema does not declare stays text (chatwire decodes it as JSON when it is JSON)" });
   if (payload.jsonBody === true) notes.push({ part: "JSON call bodies", reason: "a call whose arguments are one JSON object instead of parameter tags is not read" });
-  if (payload.cdata === true) notes.push({ part: "CDATA values", reason: "a <![CDATA[...]]> value keeps its wrapper" });
   const body = { content: "xml-inline", content_args: { tag_pattern: tagPattern }, repeats: true, transform: FUNCTION("{name}", "{content}") };
   if (payload.call !== undefined) {
     const wrappers = { starts: region.startInPayload === true ? [] : region.start, ends: region.end ?? [] };
-    return { open: { pattern: pyEither(payload.call.open.map((o) => pyPattern(o, new Set(["name"])))) }, close: { literals: [payload.call.close] }, body, wrappers, notes };
+    const open = pyEither(payload.call.open.map((o) => pyPattern(o, new Set(["name"]))));
+    // Inside reasoning a wrapped call starts at its wrapper and ends at the wrapper's end (a bare call tag
+    // is reasoning text there, as it is outside); an unwrapped one is its own tags.
+    const start = wrappers.starts.length > 0 ? pyAnyOf(wrappers.starts) : open;
+    const ends = wrappers.ends.length > 0 ? wrappers.ends : [payload.call.close];
+    return { open: { pattern: open }, close: { literals: [payload.call.close] }, body, wrappers, ...inReasoning(region, start, ends, true), notes };
   }
   const sep = payload.nameSep !== undefined ? `\\s*${pyLiteral(payload.nameSep)}` : "";
   const close = regionClose(region, format);
-  return { open: { pattern: `${anchorPattern(regionOpen(region, format))}\\s*(?P<name>${NAME})${sep}` }, ...(close ? { close } : {}), body, wrappers: NO_WRAPPERS, notes };
+  const open = `${anchorPattern(regionOpen(region, format))}\\s*(?P<name>${NAME})${sep}`;
+  return { open: { pattern: open }, ...(close ? { close } : {}), body, wrappers: NO_WRAPPERS, ...inReasoning(region, open, region.end), notes };
 }
 
 function literalCalls(payload: Extract<Payload, { kind: "literal-calls" }>, region: RegionSpec, format: FormatDescription): CallFieldOrReason {
@@ -144,7 +187,7 @@ function literalCalls(payload: Extract<Payload, { kind: "literal-calls" }>, regi
   const open = `${anchorPattern(regionOpen(region, format))}\\s*${pyLiteral(payload.namePrefix ?? "")}(?P<name>${NAME})`;
   const close = regionClose(region, format);
   const body = { content: "json", content_args: { unquoted_keys: true, string_delims: [[quote, quote]] }, repeats: true, transform: FUNCTION("{name}", "{content}") };
-  return { open: { pattern: open }, ...(close ? { close } : {}), body, wrappers: NO_WRAPPERS, notes };
+  return { open: { pattern: open }, ...(close ? { close } : {}), body, wrappers: NO_WRAPPERS, ...inReasoning(region, open, region.end), notes };
 }
 
 /** Literal tags a spelling writes (its call, parameter and header markers); none for bare JSON. */

@@ -13,7 +13,7 @@
  */
 import type { FormatDescription } from "../parse/language.js";
 import { anchorPattern, callField, type Anchor, type CallField, type ExportNote } from "./export-calls.js";
-import { pyAnyOf, pyEither } from "./python-pattern.js";
+import { pyAnyOf, pyEither, pyUnnamed } from "./python-pattern.js";
 import type { JsonValue, LiteralAnchor, ResponseTemplate } from "./types.js";
 
 export type { ExportNote } from "./export-calls.js";
@@ -79,6 +79,28 @@ function dropped(format: FormatDescription, calls: readonly CallField[]): Anchor
 }
 
 /**
+ * The thinking field's anchors. chatwire reads a call written inside reasoning as a call, and the
+ * reasoning goes on after it (docs/parsing.md): the field also closes where a call (or a call section)
+ * starts, and opens again right after a call's (or section's) end while a reasoning block is still open,
+ * that is after its last start marker with no end marker since. The cheap lookbehind (the call's end)
+ * comes first, so the scan back for the open block runs only at a call's end.
+ */
+function thinkingAnchors(format: FormatDescription, calls: readonly CallField[]): { open: Anchor; close: Anchor } {
+  const starts = (format.reasoning ?? []).flatMap((r) => r.start);
+  const ends = (format.reasoning ?? []).flatMap((r) => r.end);
+  const read = calls.flatMap((c) => (c.inReasoning !== undefined ? [c.inReasoning] : []));
+  if (read.length === 0) return { open: { literals: starts }, close: { literals: ends } };
+  const sections = format.sections ?? [];
+  const callStarts = [...read.map((r) => r.start), ...(sections.length > 0 ? [pyAnyOf(sections.flatMap((s) => s.start))] : [])];
+  const callEnds = [...read.flatMap((r) => r.ends), ...sections.flatMap((s) => s.end)];
+  const stillOpen = `${pyAnyOf(starts)}(?:(?!${pyAnyOf(ends)}).)*`;
+  return {
+    open: { pattern: `${pyAnyOf(starts)}|(?<=${pyAnyOf(callEnds)})(?<=${stillOpen})` },
+    close: { pattern: `${pyAnyOf(ends)}|(?=${pyUnnamed(pyEither(callStarts))})` },
+  };
+}
+
+/**
  * The call regions as one tool_calls field's parts: those of the first region's shape (deduplicated),
  * the others and their notes as what is omitted; or, when no region can be a field, why.
  */
@@ -111,8 +133,9 @@ export function exportResponseTemplate(format: FormatDescription, options: Expor
   const reasoning = format.reasoning ?? [];
   if (reasoning.length > 0) {
     const thinking: Field = {};
-    put(thinking, "open", { literals: reasoning.flatMap((r) => r.start) });
-    put(thinking, "close", { literals: reasoning.flatMap((r) => r.end) });
+    const anchors = thinkingAnchors(format, calls);
+    put(thinking, "open", anchors.open);
+    put(thinking, "close", anchors.close);
     fields.thinking = Object.assign(thinking, TEXT_AS_WRITTEN);
     if (reasoning.length > 1) omitted.push({ part: "reasoning pairs", reason: "one thinking field: a block opened by one spelling also closes at another's end marker" });
   }

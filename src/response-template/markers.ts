@@ -5,7 +5,7 @@
  * regions, and chatwire trims the whitespace around markers itself (docs/response-templates.md lists
  * where that differs).
  */
-import { readPattern, type Piece } from "./python-regex.js";
+import { readPattern, topLevelAlternatives, type Piece, type ReadOptions } from "./python-regex.js";
 import type { LiteralAnchor } from "./types.js";
 
 export interface Refusal {
@@ -45,16 +45,29 @@ export function expand(pieces: readonly Piece[]): string[] | undefined {
 }
 
 /** Reads a pattern, as a refusal of `field` when it holds a construct the language cannot say. */
-export function readAnchorPattern(field: string, pattern: string): Read<Piece[]> {
-  const reading = readPattern(pattern);
+export function readAnchorPattern(field: string, pattern: string, options: ReadOptions = {}): Read<Piece[]> {
+  const reading = readPattern(pattern, options);
   if (!reading.ok) return refused(field, reading.construct, `no equivalent in the format language (at offset ${reading.at} of ${JSON.stringify(pattern)})`);
   return { ok: true, value: reading.pieces };
 }
 
-/** A field's open or close anchor as plain markers (no holes): literal strings or a literal pattern. */
+/**
+ * A field's open or close anchor as plain markers (no holes): literal strings or a literal pattern; a
+ * pattern's top-level alternatives (`<|im_end|>|<tool_call>\s*|\s*</tool_call>`) are each read so.
+ */
 export function plainMarkers(field: string, literal: LiteralAnchor | undefined, pattern: string | undefined): Read<string[]> | undefined {
   if (literal !== undefined) return { ok: true, value: literals(literal) };
   if (pattern === undefined) return undefined;
+  const markers: string[] = [];
+  for (const alternative of topLevelAlternatives(pattern)) {
+    const read = alternativeMarkers(field, alternative);
+    if (!read.ok) return read;
+    markers.push(...read.value.filter((m) => !markers.includes(m)));
+  }
+  return { ok: true, value: markers };
+}
+
+function alternativeMarkers(field: string, pattern: string): Read<string[]> {
   const read = readAnchorPattern(field, pattern);
   if (!read.ok) return read;
   const inner = trimSpaces(read.value);

@@ -70,3 +70,30 @@ export function pyPattern(source: string, named: ReadonlySet<string>): string {
 export function isPlainPattern(source: string): boolean {
   return !/[{ "[\]\\]/.test(source);
 }
+
+/**
+ * The pattern with its named groups made plain (`(?P<name>...)` -> `(?:...)`): for a lookaround in
+ * another field, whose captures transformers would refuse (named groups need a transform).
+ */
+export function pyUnnamed(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\") {
+      out += pattern.slice(i, i + 2);
+      i++;
+    } else if (c === "[") {
+      // A class, copied whole: `(` is a plain character there. A `]` right after `[` or `[^` is literal.
+      let j = i + 1;
+      if (pattern[j] === "^") j++;
+      if (pattern[j] === "]") j++;
+      while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
+      out += pattern.slice(i, j + 1);
+      i = j;
+    } else if (pattern.startsWith("(?P<", i)) {
+      out += "(?:";
+      i = pattern.indexOf(">", i);
+    } else out += c;
+  }
+  return out;
+}

@@ -30,7 +30,7 @@ export function namedGroups(pattern: string): string[] {
 }
 
 /** Reads one literal character (plain or escaped) at `i`: its text and length, or undefined. */
-function literalAt(src: string, i: number): { text: string; length: number } | undefined {
+export function literalAt(src: string, i: number): { text: string; length: number } | undefined {
   const c = src[i]!;
   if (c === "\\") {
     const next = src[i + 1];
@@ -45,7 +45,7 @@ function literalAt(src: string, i: number): { text: string; length: number } | u
 }
 
 /** The end of a group opened at `i` (the index of its `)`), honouring escapes and classes. */
-function groupEnd(src: string, i: number): number {
+export function groupEnd(src: string, i: number): number {
   let depth = 0;
   let inClass = false;
   for (let j = i; j < src.length; j++) {
@@ -90,8 +90,47 @@ function describe(src: string, i: number): string {
   return `the quantifier ${c}`;
 }
 
+/** The pattern's top-level alternatives (`a|b(?:c|d)` -> `a`, `b(?:c|d)`), honouring escapes, classes and groups. */
+export function topLevelAlternatives(src: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let from = 0;
+  for (let j = 0; j < src.length; j++) {
+    const c = src[j];
+    if (c === "\\") j++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) {
+      out.push(src.slice(from, j));
+      from = j + 1;
+    }
+  }
+  out.push(src.slice(from));
+  return out;
+}
+
+/** Whether `src` is one lookaround group `(?=...)` (`kind` "(?=") or a run of them, and nothing else. */
+export function onlyLookarounds(src: string, kind: "(?=" | "(?<="): boolean {
+  let i = 0;
+  while (i < src.length) {
+    if (!src.startsWith(kind, i)) return false;
+    const end = groupEnd(src, i);
+    if (end < 0) return false;
+    i = end + 1;
+  }
+  return src.length > 0;
+}
+
+export interface ReadOptions {
+  /** `\n?` reads as a whitespace run (a tag pattern's layout around a value, which chatwire trims). */
+  optionalNewline?: boolean;
+}
+
 /** Reads a pattern into pieces, or names the first construct it cannot read and where. */
-export function readPattern(src: string): PatternReading {
+export function readPattern(src: string, options: ReadOptions = {}): PatternReading {
   const pieces: Piece[] = [];
   const pushLiteral = (text: string) => {
     const last = pieces[pieces.length - 1];
@@ -99,7 +138,7 @@ export function readPattern(src: string): PatternReading {
     else pieces.push({ kind: "literal", text });
   };
   for (let i = 0; i < src.length; ) {
-    if (src.startsWith("\\s*", i) || src.startsWith("\\s+", i)) {
+    if (src.startsWith("\\s*", i) || src.startsWith("\\s+", i) || (options.optionalNewline === true && src.startsWith("\\n?", i))) {
       pieces.push({ kind: "space", min: src[i + 2] === "+" ? 1 : 0 });
       i += 3;
       continue;

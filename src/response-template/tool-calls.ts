@@ -9,7 +9,7 @@
  */
 import type { Payload, RegionSpec } from "../parse/language.js";
 import { expand, literals, readAnchorPattern, refused, trimSpaces, type Read } from "./markers.js";
-import type { Piece } from "./python-regex.js";
+import { readPattern, type Piece } from "./python-regex.js";
 import { readTransform, type CallShape } from "./transform.js";
 import type { JsonValue, ResponseTemplateField } from "./types.js";
 import { truthy } from "./validate.js";
@@ -122,19 +122,52 @@ function jsonPayload(field: string, f: ResponseTemplateField, shape: CallShape, 
  */
 const JSON_OR_TEXT = (v: JsonValue | undefined): boolean => JSON.stringify(v) === JSON.stringify({ name: "json", args: { allow_non_json: true } });
 
-function readTagPattern(field: string, args: Record<string, JsonValue>): Read<{ open: string[]; close: string }> {
+/** What follows a value's close tag for it to end the value (the tagged payload's `afterParam`). */
+interface ValueEnd {
+  afterParam: string[];
+  afterParamNewline: boolean;
+}
+
+/**
+ * A tag pattern's trailing lookahead as the tagged decoder's value end (export-calls.ts `valueEnd`
+ * writes it): `(?=\s*\Z|GAP TAGS)`, the body's end or, after whitespace (`\s*`, or with
+ * `afterParamNewline` `(?:[^\S\n]*\n\s*)?`), one of the literal TAGS.
+ */
+function splitValueEnd(pattern: string): { rest: string; end?: ValueEnd } {
+  const m = /\(\?=\\s\*\\Z\|(\\s\*|\(\?:\[\^\\S\\n\]\*\\n\\s\*\)\?)((?:[^()\\]|\\.|\(\?:(?:[^()\\]|\\.)*\))+)\)$/.exec(pattern);
+  if (m === null) return { rest: pattern };
+  const tags = readPattern(m[2]!);
+  const only = tags.ok && tags.pieces.length === 1 ? tags.pieces[0]! : undefined;
+  const afterParam = only?.kind === "literal" ? [only.text] : only?.kind === "alternatives" ? [...only.options] : undefined;
+  if (afterParam === undefined) return { rest: pattern };
+  return { rest: pattern.slice(0, m.index), end: { afterParam, afterParamNewline: m[1] !== "\\s*" } };
+}
+
+type TaggedParams = Extract<Payload, { kind: "tagged" }>["params"];
+
+function readTagPattern(field: string, args: Record<string, JsonValue>): Read<{ params: TaggedParams; end?: ValueEnd }> {
   const at = `${field}.content_args`;
   const extra = Object.keys(args).filter((k) => k !== "tag_pattern" && !(k === "merge_duplicates" && args[k] === false) && !(k === "value_parser" && JSON_OR_TEXT(args[k])));
   if (extra.length > 0) return refused(at, `the option${extra.length > 1 ? "s" : ""} ${extra.join(", ")}`, "tagged values are raw text typed by the tool's schema; a value parser or merged duplicate keys have no equivalent");
   if (typeof args.tag_pattern !== "string") return refused(`${at}.tag_pattern`, "a missing tag_pattern", "xml-inline needs a tag_pattern");
-  const read = readAnchorPattern(`${at}.tag_pattern`, args.tag_pattern);
+  const { rest, end } = splitValueEnd(args.tag_pattern);
+  // `\n?` around the value is layout, as `\s*` is: the tagged decoder trims a value's padding newlines.
+  const read = readAnchorPattern(`${at}.tag_pattern`, rest, { optionalNewline: true });
   if (!read.ok) return read;
   const p = read.value.filter((x) => x.kind !== "space");
-  const [kp, key, ks, value, vc] = p;
-  if (p.length !== 5 || kp?.kind !== "literal" || key?.kind !== "group" || key.name !== "key" || ks?.kind !== "literal" || value?.kind !== "group" || value.name !== "value" || !value.lazyAny || vc?.kind !== "literal") {
-    return refused(`${at}.tag_pattern`, args.tag_pattern, "a parameter is OPEN(?P<key>...)CLOSE-OF-OPEN (?P<value>.*?) CLOSE, all literal");
+  const withEnd = (params: TaggedParams) => ({ ok: true as const, value: { params, ...(end ? { end } : {}) } });
+  const [kp, key, ks, value, vc, vc2] = p;
+  const lit = (x: Piece | undefined): x is Extract<Piece, { kind: "literal" }> => x?.kind === "literal";
+  if (lit(kp) && key?.kind === "group" && key.name === "key" && lit(ks)) {
+    if (p.length === 5 && value?.kind === "group" && value.name === "value" && value.lazyAny && lit(vc)) {
+      return withEnd({ open: [`${patternLiteral(kp.text)}{key}${patternLiteral(ks.text)}`], close: vc.text });
+    }
+    // GLM's key and value tags: `<arg_key>(?P<key>.*?)</arg_key>\s*<arg_value>(?P<value>.*?)</arg_value>`.
+    if (p.length === 6 && key.lazyAny && lit(value) && vc?.kind === "group" && vc.name === "value" && vc.lazyAny && lit(vc2)) {
+      return withEnd({ key: { open: kp.text, close: ks.text }, value: { open: value.text, close: vc2.text } });
+    }
   }
-  return { ok: true, value: { open: [`${patternLiteral(kp.text)}{key}${patternLiteral(ks.text)}`], close: vc.text } };
+  return refused(`${at}.tag_pattern`, args.tag_pattern, "a parameter is OPEN(?P<key>...)CLOSE-OF-OPEN (?P<value>.*?) CLOSE, or KEY-OPEN (?P<key>.*?) KEY-CLOSE VALUE-OPEN (?P<value>.*?) VALUE-CLOSE, all literal");
 }
 
 function xmlPayload(field: string, f: ResponseTemplateField, shape: CallShape, head: string[], rest: readonly Piece[], close: readonly Piece[]): Read<RegionSpec> {
@@ -145,12 +178,23 @@ function xmlPayload(field: string, f: ResponseTemplateField, shape: CallShape, h
   if (!params.ok) return params;
   const closeParts = splitAtSpaces(close);
   const closeAt = `${field}.${f.close_pattern !== undefined ? "close_pattern" : "close"}`;
-  const payload = (callOpen: string, callClose: string): Payload => ({
-    kind: "tagged",
-    call: { open: [callOpen], close: callClose },
-    params: params.value,
-    untyped: JSON_OR_TEXT(f.content_args?.value_parser) ? "json" : "string",
-  });
+  const { end: valueEnd, params: tags } = params.value;
+  const common = {
+    params: tags,
+    ...(valueEnd ? { afterParam: valueEnd.afterParam, ...(valueEnd.afterParamNewline ? { afterParamNewline: true } : {}) } : {}),
+    untyped: JSON_OR_TEXT(f.content_args?.value_parser) ? ("json" as const) : ("string" as const),
+  };
+  const payload = (callOpen: string, callClose: string): Payload => ({ kind: "tagged", call: { open: [callOpen], close: callClose }, ...common });
+  if (closeParts.length === 1 && rest[0]?.kind === "space" && rest[1]?.kind === "group") {
+    // No call tag (GLM): the name is the region's leading text, maybe followed by a separator tag, and
+    // the region's end closes the one call.
+    const after = rest.slice(2).filter((x) => x.kind !== "space");
+    const sep = after.length === 1 && after[0]!.kind === "literal" ? after[0]!.text : undefined;
+    if (after.length > (sep === undefined ? 0 : 1)) return refused(`${field}.open_pattern`, "text after the name", "a call without a call tag writes its name, then maybe one separator tag");
+    const end = markersOf(closeAt, "the region close", closeParts[0]!);
+    if (!end.ok) return end;
+    return { ok: true, value: { start: head, end: end.value, payload: { kind: "tagged", ...(sep !== undefined ? { nameSep: sep } : {}), ...common } } };
+  }
   if (rest[0]?.kind === "group") {
     // The open marker is the call tag itself (`<function=(?P<name>...)>`): a region that starts in its payload.
     const header = readHeader(field, rest, shape.name.name);

@@ -5,7 +5,7 @@
  * linear in their size. `addUsedSchema: false` plus removeSchema keep ajv's own caches from growing
  * with every schema seen (our bounded cache holds the validators).
  */
-import { metaSchemaMessage } from "./meta-message.js";
+import { metaSchemaProblem } from "./meta-message.js";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { DRAFT7_META } from "./meta.js";
 import { compilePattern } from "./patterns.js";
@@ -69,7 +69,7 @@ export function checkForAjv(schema: Record<string, unknown>): void {
   const { meta } = engine();
   if (!meta(schema)) {
     const errs = detailsOf(meta.errors);
-    throw new SchemaProblem(metaSchemaMessage(schema, errs));
+    throw metaSchemaProblem(schema, errs);
   }
   forEachSubschema(schema, (node) => {
     if (typeof node.pattern === "string") compilePattern(node.pattern);

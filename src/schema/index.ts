@@ -22,6 +22,7 @@ import { checkLimits, SCHEMA_LIMITS } from "./limits.js";
 import { compilePattern } from "./patterns.js";
 import { surveySchema } from "./survey.js";
 import { isSchemaObject } from "./walk.js";
+import { fieldOfPointer } from "../request/locate.js";
 import { SchemaProblem } from "./problem.js";
 import type { ValueValidator } from "./types.js";
 
@@ -175,20 +176,26 @@ function checked(schema: unknown): Checked {
   return result;
 }
 
-function errorFor(problem: SchemaProblem, field: string): ChatwireError {
+/**
+ * The request error for a schema that cannot be used. Its `field` goes on to the wrong place inside
+ * the schema when there is one (`tools[0].function.parameters.properties.x.type`: the server's
+ * `param`, and where the CLI points in the file); the message names the schema's field and the pointer.
+ */
+function errorFor(problem: SchemaProblem, schema: unknown, field: string): ChatwireError {
   if (problem.kind === "limit") return new ChatwireError("limit_exceeded", `${field}: ${problem.message}`, { field });
-  return invalidRequest(field, problem.message);
+  if (problem.pointer === undefined) return invalidRequest(field, problem.message);
+  return new ChatwireError("invalid_request", `${field}: ${problem.message}`, { field: `${field}${fieldOfPointer(schema, problem.pointer)}` });
 }
 
 /** Throws a ChatwireError naming `field` when `schema` cannot be used to validate arguments. */
 export function checkToolSchema(schema: unknown, field: string): void {
   const result = checked(schema);
-  if (result instanceof SchemaProblem) throw errorFor(result, field);
+  if (result instanceof SchemaProblem) throw errorFor(result, schema, field);
 }
 
 /** The validator for `schema` (compiled now if it was not yet); throws like checkToolSchema (with `field`) when there cannot be one. */
 export function toolValidator(schema: unknown, field: string): ValueValidator {
   const result = checked(schema);
-  if (result instanceof SchemaProblem) throw errorFor(result, field);
+  if (result instanceof SchemaProblem) throw errorFor(result, schema, field);
   return result.validator;
 }

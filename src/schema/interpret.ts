@@ -7,7 +7,7 @@
  * is rewritten into a `format` whose checker is the RE2 tester (cfworker itself would use `new
  * RegExp`); `patternProperties` keys cfworker matches natively, so those must pass backtrackingHazard.
  */
-import { metaSchemaMessage } from "./meta-message.js";
+import { metaSchemaProblem } from "./meta-message.js";
 import { Validator, dereference, format as formats, type OutputUnit } from "@cfworker/json-schema";
 import { DRAFT7_META } from "./meta.js";
 import { backtrackingHazard, compilePattern, type PatternTester } from "./patterns.js";
@@ -54,7 +54,7 @@ export function compileInterpreted(schema: Record<string, unknown>): ValueValida
   const meta = metaValidator.validate(schema);
   if (!meta.valid) {
     const errs = detailsOf(meta.errors, new Map());
-    throw new SchemaProblem(metaSchemaMessage(schema, errs));
+    throw metaSchemaProblem(schema, errs);
   }
   const copy = structuredClone(schema);
   const patterns = new Map<string, PatternTester>();

@@ -4,12 +4,20 @@
  * which field was wrong (`param`) or that the backend failed (`type: "backend_error"`, status 502/504).
  */
 import { ChatwireError } from "../errors.js";
+import { placeOfField } from "../request/locate.js";
 import { BackendError } from "./backends/types.js";
 
 export type ApiErrorType = "invalid_request_error" | "not_found_error" | "backend_error" | "server_error";
 
 export interface ApiErrorBody {
-  error: { message: string; type: ApiErrorType; param: string | null; code: string | null };
+  /** OpenAI's four fields; `line` and `column` (1-based) too when the error is at a place in the request body's text. */
+  error: { message: string; type: ApiErrorType; param: string | null; code: string | null; line?: number; column?: number };
+}
+
+/** Where in the request body's text an error is. */
+export interface BodyPlace {
+  line: number;
+  column: number;
 }
 
 export class ApiError extends Error {
@@ -17,18 +25,39 @@ export class ApiError extends Error {
   readonly type: ApiErrorType;
   readonly param: string | null;
   readonly code: string | null;
-  constructor(status: number, type: ApiErrorType, message: string, where: { param?: string; code?: string } = {}) {
+  readonly place: BodyPlace | undefined;
+  constructor(status: number, type: ApiErrorType, message: string, where: { param?: string; code?: string; place?: BodyPlace } = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.type = type;
     this.param = where.param ?? null;
     this.code = where.code ?? null;
+    this.place = where.place;
   }
 
   toJSON(): ApiErrorBody {
-    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+    const error: ApiErrorBody["error"] = { message: this.message, type: this.type, param: this.param, code: this.code };
+    if (this.place !== undefined) {
+      error.line = this.place.line;
+      error.column = this.place.column;
+    }
+    return { error };
   }
+}
+
+/**
+ * The error with where its `param` is in the request body's text (`bodyText`): ` (at line L, column
+ * C of the request body)` added to the message and `line`/`column` set. Positions are found only
+ * here, by scanning the text again, so a valid request pays nothing for them.
+ */
+export function placedInBody(err: ApiError, bodyText: string | undefined): ApiError {
+  if (err.place !== undefined || err.param === null || bodyText === undefined) return err;
+  const place = placeOfField(bodyText, err.param);
+  if (place === undefined) return err;
+  const where: { param: string; code?: string; place: BodyPlace } = { param: err.param, place };
+  if (err.code !== null) where.code = err.code;
+  return new ApiError(err.status, err.type, `${err.message} (at line ${place.line}, column ${place.column} of the request body)`, where);
 }
 
 /** A 400 about one request field (`param` is its JSON path, e.g. `messages[1].role`). */

@@ -19,7 +19,8 @@ import { readJsonBody, sendJson, startEvents, writeDone, writeEvent } from "./ht
 import { CHAT_SAMPLING } from "./sampling.js";
 
 export async function chatCompletions(ctx: ServerContext, ex: Exchange): Promise<void> {
-  const generation = await prepareGeneration(ctx, await readJsonBody(ex.req, ctx.maxBodyBytes), "messages", CHAT_SAMPLING, ex.signal);
+  const generation = await prepareGeneration(ctx, await readJsonBody(ex, ctx.maxBodyBytes), "messages", CHAT_SAMPLING, ex.signal);
+  ex.bodyText = undefined; // the request is read and checked; a long generation need not keep its text
   const pieces = await startBackend(ctx, generation, ex.signal);
   const head = { id: `chatcmpl-${randomAlphanumeric(24)}`, created: Math.floor(Date.now() / 1000), model: generation.model };
   if (generation.stream) await streamAnswer(ctx, generation, pieces, head, ex);

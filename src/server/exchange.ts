@@ -6,6 +6,11 @@ export interface Exchange {
   res: ServerResponse;
   /** Aborted when the client goes away before the answer is complete (the backend request stops too). */
   signal: AbortSignal;
+  /**
+   * The JSON body's text while the request is being read and checked, so an error about a field
+   * can say where it is (line:column); dropped once the generation starts.
+   */
+  bodyText?: string | undefined;
   /** Token counts for the access log, when the backend reported them. */
   usage?: { prompt_tokens: number; completion_tokens: number };
 }

@@ -3,23 +3,34 @@
  * JSON, and writing Server-Sent Events. Node's own http module only (no framework dependency).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { JsonSyntaxError } from "../request/read-json.js";
 import { readSharedJson } from "../request/read-shared-json.js";
-import { ApiError, type ApiErrorBody } from "./api-error.js";
+import { ApiError, type ApiErrorBody, type BodyPlace } from "./api-error.js";
+import type { Exchange } from "./exchange.js";
 import { toJson } from "./json-text.js";
 
 /**
  * Reads the request body as JSON, refusing more than `limit` bytes (413) before buffering it.
  * readSharedJson, not JSON.parse: a schema's `1.0` must stay a float so the template prints `1.0` as
- * transformers does.
+ * transformers does. The text stays on the exchange (`bodyText`), so that an error about a field can
+ * say where the field is.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const text = await readBody(req, limit);
+export async function readJsonBody(ex: Exchange, limit: number): Promise<unknown> {
+  const text = (await readBody(ex.req, limit)).replace(/^\uFEFF/, "");
   if (text.trim() === "") throw new ApiError(400, "invalid_request_error", "the request body is empty; expected a JSON object", { code: "invalid_json" });
+  ex.bodyText = text;
   try {
-    return readSharedJson(text.replace(/^\uFEFF/, ""));
+    return readSharedJson(text);
   } catch (err) {
-    throw new ApiError(400, "invalid_request_error", `the request body is not valid JSON: ${(err as Error).message}`, { code: "invalid_json" });
+    throw notJson(err);
   }
+}
+
+/** The 400 for a body that is not JSON: the reader's message (it says line and column), and `line`/`column`. */
+export function notJson(err: unknown): ApiError {
+  const where: { code: string; place?: BodyPlace } = { code: "invalid_json" };
+  if (err instanceof JsonSyntaxError) where.place = { line: err.line, column: err.column };
+  return new ApiError(400, "invalid_request_error", `the request body is not valid JSON: ${(err as Error).message}`, where);
 }
 
 /** The request body as text, refusing more than `limit` bytes (413) before buffering it. */

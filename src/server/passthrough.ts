@@ -10,7 +10,8 @@ import { ApiError } from "./api-error.js";
 import { backendRequest } from "./backends/transport.js";
 import type { Exchange } from "./exchange.js";
 import type { ServerContext } from "./generation.js";
-import { readBody, writeChunk } from "./http-io.js";
+import { notJson, readBody, writeChunk } from "./http-io.js";
+import { jsonSyntaxError } from "../request/read-json.js";
 import { toJson } from "./json-text.js";
 
 export async function completionsPassThrough(ctx: ServerContext, ex: Exchange): Promise<void> {
@@ -19,7 +20,8 @@ export async function completionsPassThrough(ctx: ServerContext, ex: Exchange): 
   try {
     body = JSON.parse(text);
   } catch (err) {
-    throw new ApiError(400, "invalid_request_error", `the request body is not valid JSON: ${(err as Error).message}`, { code: "invalid_json" });
+    // Read again by our reader only to say where it is wrong (line:column), as the other routes do.
+    throw notJson(jsonSyntaxError(text, err));
   }
   if (!isObject(body)) throw new ApiError(400, "invalid_request_error", "the request body must be a JSON object", { code: "invalid_request" });
   if (ctx.model !== undefined) body.model = ctx.model;
@@ -38,3 +40,4 @@ export async function completionsPassThrough(ctx: ServerContext, ex: Exchange): 
   }
   ex.res.end();
 }
+

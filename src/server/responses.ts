@@ -19,11 +19,12 @@ import { ResponseOutput, type EmitEvent, type OutputItem } from "./responses-out
 import { RESPONSES_SAMPLING } from "./sampling.js";
 
 export async function responses(ctx: ServerContext, ex: Exchange): Promise<void> {
-  const raw = await readJsonBody(ex.req, ctx.maxBodyBytes);
+  const raw = await readJsonBody(ex, ctx.maxBodyBytes);
   if (isObject(raw) && raw.previous_response_id !== undefined && raw.previous_response_id !== null) {
     throw badRequest("previous_response_id", "is not supported: this server stores nothing; send the whole conversation in `input`");
   }
   const generation = await prepareGeneration(ctx, raw, "input", RESPONSES_SAMPLING, ex.signal);
+  ex.bodyText = undefined; // the request is read and checked; a long generation need not keep its text
   const pieces = await startBackend(ctx, generation, ex.signal);
   const shell = responseShell(generation);
   if (generation.stream) await streamResponse(ctx, generation, pieces, shell, ex);

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyCors, checkApiKey, type AccessOptions } from "./access.js";
-import { ApiError, toApiError } from "./api-error.js";
+import { ApiError, placedInBody, toApiError } from "./api-error.js";
 import { chatCompletions } from "./chat-completions.js";
 import type { Exchange } from "./exchange.js";
 import type { ServerContext } from "./generation.js";
@@ -66,7 +66,7 @@ export async function route(ctx: ServerContext, options: RouterOptions, req: Inc
     }
     await handler(ctx, ex);
   } catch (err) {
-    const error = toApiError(err);
+    const error = placedInBody(toApiError(err), ex.bodyText);
     if (error.type === "server_error") options.log(`error: ${error.message}`);
     // The request body may be unread (413, 401, or a failure before reading it): close rather than drain it.
     if (!req.complete && !res.headersSent) res.setHeader("connection", "close");

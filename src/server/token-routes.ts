@@ -21,7 +21,7 @@ function tokenizerOf(ctx: ServerContext): PromptTokenizer {
 }
 
 async function objectBody(ctx: ServerContext, ex: Exchange): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(ex.req, ctx.maxBodyBytes);
+  const body = await readJsonBody(ex, ctx.maxBodyBytes);
   if (!isObject(body)) throw new ApiError(400, "invalid_request_error", "the request body must be a JSON object", { code: "invalid_request" });
   return body;
 }

@@ -129,7 +129,8 @@ export class ChatTemplate {
       );
     }
     this.source = this.variants[primary] as string;
-    for (const [name, text] of Object.entries(this.variants)) compileAtLoad(this.origin, name, text);
+    const files = loaded.files ?? {};
+    for (const [name, text] of Object.entries(this.variants)) compileAtLoad(this.origin, name, text, Object.hasOwn(files, name) ? files[name] : undefined);
     this.format = detectFormat(this.source) ?? "json-block";
   }
 

@@ -30,6 +30,8 @@ export interface LoadedTemplate {
   specialTokens: Record<string, string>;
   /** A path, `builtin:<name>`, or `object`, for messages. */
   origin: string;
+  /** Per variant read whole from a file of its own (a .jinja, or any file not JSON/GGUF): that file, so a syntax error says `file:line:column`. */
+  files?: Record<string, string>;
   /** The config's `response_template` (transformers 5.x), validated; docs/response-templates.md. */
   responseTemplate?: ResponseTemplate;
   /** The config's older `response_schema` (x-regex JSON Schema), kept as data. */

@@ -3,7 +3,7 @@
  * field, a model folder, a `.gguf` file) or, when nothing exists at that path, a built-in name.
  */
 import { ChatwireError } from "../errors.js";
-import { readJson } from "../request/read-json.js";
+import { notJsonMessage, readJson } from "../request/read-json.js";
 import { loadBuiltin, unknownSourceError } from "./builtins.js";
 import { fromConfig, readResponseSpecs, readSpecialTokens, readVariants, type LoadedTemplate } from "./config.js";
 import { loadGguf } from "./load-gguf.js";
@@ -28,7 +28,7 @@ async function loadFile(file: string): Promise<LoadedTemplate> {
   const lower = file.toLowerCase();
   if (lower.endsWith(".gguf")) return loadGguf(file);
   if (lower.endsWith(".json")) return fromConfig(await readJsonFile(file), file);
-  return { variants: { default: await readText(file) }, specialTokens: {}, origin: file };
+  return { variants: { default: await readText(file) }, specialTokens: {}, origin: file, files: { default: file } };
 }
 
 async function readJsonFile(file: string): Promise<unknown> {
@@ -36,7 +36,7 @@ async function readJsonFile(file: string): Promise<unknown> {
   try {
     return readJson(text);
   } catch (err) {
-    throw new ChatwireError("invalid_template", `${file}: not valid JSON (${(err as Error).message})`);
+    throw new ChatwireError("invalid_template", notJsonMessage(file, err));
   }
 }
 
@@ -97,16 +97,22 @@ async function loadFolder(dir: string, options: PathOptions): Promise<LoadedTemp
   const responseSpecs = readResponseSpecs(config as Record<string, unknown>, configFile);
 
   const variants: Record<string, string> = {};
-  if ((await kind("chat_template.jinja")) === "file") variants.default = await readText(at("chat_template.jinja"));
+  const files: Record<string, string> = {};
+  if ((await kind("chat_template.jinja")) === "file") {
+    variants.default = await readText(at("chat_template.jinja"));
+    files.default = at("chat_template.jinja");
+  }
   if ((await kind("chat_templates")) === "dir") {
     for (const name of (await fs.readdir(at("chat_templates"))).sort()) {
       const file = path.join(at("chat_templates"), name);
       if (!name.endsWith(".jinja") || (await entryKind(file, guard)) !== "file") continue;
       // Defined, not assigned: a file named `__proto__.jinja` stays an own key.
-      Object.defineProperty(variants, name.slice(0, -".jinja".length), { value: await readText(file), enumerable: true, writable: true, configurable: true });
+      const variant = name.slice(0, -".jinja".length);
+      Object.defineProperty(variants, variant, { value: await readText(file), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(files, variant, { value: file, enumerable: true, writable: true, configurable: true });
     }
   }
-  if (Object.keys(variants).length > 0) return { variants, specialTokens: tokensFrom, origin: dir, ...responseSpecs };
+  if (Object.keys(variants).length > 0) return { variants, specialTokens: tokensFrom, origin: dir, files, ...responseSpecs };
 
   if ((await kind("chat_template.json")) === "file") {
     const processor = (await readJsonFile(at("chat_template.json"))) as Record<string, unknown> | null;

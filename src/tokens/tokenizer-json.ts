@@ -4,6 +4,7 @@
  * so that request data can be told apart from template text.
  */
 import { ChatwireError } from "../errors.js";
+import { jsonSyntaxError, notJsonMessage } from "../request/read-json.js";
 
 export interface AddedTokenJson {
   id: number;
@@ -36,7 +37,7 @@ export function parseTokenizerJson(text: string, name: string): TokenizerJson {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ChatwireError("io_error", `${name}: not valid JSON (${(err as Error).message})`);
+    throw new ChatwireError("io_error", notJsonMessage(name, jsonSyntaxError(text, err)));
   }
   if (typeof json !== "object" || json === null || Array.isArray(json) || !("model" in json)) {
     throw new ChatwireError("io_error", `${name}: not a tokenizer.json (no "model")`);

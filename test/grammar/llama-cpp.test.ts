@@ -113,3 +113,34 @@ describe("the JSON Schema kind through node-llama-cpp's converter", () => {
     expect(new GbnfRecognizer(anyOf.grammar).accepts(`null${end}`)).toBe(true);
   });
 });
+
+describe("llama.cpp's grammar engine reads gpt-oss's own output under the harmony grammar", () => {
+  // What gpt-oss writes after `<|start|>assistant` (openai/harmony's docs), under the grammar the server
+  // sends for the gpt-oss template; `_testText` is the pinned node-llama-cpp's hook: every code point
+  // accepted and the grammar complete at the end.
+  const WEATHER = { type: "function", function: { name: "get_weather", description: "Weather in a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+  const ask = (tool_choice: unknown) => ({ messages: [{ role: "user", content: "Weather in Paris?" }], tools: [WEATHER], tool_choice });
+  const accepts = (g: unknown, text: string): boolean => (g as { _testText(text: string): boolean })._testText(text);
+  const analysis = "<|channel|>analysis<|message|>User wants Paris weather.<|end|><|start|>assistant";
+  const call = '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}';
+  const final = "<|channel|>final<|message|>It is sunny in Paris.";
+
+  it("auto, required and none, each accepting what it allows and refusing the rest", async () => {
+    const oss = await loadTemplate({ chat_template: readFileSync(join(FIXTURES, "templates", "openai-gpt-oss-120b.jinja"), "utf8") });
+    const grammar = async (choice: unknown) => llama.createGrammar({ grammar: gbnfForTemplate(oss, ask(choice)) });
+    const auto = await grammar("auto");
+    expect(accepts(auto, `${analysis}${call}<|call|>`)).toBe(true);
+    expect(accepts(auto, `${analysis}${call}`)).toBe(true);
+    expect(accepts(auto, `${analysis}${final}<|return|>`)).toBe(true);
+    expect(accepts(auto, final)).toBe(true);
+    // A tool nobody declared, and arguments off the schema, are refused.
+    expect(accepts(auto, `${analysis}${call.replace("get_weather", "get_time")}`)).toBe(false);
+    expect(accepts(auto, `${analysis}${call.replace('"Paris"', "7")}`)).toBe(false);
+    const required = await grammar("required");
+    expect(accepts(required, `${analysis}${call}<|call|>`)).toBe(true);
+    expect(accepts(required, `${analysis}${final}`)).toBe(false);
+    const none = await grammar("none");
+    expect(accepts(none, `${analysis}${final}<|return|>`)).toBe(true);
+    expect(accepts(none, `${analysis}${call}`)).toBe(false);
+  }, 60_000);
+});

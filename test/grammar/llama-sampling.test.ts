@@ -5,7 +5,7 @@
  * tokens, so whether a call validates depends on the grammar alone. Each completion goes through
  * parseCompletion, which validates every call against the full schema; >= 95% must come out as a
  * valid call (the rest would be the keywords docs/server.md names as not enforced). Measured: 40 of 40
- * in each of hermes, qwen3-coder, kimi-k3 and minimax-m3; 0 of 40 (hermes, qwen3-coder) with the grammar
+ * in each of hermes, qwen3-coder, kimi-k3, minimax-m3 and harmony; 0 of 40 (hermes, qwen3-coder) with the grammar
  * before it enforced these keywords.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -64,4 +64,33 @@ describe("a random-weight model on llama.cpp writes valid calls under the gramma
       }
     }, 300_000);
   }
+
+  it(`harmony (channel messages after gpt-oss's \`<|start|>assistant\`): the same in >= 95% of ${SAMPLES} sampled calls`, async () => {
+    // Without an analysis header to write (a random model's analysis never ends), the grammar's only
+    // message is the call: `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{...}`.
+    const harmony = getFormat("harmony");
+    const format: FormatDescription = { ...harmony, channels: { ...harmony.channels!, headers: harmony.channels!.headers.filter((h) => !h.includes("analysis")) } };
+    const promptSuffix = "<|start|>assistant";
+    const grammarText = buildGbnf(format, REQUEST, { promptSuffix });
+    expect(grammarText).not.toMatch(/^# relaxed/m);
+    expect(grammarText).not.toMatch(/analysis/);
+    const grammar = await model.llama.createGrammar({ grammar: grammarText });
+    const context = await model.createContext({ contextSize: 1024, threads: 1 });
+    try {
+      let valid = 0;
+      const failures: string[] = [];
+      for (let n = 0; n < SAMPLES; n++) {
+        const sequence = context.getSequence();
+        const completion = new LlamaCompletion({ contextSequence: sequence });
+        const text = await completion.generateCompletion(`<|start|>user<|message|>Set it up.<|end|>${promptSuffix}`, { grammar, maxTokens: 800, temperature: 1, seed: 1000 + n });
+        sequence.dispose();
+        const got = parseCompletion(format, text, REQUEST, { promptSuffix });
+        if ((got.message.tool_calls ?? []).length === 1 && got.errors.length === 0) valid++;
+        else failures.push(`${JSON.stringify(text)}: ${JSON.stringify(got.errors)}`);
+      }
+      expect(valid / SAMPLES, failures.join("\n")).toBeGreaterThanOrEqual(0.95);
+    } finally {
+      await context.dispose();
+    }
+  }, 300_000);
 });

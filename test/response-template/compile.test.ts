@@ -100,6 +100,34 @@ describe("hand-written templates compile to each payload kind", () => {
   });
 });
 
+describe("the constructs chatwire's export writes compile back", () => {
+  const TAGS = { open_pattern: "<function=(?P<name>[^\\s>]+)>", close: "</function>", content: "xml-inline" as const, repeats: true, transform: FUNCTION };
+  it("a top-level alternation of literal markers: each alternative's markers, whitespace at their ends dropped", () => {
+    const t = withCalls({ ...TAGS, content_args: { tag_pattern: "<parameter=(?P<key>[^>]+)>(?P<value>.*?)</parameter>" } }, { content: { close_pattern: "<\\|im_end\\|>|<tool_call>\\s*|\\s*</tool_call>" } });
+    expect(compiled(t).ignore).toEqual(["<|im_end|>", "<tool_call>", "</tool_call>"]);
+  });
+  it("\\n? around a value and the value-end lookahead: the tagged payload's afterParam and afterParamNewline", () => {
+    const tag = "<parameter=(?P<key>[^>]+)>\\n?(?P<value>.*?)\\n?</parameter>(?=\\s*\\Z|(?:[^\\S\\n]*\\n\\s*)?(?:<parameter=|</function>))";
+    const f = compiled(withCalls({ ...TAGS, content_args: { tag_pattern: tag } }));
+    expect(f.regions[0]!.payload).toMatchObject({ kind: "tagged", afterParam: ["<parameter=", "</function>"], afterParamNewline: true });
+    const code = '<function=get_weather>\n<parameter=city>\nx = "</parameter>"\n</parameter>\n</function>';
+    expect(calls(f, code)).toEqual([{ name: "get_weather", arguments: { city: 'x = "</parameter>"' } }]);
+  });
+  it("GLM's key and value tags after a name that is the region's leading text", () => {
+    const t = withCalls({ open_pattern: "<tool_call>\\s*(?P<name>[^\\s<]+)", close: "</tool_call>", content: "xml-inline", repeats: true, transform: FUNCTION, content_args: { tag_pattern: "<arg_key>\\s*(?P<key>.*?)\\s*</arg_key>\\s*<arg_value>\\n?(?P<value>.*?)\\n?</arg_value>" } });
+    const f = compiled(t);
+    expect(f.regions[0]).toMatchObject({ start: ["<tool_call>"], end: ["</tool_call>"], payload: { kind: "tagged", params: { key: { open: "<arg_key>", close: "</arg_key>" }, value: { open: "<arg_value>", close: "</arg_value>" } } } });
+    expect(calls(f, "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n</tool_call>")).toEqual([{ name: "get_weather", arguments: { city: "Oslo" } }]);
+  });
+  it("thinking's call boundaries (close before a call, open again after one while the block is open) are read; other lookarounds are not", () => {
+    const json = { open: "<tool_call>", close: "</tool_call>", content: "json" as const, repeats: true, transform: { type: "function", function: "{content}" } };
+    const boundaries = { open_pattern: "<think>|(?<=</tool_call>)(?<=<think>(?:(?!</think>).)*)", close_pattern: "</think>|(?=<tool_call>)" };
+    expect(compiled(withCalls(json, { thinking: boundaries })).reasoning).toEqual([{ start: ["<think>"], end: ["</think>"] }]);
+    const elsewhere = refusals(withCalls(json, { thinking: { ...boundaries, close_pattern: "</think>|(?=<answer>)" } }));
+    expect(elsewhere).toEqual([expect.objectContaining({ field: "response_template.fields.thinking", construct: "a lookaround" })]);
+  });
+});
+
 describe("what cannot be compiled is refused with its reason", () => {
   const json = { open: "<tool_call>", close: "</tool_call>", content: "json" as const, repeats: true, transform: { type: "function", function: "{content}" } };
   const cases: [string, ResponseTemplate, string, RegExp][] = [

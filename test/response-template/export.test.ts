@@ -55,6 +55,13 @@ it("writes at least 30 families that transformers loads and that differ from cha
   expect(agreeing.length, agreeing.join(", ")).toBeGreaterThanOrEqual(30);
 });
 
+it("writes at least 25 families that agree with chatwire strictly: no listed difference of any kind", () => {
+  const listed = new Set([...LISTED.keys()].map((key) => key.slice(0, key.indexOf(": "))));
+  const strict = FAMILIES.filter((f) => f.loads === true && !listed.has(f.format)).map((f) => f.format);
+  console.log(`strict agreement: ${strict.length} families (${strict.join(", ")})`);
+  expect(strict.length, strict.join(", ")).toBeGreaterThanOrEqual(25);
+});
+
 it("reads its own exports back: those chatwire compiles are parsed by the family they were written from", () => {
   const compiling = listFormats().flatMap((f) => {
     const exported = exportResponseTemplate(f);
@@ -63,8 +70,13 @@ it("reads its own exports back: those chatwire compiles are parsed by the family
     expect(chooseFormat(f, compiled.format).source, f.id).toBe("family");
     return [f.id];
   });
-  // The families whose exported markers are literal; the others write lookaheads, classes or alternations.
-  expect(compiling.sort()).toEqual(["apriel", "command-r-plus", "command-r7b", "ernie-4.5", "gemma4", "hermes", "hunyuan-a13b", "internlm2", "jamba", "json-block", "minimax-m1", "nemotron-v2"]);
+  // The families whose exported markers are literal (or alternations of literals, value ends, call
+  // boundaries in thinking, GLM's key and value tags); the others write classes, header alternatives or
+  // lookaheads the compiler refuses.
+  expect(compiling.sort()).toEqual([
+    "apriel", "command-r-plus", "command-r7b", "ernie-4.5", "gemma4", "glm-4.5", "hermes", "hunyuan-a13b", "hunyuan-v3",
+    "internlm2", "jamba", "json-block", "longcat", "minimax-m1", "nemotron-v2", "qwen3-coder", "seed-oss",
+  ]);
 });
 
 describe.each(FAMILIES.map((f) => [f.format, f] as const))("%s", (id, family) => {

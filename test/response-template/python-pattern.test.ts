@@ -1,7 +1,7 @@
 /** The format language's marker patterns as Python regex text, for exported response templates. */
 import { describe, expect, it } from "vitest";
 import { HOLE_CLASS } from "../../src/parse/patterns.js";
-import { pyAnyOf, pyLiteral, pyPattern } from "../../src/response-template/python-pattern.js";
+import { pyAnyOf, pyLiteral, pyPattern, pyUnnamed } from "../../src/response-template/python-pattern.js";
 
 describe("python patterns", () => {
   it("escapes regex syntax and writes control characters as escapes", () => {
@@ -20,5 +20,10 @@ describe("python patterns", () => {
     expect(pyPattern("functions.{name}:{index}", new Set(["name"]))).toBe(`functions\\.(?P<name>${name}):(?:\\d+)`);
     expect(pyPattern("[function<sep>][ ]{name}", new Set())).toBe(`(?:function<sep>)?(?:\\s+)?(?:${name})`);
     expect(pyPattern("{name}\\[CALL_ID\\]{id}", new Set(["name"]))).toBe(`(?P<name>${name})\\[CALL_ID\\](?:${HOLE_CLASS.id})`);
+  });
+
+  it("makes named groups plain for a lookaround in another field, leaving escapes and classes alone", () => {
+    expect(pyUnnamed(`<f=(?P<name>[^(?P<x>)]+)>\\(?P<y>`)).toBe(`<f=(?:[^(?P<x>)]+)>\\(?P<y>`);
+    expect(pyUnnamed("(?:a|(?P<name>\\w+))")).toBe("(?:a|(?:\\w+))");
   });
 });

@@ -6,6 +6,8 @@
  * </atem:invoke>\n</atem:function_calls>` (strings as they are, lists and objects as JSON). The body's
  * own invoke names the tool, so a message to a tool is read as text holding a call region, its header
  * protocol once a call to that tool in it succeeds. The generation prompt ends with `<|start|>assistant`.
+ * Its grammar (src/grammar/channels.ts) writes `to=self` reasoning, `to=user` text and one call per
+ * message to the tool, the messages of a turn ended as the template ends them (`ends`).
  */
 import { defineFormat } from "../parse/language.js";
 
@@ -31,7 +33,9 @@ export const museGlimmer = defineFormat({
     headerEnd: ["<|message|>"],
     bodyEnd: ["<|eom|>", "<|eot|>"],
     // `assistant to=RECIPIENT` (self, user or a tool), or `assistant` alone (the template writes both).
-    headers: ["[assistant][ to={name}]"],
+    // The first three are what the template writes; a grammar writes the first one the rules route to
+    // each target, so they come first (the last pattern reads them all too).
+    headers: ["assistant to=self", "assistant to=user", "assistant to={name}", "[assistant][ to={name}]"],
     rules: [
       { whole: "[assistant] to=self", to: "reasoning" },
       { whole: "[assistant] to=user", to: "content" },
@@ -40,10 +44,7 @@ export const museGlimmer = defineFormat({
     otherwise: "content",
     callPayload: { kind: "json-args" },
     startsInHeader: true,
-  },
-  // No grammar yet: the output is ATEM channel messages (a header routes each body) around the calls.
-  grammar: {
-    unavailable:
-      "the output is channel messages whose headers (to=self for reasoning) route each body, and a message to a tool holds an <atem:function_calls> block; the channel writer does not write call regions in bodies yet",
+    // The template ends a message that another of the turn follows with <|eom|>, the turn's last with <|eot|>.
+    ends: { message: "<|eom|>", call: "<|eom|>", output: "<|eot|>", callOutput: "<|eot|>" },
   },
 });

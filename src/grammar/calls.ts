@@ -9,6 +9,7 @@ import type { FormatDescription, RegionSpec } from "../formats/types.js";
 import { onPayload, type PayloadTable } from "../parse/payload-kinds.js";
 import type { FunctionTool } from "../types.js";
 import { alt, lit } from "./gbnf.js";
+import { bodiesHoldRegions } from "./channel-call-bodies.js";
 import { channelLimit } from "./channels.js";
 import { payloadWriter, type EmitContext, type PayloadWriter } from "./payloads.js";
 
@@ -63,8 +64,15 @@ export function derivedShape(format: FormatDescription, ctx: EmitContext): Shape
   if (format.channels !== undefined) {
     // The output is a sequence of messages whose headers route them: channels.ts writes those it can.
     const limit = channelLimit(format);
-    return limit !== undefined ? { reason: limit } : { markers: [], atStartOnly: false, starts: [], block: () => '""' };
+    if (limit !== undefined) return { reason: limit };
+    // A message addressed to a tool holds a call region (Glimmer): its body is written as regions are.
+    return bodiesHoldRegions(format) ? regionShape(format, ctx) : { markers: [], atStartOnly: false, starts: [], block: () => '""' };
   }
+  return regionShape(format, ctx);
+}
+
+/** The shape of the format's call regions, or why none of them can be written. */
+function regionShape(format: FormatDescription, ctx: EmitContext): ShapeOrReason {
   if (format.regions.length === 0) return { reason: "the format has no call regions" };
   const reasons: string[] = [];
   let usable: Usable[] = [];

@@ -56,8 +56,10 @@ export function readsAs(format: FormatDescription, header: { opener: string; fro
   // -1: still a header (no newline, not longer than any header can be).
   if (headerText(st, header.written) !== -1) return false;
   const route = routeHeader(compileFormat(format), st, ch.headerEnd[0]!);
-  if (route.to !== target.to) return false;
-  return target.to !== "call" || (route.to === "call" && route.name === target.name);
+  // A call target is a `call` route (the body is the arguments) or a `calls` one (Glimmer: the body
+  // holds the call region, channel-call-bodies.ts).
+  if (target.to === "call") return (route.to === "call" || route.to === "calls") && route.name === target.name;
+  return route.to === target.to;
 }
 
 /** The body ends the grammar writes: between messages, after a call, and after text that ends the output. */
@@ -68,11 +70,14 @@ export interface MessageEnds {
   call: string;
   /** After text that ends the output (optional in the grammar: a stop token the engine may leave out). */
   output: string;
+  /** After a call that ends the output (optional too; Glimmer's `<|eot|>`, else `call`). */
+  callOutput: string;
 }
 
 export function messageEnds(format: FormatDescription): MessageEnds {
   const ends = format.channels!.ends ?? {};
-  return { message: ends.message ?? "", call: ends.call ?? "", output: ends.output ?? "" };
+  const call = ends.call ?? "";
+  return { message: ends.message ?? "", call, output: ends.output ?? "", callOutput: ends.callOutput ?? call };
 }
 
 /** Why the format's `ends` cannot be written, or undefined: each must be one of its body ends. */

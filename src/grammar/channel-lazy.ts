@@ -16,7 +16,9 @@ import { NO_TOOL, readsAs, writtenHeader } from "./channel-headers.js";
 import { callHeader, messageGrammar, NEXT } from "./channels.js";
 import { alt, lit } from "./gbnf.js";
 import type { LazyTrigger } from "./lazy-triggers.js";
-import { jsonCallBody, type EmitContext } from "./payloads.js";
+import type { CallShape } from "./calls.js";
+import { callMessageBody } from "./channel-call-bodies.js";
+import type { EmitContext } from "./payloads.js";
 import type { ToolRequest } from "./tool-request.js";
 
 export interface ChannelLazy {
@@ -25,15 +27,15 @@ export interface ChannelLazy {
 }
 
 /** The lazy answer rule and its triggers, or undefined when the format's call headers have no such part. */
-export function channelLazyBody(ctx: EmitContext, req: ToolRequest, promptSuffix: string | undefined): ChannelLazy | undefined {
+export function channelLazyBody(ctx: EmitContext, shape: CallShape, req: ToolRequest, promptSuffix: string | undefined): ChannelLazy | undefined {
   const { builder, format } = ctx;
-  const grammar = messageGrammar(ctx, req);
+  const grammar = messageGrammar(ctx, shape, req);
   if (grammar.tools.length === 0) return undefined;
   const start = promptStart(compileFormat(format), promptSuffix);
   const tail = (name: string): string | undefined => callTail(ctx, name, typeof start === "object" ? start.fromPrompt : undefined);
   const tails = grammar.tools.map((t) => tail(t.function.name));
   if (tails.some((t) => t === undefined)) return undefined;
-  const call = (t: FunctionTool, i: number): string => `${lit(tails[i]!)} ${grammar.headerEnd} ${jsonCallBody(ctx, t)}`;
+  const call = (t: FunctionTool, i: number): string => `${lit(tails[i]!)} ${grammar.headerEnd} ${callMessageBody(ctx, shape, t)}`;
   const calls = builder.add("call-message-lazy", alt(grammar.tools.map(call)));
   const rule = builder.add("answer", `${calls} ${grammar.after("call", req.parallel ? "any" : "called")}`);
   // Up to the name: a probe name no tool has stops the common part exactly there.

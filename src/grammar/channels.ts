@@ -7,17 +7,22 @@
  * does (src/parse/channels.ts promptStart): inside the header the generation prompt opened (the first header
  * continues it: `<|channel|>analysis` after `<|start|>assistant`), or in content. Bodies end with the
  * format's `ends` (harmony: `<|end|>` between messages, `<|call|>` after a call, `<|return|>` after the
- * answer; those at the end of the output are optional, being stop tokens). Written for the channel
- * formats whose calls are a `json-args` body routed by the header alone (`call`); the others say why not.
+ * answer; those at the end of the output are optional, being stop tokens). A call's body is its JSON
+ * arguments (a `call` route) or, for a message addressed to the tool (a `calls` route: Glimmer's
+ * `to=f<|message|><atem:function_calls>...`), the format's own call region holding that one call
+ * (channel-call-bodies.ts).
  */
 import { ChatwireError } from "../errors.js";
 import type { FormatDescription } from "../formats/types.js";
 import type { FunctionTool } from "../types.js";
 import { promptStart } from "../parse/channels.js";
 import { compileFormat } from "../parse/compile-format.js";
+import type { CallShape } from "./calls.js";
+import { callBodyLimit, callMessageBody } from "./channel-call-bodies.js";
 import { endsLimit, messageEnds, writtenHeader, type HeaderPlace, type MessageTarget } from "./channel-headers.js";
 import { alt, lit } from "./gbnf.js";
-import { jsonCallBody, type EmitContext } from "./payloads.js";
+import { formatMarkers } from "./markers.js";
+import type { EmitContext } from "./payloads.js";
 import { textWithout } from "./text-rules.js";
 import { callableTools, type ToolRequest } from "./tool-request.js";
 
@@ -25,9 +30,8 @@ import { callableTools, type ToolRequest } from "./tool-request.js";
 export function channelLimit(format: FormatDescription): string | undefined {
   const ch = format.channels;
   if (ch === undefined) return "the format has no channels";
-  if (format.regions.length > 0 || ch.callPayload.kind !== "json-args" || ch.rules.some((r) => r.to === "calls")) {
-    return "the output is channel messages whose bodies hold call regions; the emitter has no writer for those yet";
-  }
+  const bodies = callBodyLimit(format);
+  if (bodies !== undefined) return bodies;
   const ends = endsLimit(format);
   if (ends !== undefined) return ends;
   if (contentHeader(format, NEXT) === undefined) return "no header the router sends to content";
@@ -96,12 +100,14 @@ export interface MessageGrammar {
   choose(name: string, place: HeaderPlace): string | undefined;
 }
 
-export function messageGrammar(ctx: EmitContext, req: ToolRequest): MessageGrammar {
+export function messageGrammar(ctx: EmitContext, shape: CallShape, req: ToolRequest): MessageGrammar {
   const { builder, format } = ctx;
   const ch = format.channels!;
   const ends = messageEnds(format);
   const headerEnd = lit(ch.headerEnd[0]!);
-  const markers = [...ch.headerStart, ...ch.bodyEnd];
+  // Text holds nothing the parser reacts to in content or reasoning (a region start would open a call
+  // there, as in a Glimmer body; a header end is text).
+  const markers = formatMarkers(format).filter((m) => !ch.headerEnd.includes(m));
   // What may follow a text body: its end, or the next header's start.
   const followedBy = [...new Set([ends.message, ends.output, ...ch.headerStart].filter((m) => m !== ""))];
   // Built when first used (Functionary has no reasoning; a lazy grammar may have no text).
@@ -121,7 +127,7 @@ export function messageGrammar(ctx: EmitContext, req: ToolRequest): MessageGramm
     if (kind === "call") {
       const one = tools.flatMap((t) => {
         const header = callHeader(format, t.function.name, place);
-        return header === undefined ? [] : [`${lit(header)} ${headerEnd} ${jsonCallBody(ctx, t)}`];
+        return header === undefined ? [] : [`${lit(header)} ${headerEnd} ${callMessageBody(ctx, shape, t)}`];
       });
       return one.length === 0 ? undefined : builder.add(`call-message-${placeName(place)}`, alt(one));
     }
@@ -142,7 +148,7 @@ export function messageGrammar(ctx: EmitContext, req: ToolRequest): MessageGramm
     const options: string[] = [];
     if (state.final) {
       // The body end at the end of the output is a stop token: engines may leave it out of the text.
-      const end = kind === "call" ? ends.call : kind === "content" ? ends.output : "";
+      const end = kind === "call" ? ends.callOutput : kind === "content" ? ends.output : "";
       options.push(end === "" ? '""' : `${lit(end)}?`);
     }
     const more = choose(name, NEXT);
@@ -164,10 +170,10 @@ export function messageGrammar(ctx: EmitContext, req: ToolRequest): MessageGramm
 }
 
 /** The answer rule: messages as tool_choice allows, starting where the parser starts reading. */
-export function channelBody(ctx: EmitContext, req: ToolRequest, promptSuffix: string | undefined): string {
+export function channelBody(ctx: EmitContext, shape: CallShape, req: ToolRequest, promptSuffix: string | undefined): string {
   const { builder, format } = ctx;
   const start = promptStart(compileFormat(format), promptSuffix);
-  const { tools, text, after, choose } = messageGrammar(ctx, req);
+  const { tools, text, after, choose } = messageGrammar(ctx, shape, req);
   // The first message's header is the one the prompt opened (a header start with nothing written after
   // it: the whole header); otherwise the output starts in content and messages open their own.
   if (typeof start === "object") {

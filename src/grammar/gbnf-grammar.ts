@@ -125,11 +125,11 @@ function emit(format: FormatId | FormatDescription, req: ToolRequest, options: G
     // Messages routed by their headers (channels.ts); a lazy form only where a call header opens
     // with a marker wherever it is written (channel-lazy.ts: harmony, not Functionary).
     if (lazy) {
-      const form = channelLazyBody(ctx, req, options.promptSuffix);
+      const form = channelLazyBody(ctx, shape, req, options.promptSuffix);
       if (form === undefined) return { text: "", captures: builder.captures };
       root.define(form.rule);
       triggers = form.triggers;
-    } else root.define(channelBody(ctx, req, options.promptSuffix));
+    } else root.define(channelBody(ctx, shape, req, options.promptSuffix));
   } else if (lazy) {
     // Reasoning is never constrained lazily: the triggers fire only outside it.
     root.define(lazyBodyRule(builder, shape, req, textMarkers));

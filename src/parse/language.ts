@@ -282,11 +282,12 @@ export interface ChannelSpec {
   /**
    * The body ends the format writes, each one of `bodyEnd` (the parser ends a body at any of them, or
    * at the next header start; the grammar writes these): `message` after a reasoning or text body that
-   * another message follows, `call` after a call's arguments, `output` after text that ends the
-   * output. Harmony: `<|end|>`, `<|call|>`, `<|return|>`. Left out: nothing is written there (a
-   * Functionary message ends where the next `>>>` starts).
+   * another message follows, `call` after a call's body, `output` after text that ends the output,
+   * `callOutput` after a call that ends it (default `call`). Harmony: `<|end|>`, `<|call|>`,
+   * `<|return|>`; Glimmer: `<|eom|>` between messages, `<|eot|>` at the end of the turn (after text or
+   * a call). Left out: nothing is written there (a Functionary message ends where the next `>>>` starts).
    */
-  ends?: { message?: string; call?: string; output?: string };
+  ends?: { message?: string; call?: string; output?: string; callOutput?: string };
 }
 
 /**

@@ -219,7 +219,7 @@ const FORMAT = obj<FormatDescription>({
       otherwise: oneOf(["content", "reasoning", "drop"]),
       callPayload: payload,
       startsInHeader: opt(bool),
-      ends: opt(obj<NonNullable<ChannelSpec["ends"]>>({ message: opt(str), call: opt(str), output: opt(str) })),
+      ends: opt(obj<NonNullable<ChannelSpec["ends"]>>({ message: opt(str), call: opt(str), output: opt(str), callOutput: opt(str) })),
     }),
   ),
   ignore: opt(strings),

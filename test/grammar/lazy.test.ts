@@ -123,10 +123,12 @@ describe("lazy grammars: the trigger hands the grammar the call, and the parse a
     expect(firedAt(lazy.triggers, "Sure. [get_weather(city='Oslo')]")).toBe(6);
   });
 
-  it("is not built for Functionary v3.2 (its first call, in the header the prompt opened, has no marker)", () => {
+  it("is not built for Functionary v3.2 or Muse Glimmer (a first call, in the header the prompt opened, has no marker)", () => {
     expect(emitLazyGbnf("functionary-v3.2", { tools: TOOLS })).toBeUndefined();
+    // Glimmer's first call is ` to=f<|message|>` after the prompt's `<|start|>assistant`.
+    for (const options of [{}, { promptSuffix: "<|start|>assistant" }]) expect(emitLazyGbnf("muse-glimmer", { tools: TOOLS }, options)).toBeUndefined();
     expect(LAZY_FORMATS).toContain("harmony");
-    expect(LAZY_FORMATS.length).toBe(grammarFormats().length - 1);
+    expect(LAZY_FORMATS.length).toBe(grammarFormats().length - 2);
   });
 
   it("harmony triggers on the call header up to the tool's name, as llama.cpp's own gpt-oss grammar does", () => {

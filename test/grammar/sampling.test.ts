@@ -41,10 +41,10 @@ function idGen(format: string): () => string {
 }
 
 /**
- * The end of the generation prompt of the channel formats' templates (fixtures/templates: gpt-oss's
- * ends `<|start|>assistant`, Functionary v3.2's `>>>`): the output starts inside that header.
+ * The end of the generation prompt of the channel formats' templates (fixtures/templates: gpt-oss's and Muse Glimmer's
+ * end `<|start|>assistant`, Functionary v3.2's `>>>`): the output starts inside that header.
  */
-const GENERATION_PROMPT: Partial<Record<FormatId, string>> = { harmony: "<|start|>assistant", "functionary-v3.2": "<|start_header_id|>assistant<|end_header_id|>\n\n>>>" };
+const GENERATION_PROMPT: Partial<Record<FormatId, string>> = { harmony: "<|start|>assistant", "functionary-v3.2": "<|start_header_id|>assistant<|end_header_id|>\n\n>>>", "muse-glimmer": "<|start|>assistant" };
 
 /** The prompt ends each case is sampled with: none, an opened reasoning block, the template's own. */
 function promptSuffixes(format: FormatId, variant: string): (string | undefined)[] {
@@ -92,6 +92,9 @@ describe("sampled completions parse into exactly the calls the grammar derived",
               (got.message.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as unknown })),
               where,
             ).toEqual(want.calls);
+            // A channel header routes its body: text the grammar wrote as reasoning (`analysis`, `to=self`)
+            // is the parser's reasoning (which keeps no whitespace-only reasoning).
+            if (getFormat(format).channels !== undefined) expect((got.message.reasoning_content ?? "").trim(), where).toBe(want.reasoning.trim());
             const parser = createStreamParser(format as FormatId, request, { ...options, idGenerator: idGen(format) });
             const pieces = randomPieces(text, 1 + Math.floor(random() * 8), random);
             const streamed = foldDeltas([...pieces.flatMap((p) => parser.push(p)), ...parser.end()]);

@@ -4,7 +4,7 @@
  * that accepts everything), and compiled into a validator only when a call to that tool has to be
  * validated (rendering needs none: compiling every new schema to JavaScript was most of the cost of a
  * request that shares nothing with earlier ones, issue 19). The check costs about what reading the
- * schema costs: limits, the meta-schema, every pattern. A schema the check cannot vouch for (a `$ref`,
+ * schema costs: one walk for the limits and the meta-schema's rules, then every pattern. A schema the check cannot vouch for (a `$ref`,
  * which only resolving can judge; the interpreting engine's rewrite) is compiled at once, as before.
  * Results are cached by the schema's JSON text in two bounded caches (small schemas, and a few large
  * ones) so a server that sees endless distinct schemas keeps bounded memory.
@@ -15,7 +15,7 @@ import { matchesRecord, recordValue } from "../jinja/json-snapshot.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { isDeepFrozen } from "../jinja/tojson.js";
 import { canonicalTypeNames } from "./aliases.js";
-import { checkForAjv, checkMeta, compileWithAjv } from "./codegen.js";
+import { checkForAjv, compileWithAjv } from "./codegen.js";
 import { schemaEngine } from "./engine.js";
 import { compileInterpreted } from "./interpret.js";
 import { checkLimits, SCHEMA_LIMITS } from "./limits.js";
@@ -78,27 +78,20 @@ function bodyOf(text: string): Record<string, unknown> {
 
 /**
  * `schema` (the caller's, read-only) checked as ajv will take it, its JSON text `text`. The fast way,
- * for a plain-data schema within the limits that needs no rewrite (surveySchema): the meta-schema on
- * the schema itself and its patterns compiled, the validator built from the text when first needed.
+ * for a plain-data schema within the limits that needs no rewrite and that the meta-schema takes (one
+ * walk, surveySchema): its patterns compiled, the validator built from the text when first needed.
  * Anything else takes the full way, on a copy read from the text, which words every error.
  */
 function check(text: string, schema: unknown): Checked {
   try {
     if (schemaEngine() === "codegen" && !text.includes('"$ref"') && text.length <= SCHEMA_LIMITS.maxChars && isSchemaObject(schema)) {
       const patterns = surveySchema(schema);
-      if (patterns !== undefined && checkMeta(schema.$schema === undefined ? schema : withoutDialect(schema))) {
-        if (patterns.every(patternCompiles)) return new CheckedSchema(() => compileWithAjv(bodyOf(text), true));
-      }
+      if (patterns !== undefined && patterns.every(patternCompiles)) return new CheckedSchema(() => compileWithAjv(bodyOf(text), true));
     }
   } catch {
     // the full way below decides, and words the error
   }
   return checkFully(text);
-}
-
-function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dialect, ...body } = schema;
-  return body;
 }
 
 function checkFully(text: string): Checked {

@@ -4,10 +4,12 @@
  * that accepts everything), and compiled into a validator only when a call to that tool has to be
  * validated (rendering needs none: compiling every new schema to JavaScript was most of the cost of a
  * request that shares nothing with earlier ones, issue 19). The check costs about what reading the
- * schema costs: one walk for the limits and the meta-schema's rules, then every pattern. A schema the check cannot vouch for (a `$ref`,
- * which only resolving can judge; the interpreting engine's rewrite) is compiled at once, as before.
- * Results are cached by the schema's JSON text in two bounded caches (small schemas, and a few large
- * ones) so a server that sees endless distinct schemas keeps bounded memory.
+ * schema costs: one walk for the limits and the meta-schema's rules, then every pattern. A schema the
+ * check cannot vouch for (a `$ref`, which only resolving can judge; the interpreting engine's rewrite)
+ * is compiled at once, as before. Results are kept by object identity (a deeply frozen schema at once,
+ * with no JSON text made; any other from its second sighting, checked against a record) and by the
+ * schema's JSON text in two bounded caches (small schemas, and a few large ones) so a server that
+ * sees endless distinct schemas keeps bounded memory.
  */
 import { BoundedCache } from "../bounded-cache.js";
 import { ChatwireError, invalidRequest } from "../errors.js";
@@ -20,7 +22,7 @@ import { schemaEngine } from "./engine.js";
 import { compileInterpreted } from "./interpret.js";
 import { checkLimits, SCHEMA_LIMITS } from "./limits.js";
 import { compilePattern } from "./patterns.js";
-import { surveySchema } from "./survey.js";
+import { surveySchema, type SurveyFacts } from "./survey.js";
 import { isSchemaObject } from "./walk.js";
 import { fieldOfPointer } from "../request/locate.js";
 import { SchemaProblem } from "./problem.js";
@@ -94,6 +96,26 @@ function check(text: string, schema: unknown): Checked {
   return checkFully(text);
 }
 
+/**
+ * A deeply frozen schema (readSharedJson's: it cannot change, so it is kept by identity alone) checked
+ * without its JSON text: the survey bounds the text's length and sees whether it would mention
+ * `"$ref"`, so the text is made only for the validator, when a call needs one. Stringifying every new
+ * schema to key a cache by it was the check's largest cost for requests that share nothing (issue 19),
+ * and such a request's frozen schema finds nothing by its text anyway: the same text read again is
+ * the same frozen value. Undefined when the text-based check must decide (and word the error).
+ */
+function checkFrozen(schema: unknown): Checked | undefined {
+  if (schemaEngine() !== "codegen" || !isSchemaObject(schema)) return undefined;
+  try {
+    const facts: SurveyFacts = { textBound: 0, mentionsRef: false };
+    const patterns = surveySchema(schema, facts);
+    if (patterns === undefined || facts.mentionsRef || facts.textBound > SCHEMA_LIMITS.maxChars || !patterns.every(patternCompiles)) return undefined;
+    return new CheckedSchema(() => compileWithAjv(bodyOf(schemaText(schema)), true));
+  } catch {
+    return undefined; // the text-based check decides
+  }
+}
+
 function checkFully(text: string): Checked {
   try {
     const schema = JSON.parse(text) as unknown;
@@ -149,19 +171,26 @@ function schemaText(schema: unknown): string {
  * who builds new objects for every request pays no walk for a reuse that cannot come.
  */
 const FROZEN: readonly unknown[] = [];
-const byObject = new WeakMap<object, { record: readonly unknown[] | undefined; text: string; engine: string; result: Checked }>();
+const byObject = new WeakMap<object, { record: readonly unknown[] | undefined; text: string | undefined; engine: string; result: Checked }>();
 
 function checked(schema: unknown): Checked {
   const engine = schemaEngine();
   const isObj = schema !== null && typeof schema === "object";
   const hit = isObj ? byObject.get(schema) : undefined;
   if (hit !== undefined && hit.engine === engine && (hit.record === FROZEN || (hit.record !== undefined && matchesRecord(schema, hit.record)))) return hit.result;
+  const frozen = isObj && isDeepFrozen(schema);
+  if (frozen) {
+    const result = checkFrozen(schema);
+    if (result !== undefined) {
+      byObject.set(schema, { record: FROZEN, text: undefined, engine, result });
+      return result;
+    }
+  }
   const text = schemaText(schema);
   const cache = text.length > LARGE ? large : small;
   // The engine is part of the key only in tests that force one; normally it never changes.
   const result = cache.get(`${engine}\u0000${text}`, () => check(text, schema));
   if (isObj) {
-    const frozen = isDeepFrozen(schema);
     // Not frozen: recorded when seen again unchanged (the same text), not the first time.
     const record = frozen ? FROZEN : hit !== undefined && hit.text === text ? recordValue(schema) : undefined;
     byObject.set(schema, { record, text, engine, result });

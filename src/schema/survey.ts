@@ -44,19 +44,48 @@ const isPlainObject = (v: object): boolean => {
   return proto === Object.prototype || proto === null;
 };
 
-/** The schema's patterns in the order met, or undefined when the full path must check it. */
-export function surveySchema(schema: object): string[] | undefined {
-  const survey = new Survey();
-  return survey.visit(schema, 1, Kind.Schema) ? survey.patterns : undefined;
+/**
+ * What a survey learnt besides the patterns, for a caller that has no JSON text of the schema (a
+ * deeply frozen one, checked by identity): a bound on that text's length, and whether the text would
+ * hold the string `"$ref"` (what the text-based check looks for).
+ */
+export interface SurveyFacts {
+  /** No less than the length of the schema's JSON text (each character of a string taken as 6, an escape). */
+  textBound: number;
+  /** A key or string that JSON text would show as `"$ref"` ("$ref" itself, or one ending in a quote and `$ref`). */
+  mentionsRef: boolean;
 }
+
+/** The schema's patterns in the order met, or undefined when the full path must check it. `facts` is filled in when given. */
+export function surveySchema(schema: object, facts?: SurveyFacts): string[] | undefined {
+  const survey = new Survey();
+  if (!survey.visit(schema, 1, Kind.Schema)) return undefined;
+  if (facts !== undefined) {
+    // Per entry at most 26 characters beside its strings: quotes, `:` and `,`, or a number's digits.
+    facts.textBound = 6 * survey.stringChars + 32 * (survey.nodes + 1);
+    facts.mentionsRef = survey.mentionsRef;
+  }
+  return survey.patterns;
+}
+
+const mentionsRef = (s: string): boolean => s.length >= 4 && s.endsWith("$ref") && (s.length === 4 || s.charCodeAt(s.length - 5) === 0x22);
 
 class Survey {
   nodes = 0;
+  stringChars = 0;
+  mentionsRef = false;
   readonly patterns: string[] = [];
+
+  private text(s: string): void {
+    this.stringChars += s.length;
+    if (mentionsRef(s)) this.mentionsRef = true;
+  }
 
   visit(value: unknown, depth: number, kind: Kind): boolean {
     switch (typeof value) {
       case "string":
+        this.text(value);
+        return true;
       case "boolean":
         return true;
       case "number":
@@ -80,6 +109,7 @@ class Survey {
     if ((this.nodes += keys.length) > SCHEMA_LIMITS.maxNodes) return false;
     if (kind === Kind.Schema && !this.schemaNode(node)) return false;
     for (const key of keys) {
+      this.text(key);
       const child = node[key];
       // The root's `$schema` is dropped before the meta-schema would see it (the dialect is draft-07).
       if (kind === Kind.Schema && !metaKeywordOk(key, child) && !(depth === 1 && key === "$schema")) return false;

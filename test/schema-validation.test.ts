@@ -240,6 +240,14 @@ describe("deeply frozen schemas (readSharedJson's bodies) are checked by identit
     }
   });
 
+  it("trusts a schema by identity only when all of it is frozen, not its root alone", () => {
+    const inner: Record<string, unknown> = { type: "string", description: unique() };
+    const schema = Object.freeze({ type: "object", properties: Object.freeze({ n: inner }) });
+    TEMPLATE.render(request([tool("t0", schema)]));
+    inner.type = "integr";
+    expect(thrown(() => TEMPLATE.render(request([tool("t0", schema)]))).field).toBe("tools[0].function.parameters");
+  });
+
   it("compiles a frozen schema only for a call, and a $ref one at once", () => {
     forceSchemaEngine("codegen");
     try {

@@ -98,8 +98,8 @@ function check(text: string, schema: unknown): Checked {
 
 /**
  * A deeply frozen schema (readSharedJson's: it cannot change, so it is kept by identity alone) checked
- * without its JSON text: the survey bounds the text's length and sees whether it would mention
- * `"$ref"`, so the text is made only for the validator, when a call needs one. Stringifying every new
+ * without its JSON text: the survey sees that all of it is frozen, bounds the text's length and sees
+ * whether it would mention `"$ref"`, so the text is made only for the validator, when a call needs one. Stringifying every new
  * schema to key a cache by it was the check's largest cost for requests that share nothing (issue 19),
  * and such a request's frozen schema finds nothing by its text anyway: the same text read again is
  * the same frozen value. Undefined when the text-based check must decide (and word the error).
@@ -107,9 +107,9 @@ function check(text: string, schema: unknown): Checked {
 function checkFrozen(schema: unknown): Checked | undefined {
   if (schemaEngine() !== "codegen" || !isSchemaObject(schema)) return undefined;
   try {
-    const facts: SurveyFacts = { textBound: 0, mentionsRef: false };
+    const facts: SurveyFacts = { textBound: 0, mentionsRef: false, frozen: false };
     const patterns = surveySchema(schema, facts);
-    if (patterns === undefined || facts.mentionsRef || facts.textBound > SCHEMA_LIMITS.maxChars || !patterns.every(patternCompiles)) return undefined;
+    if (patterns === undefined || !facts.frozen || facts.mentionsRef || facts.textBound > SCHEMA_LIMITS.maxChars || !patterns.every(patternCompiles)) return undefined;
     return new CheckedSchema(() => compileWithAjv(bodyOf(schemaText(schema)), true));
   } catch {
     return undefined; // the text-based check decides
@@ -178,8 +178,8 @@ function checked(schema: unknown): Checked {
   const isObj = schema !== null && typeof schema === "object";
   const hit = isObj ? byObject.get(schema) : undefined;
   if (hit !== undefined && hit.engine === engine && (hit.record === FROZEN || (hit.record !== undefined && matchesRecord(schema, hit.record)))) return hit.result;
-  const frozen = isObj && isDeepFrozen(schema);
-  if (frozen) {
+  // Frozen at the root (a caller's objects hardly ever are): the survey sees whether all of it is.
+  if (isObj && Object.isFrozen(schema)) {
     const result = checkFrozen(schema);
     if (result !== undefined) {
       byObject.set(schema, { record: FROZEN, text: undefined, engine, result });
@@ -191,6 +191,7 @@ function checked(schema: unknown): Checked {
   // The engine is part of the key only in tests that force one; normally it never changes.
   const result = cache.get(`${engine}\u0000${text}`, () => check(text, schema));
   if (isObj) {
+    const frozen = isDeepFrozen(schema);
     // Not frozen: recorded when seen again unchanged (the same text), not the first time.
     const record = frozen ? FROZEN : hit !== undefined && hit.text === text ? recordValue(schema) : undefined;
     byObject.set(schema, { record, text, engine, result });

@@ -54,6 +54,8 @@ export interface SurveyFacts {
   textBound: number;
   /** A key or string that JSON text would show as `"$ref"` ("$ref" itself, or one ending in a quote and `$ref`). */
   mentionsRef: boolean;
+  /** Every object and array in it is frozen (so it can never change: what isDeepFrozen says, found on the way). */
+  frozen: boolean;
 }
 
 /** The schema's patterns in the order met, or undefined when the full path must check it. `facts` is filled in when given. */
@@ -64,6 +66,7 @@ export function surveySchema(schema: object, facts?: SurveyFacts): string[] | un
     // Per entry at most 26 characters beside its strings: quotes, `:` and `,`, or a number's digits.
     facts.textBound = 6 * survey.stringChars + 32 * (survey.nodes + 1);
     facts.mentionsRef = survey.mentionsRef;
+    facts.frozen = survey.frozen;
   }
   return survey.patterns;
 }
@@ -74,6 +77,7 @@ class Survey {
   nodes = 0;
   stringChars = 0;
   mentionsRef = false;
+  frozen = true;
   readonly patterns: string[] = [];
 
   private text(s: string): void {
@@ -97,6 +101,7 @@ class Survey {
     }
     if (value === null) return true;
     if (depth > SCHEMA_LIMITS.maxDepth) return false;
+    if (this.frozen && !Object.isFrozen(value)) this.frozen = false;
     if (Array.isArray(value)) {
       if ((this.nodes += value.length) > SCHEMA_LIMITS.maxNodes) return false;
       const items = kind === Kind.Schemas ? Kind.Schema : Kind.Data;

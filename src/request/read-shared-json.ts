@@ -48,6 +48,8 @@ const weightOf = (text: string, ends: readonly number[] | undefined): number => 
  */
 const BUCKET = 16;
 const PREFIX = 256;
+/** The longest text V8 hashes in full (String::kMaxHashCalcLength): longer keys in `whole` would all collide by length. */
+const MAX_HASHED = 16383;
 
 interface Kept {
   /** Its fingerprint (a top-level array's entry, in `kept`), or undefined for an entry of `whole`. */
@@ -66,9 +68,9 @@ interface Kept {
   readonly ends: readonly number[] | undefined;
 }
 
-/** Top-level arrays by fingerprint, in buckets. */
+/** Top-level arrays (and other containers over MAX_HASHED characters) by fingerprint, in buckets. */
 const kept = new Map<number, Kept[]>();
-/** Every other container kept, by its whole text. */
+/** Every other container kept (up to MAX_HASHED characters), by its whole text. */
 const whole = new Map<string, Kept>();
 /**
  * Every entry in the order it was kept, oldest at `oldest`: the cache forgets the oldest first. A queue,
@@ -205,7 +207,7 @@ function account(entry: Kept, weight: number): void {
   keptEntries++;
 }
 
-/** Keeps a top-level array under its fingerprint. */
+/** Keeps a top-level array (or a container too long for `whole`) under its fingerprint. */
 function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined): void {
   const weight = weightOf(text, ends);
   makeRoom(weight);
@@ -281,7 +283,10 @@ class SharingReader extends Reader {
     // A copy of the text where it is a small part of the request (a view would keep the whole body
     // alive), taken before the lookup so its hash is computed once, for the lookup and the entry.
     const own = length > MAX_SHARED ? undefined : ownText(text, start, scan.end);
-    const hit = own === undefined ? undefined : whole.get(own);
+    // Longer text V8 hashes by its length alone, so a Map of such keys would be a list to compare
+    // along: those go to the buckets by fingerprint (of a known length), as top-level arrays do.
+    const key = own === undefined || length <= MAX_HASHED ? undefined : fingerprint(text, start, PREFIX);
+    const hit = own === undefined ? undefined : key === undefined ? whole.get(own) : lookup(key, text, start, length);
     if (hit !== undefined) {
       this.pos = scan.end;
       this.reached(this.depth + scan.height);
@@ -292,7 +297,8 @@ class SharingReader extends Reader {
     const value = this.native(start, scan);
     const height = this.peak - this.depth;
     this.reached(outer);
-    if (own !== undefined) keepWhole(own, value, height);
+    if (key !== undefined) keep(key, own!, value, height, undefined);
+    else if (own !== undefined) keepWhole(own, value, height);
     return value;
   }
 

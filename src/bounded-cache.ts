@@ -8,6 +8,13 @@
  */
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; weight: number }>();
+  /**
+   * The keys in the order they came, oldest at `oldest`: the oldest goes first. A queue, not the Map's
+   * own first entry: finding that walks past every entry deleted before it, which made each eviction
+   * of a full cache (a server fed endless new tool schemas) cost a walk of up to the cache's size.
+   */
+  private order: K[] = [];
+  private oldest = 0;
   private weight = 0;
   constructor(
     private readonly limit: number,
@@ -23,10 +30,19 @@ export class BoundedCache<K, V> {
     const w = this.weigh === undefined ? 0 : this.weigh(key, value);
     if (w > this.maxWeight) return value; // too big to keep at all
     while (this.entries.size > 0 && (this.entries.size >= this.limit || this.weight + w > this.maxWeight)) {
-      const [oldest, entry] = this.entries.entries().next().value as [K, { value: V; weight: number }];
+      // Every key in the queue from `oldest` on is in the Map: entries leave only here, in this order.
+      const oldest = this.order[this.oldest++] as K;
+      this.weight -= this.entries.get(oldest)!.weight;
       this.entries.delete(oldest);
-      this.weight -= entry.weight;
     }
+    if (this.oldest > 1024 && this.oldest * 2 > this.order.length) {
+      this.order = this.order.slice(this.oldest);
+      this.oldest = 0;
+    }
+    // A compute that filled this very key itself (re-entrant) queued it already.
+    const had = this.entries.get(key);
+    if (had === undefined) this.order.push(key);
+    else this.weight -= had.weight;
     this.entries.set(key, { value, weight: w });
     this.weight += w;
     return value;

@@ -192,6 +192,19 @@ describe("readSharedJson", () => {
     expect(same(b, readJson(text))).toBe(true);
   });
 
+  it("shares a long item (over the 16383 characters V8 hashes in full) and tells same-length versions apart", () => {
+    const pad = "q".repeat(20_000);
+    // An object member of the root, so the object itself is looked up (not an array holding it).
+    const body = (n: number, key: string) => `{"${key}": {"role": "tool", "content": "${pad}${n}"}}`;
+    const a = readSharedJson(body(1, "a")) as Record<string, { content: string }>;
+    const b = readSharedJson(body(2, "b")) as Record<string, { content: string }>;
+    const again = readSharedJson(body(1, "c")) as Record<string, { content: string }>;
+    expect(b.b!.content.endsWith("2")).toBe(true);
+    expect(again.c).toBe(a.a);
+    expect(again.c).not.toBe(b.b);
+    expect(same(again, readJson(body(1, "c")))).toBe(true);
+  });
+
   it("finds a subtree whether it was first read inside another or directly below the root", () => {
     const short = { role: "user", content: "a question long enough to be kept, under 256" };
     const long = { role: "tool", content: "r".repeat(400) };

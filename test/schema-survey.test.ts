@@ -3,8 +3,10 @@
  * full check compiles (subschemas only, the same keywords as forEachSubschema) and send to the full
  * path every schema it cannot vouch for, so that errors are worded as before.
  */
+import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
+import { DRAFT7_META } from "../src/schema/meta.js";
 import { surveySchema } from "../src/schema/survey.js";
 import { forEachSubschema } from "../src/schema/walk.js";
 
@@ -61,5 +63,52 @@ describe("surveySchema", () => {
     for (let i = 0; i < 70; i++) deep = { properties: { x: deep } };
     expect(surveySchema(deep)).toBeUndefined();
     expect(surveySchema({ enum: Array.from({ length: 200_001 }, (_, i) => i) })).toBeUndefined();
+  });
+});
+
+/** The meta-schema as the full path runs it (ajv, formats not validated). */
+const meta = new Ajv({ strict: false, validateFormats: false, validateSchema: false, addUsedSchema: false }).compile(DRAFT7_META);
+
+/** Values of every JSON shape, good and bad for one keyword or another. */
+const SHAPES: unknown[] = [
+  null, true, false, 0, -1, 1.5, 3, "", "string", "strng", [], ["string"], ["string", 3], [{}], [true, { type: "x" }], [1],
+  {}, { type: "string" }, { type: 7 }, { x: 1 }, { x: {} }, { x: ["a"] }, { x: [1] }, { x: true },
+];
+/** The keywords the meta-schema names, and a few it does not. */
+const KEYWORDS = [...Object.keys(DRAFT7_META.properties), "unevaluatedProperties", "prefixItems", "x-vendor"];
+
+describe("surveySchema and the draft-07 meta-schema", () => {
+  it("takes a schema only when the meta-schema takes it, at the root and in every kind of subschema", () => {
+    let agreedYes = 0;
+    for (const key of KEYWORDS) {
+      for (const value of SHAPES) {
+        const node = { [key]: value };
+        const wrapped = [node, { properties: { a: node } }, { items: [node] }, { anyOf: [true, node] }, { not: node }, { dependencies: { a: node } }, { properties: { a: { items: node } } }];
+        for (const schema of wrapped) {
+          const ours = surveySchema(schema) !== undefined;
+          // The root's $schema is dropped before the meta-schema runs.
+          const { $schema: _dialect, ...body } = schema as Record<string, unknown>;
+          if (ours) expect({ schema, meta: meta(body) }).toEqual({ schema, meta: true });
+          if (ours) agreedYes++;
+        }
+      }
+    }
+    // And it is not a walk that refuses everything: most of these are valid schemas.
+    expect(agreedYes).toBeGreaterThan(KEYWORDS.length * 7 * 5);
+  });
+
+  it("takes real tool schemas the meta-schema takes", () => {
+    const schemas = [
+      { type: "object", properties: { path: { type: "string", description: "p" }, head: { type: "integer", minimum: 1 } }, required: ["path"], additionalProperties: false },
+      { type: "object", properties: { tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1, uniqueItems: true } } },
+      { type: ["object", "null"], properties: { mode: { enum: ["a", "b"], default: "a" }, n: { type: "number", multipleOf: 0.5, exclusiveMaximum: 10 } } },
+      { $schema: "http://json-schema.org/draft-07/schema#", type: "object", dependencies: { a: ["b"], c: { required: ["d"] } }, definitions: { x: { const: 1 } } },
+      { type: "object", if: { properties: { k: { const: 1 } } }, then: { required: ["k"] }, else: true, propertyNames: { pattern: "^[a-z]" } },
+    ];
+    for (const schema of schemas) {
+      const { $schema: _dialect, ...body } = schema as Record<string, unknown>;
+      expect(meta(body)).toBe(true);
+      expect(surveySchema(schema)).toBeDefined();
+    }
   });
 });

@@ -5,7 +5,7 @@
  * linear-time engine (issue 10), and absurd schemas are refused with a typed error.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { ChatwireError, parseCompletion, readJson, templateFromConfig, buildToolJsonSchema } from "../src/index.js";
+import { ChatwireError, parseCompletion, readJson, readSharedJson, templateFromConfig, buildToolJsonSchema } from "../src/index.js";
 import { SCHEMA_LIMITS, forceSchemaEngine, type SchemaEngine } from "../src/schema/index.js";
 import { ajvCompileCount } from "../src/schema/codegen.js";
 
@@ -206,5 +206,63 @@ describe("validators are compiled when a call needs one, not when the request is
     expect(e.field).toBe("tools[1].function.parameters");
     const typo = thrown(() => TEMPLATE.render(request([tool("bad", { type: "integr" })])));
     expect(typo.field).toBe("tools[0].function.parameters.type");
+  });
+});
+
+describe("deeply frozen schemas (readSharedJson's bodies) are checked by identity, without their text", () => {
+  // Read from text, so each schema below is a deeply frozen value; a number no other test uses keeps
+  // caches by text from holding it already.
+  const frozenBody = (schemas: unknown[]): Record<string, unknown> =>
+    readSharedJson(JSON.stringify(request(schemas.map((schema, i) => tool(`t${i}`, schema))))) as Record<string, unknown>;
+  const unique = () => `frozen ${Math.random()}`;
+
+  it("refuses what a plain object's check refuses, with the same error", () => {
+    forceSchemaEngine("codegen");
+    try {
+      const bad: unknown[] = [
+        { type: "object", description: unique(), properties: { n: { type: "integr" } } },
+        { type: "object", description: unique(), properties: { n: { minLength: -1 } } },
+        { type: "object", description: unique(), properties: { n: { type: "string", pattern: "([a-z]" } } },
+        { type: "object", description: unique(), properties: { n: { $ref: "#/$defs/missing" } } },
+        { type: "object", description: unique(), properties: { n: { enum: [] } } },
+        { type: "object", description: unique(), required: "n" },
+      ];
+      for (const schema of bad) {
+        const frozen = thrown(() => TEMPLATE.render(frozenBody([{ type: "object" }, schema])));
+        const plain = thrown(() => TEMPLATE.render(request([tool("t0", { type: "object" }), tool("t1", schema)])));
+        expect(frozen.field?.startsWith("tools[1].function.parameters")).toBe(true);
+        expect({ code: frozen.code, field: frozen.field, message: frozen.message }).toEqual({ code: plain.code, field: plain.field, message: plain.message });
+      }
+      const long = { type: "object", description: "d".repeat(SCHEMA_LIMITS.maxChars) };
+      expect(thrown(() => TEMPLATE.render(frozenBody([long]))).code).toBe("limit_exceeded");
+    } finally {
+      forceSchemaEngine(undefined);
+    }
+  });
+
+  it("trusts a schema by identity only when all of it is frozen, not its root alone", () => {
+    const inner: Record<string, unknown> = { type: "string", description: unique() };
+    const schema = Object.freeze({ type: "object", properties: Object.freeze({ n: inner }) });
+    TEMPLATE.render(request([tool("t0", schema)]));
+    inner.type = "integr";
+    expect(thrown(() => TEMPLATE.render(request([tool("t0", schema)]))).field).toBe("tools[0].function.parameters.properties.n.type");
+  });
+
+  it("compiles a frozen schema only for a call, and a $ref one at once", () => {
+    forceSchemaEngine("codegen");
+    try {
+      const body = frozenBody([{ type: "object", description: unique(), properties: { n: { type: "integer", minimum: 3 } }, required: ["n"] }]);
+      const before = ajvCompileCount();
+      TEMPLATE.render(body);
+      expect(ajvCompileCount()).toBe(before);
+      expect(parseCompletion("hermes", call("t0", { n: 1 }), body).errors.map((e) => e.type)).toEqual(["invalid_arguments"]);
+      expect(parseCompletion("hermes", call("t0", { n: 4 }), body).errors).toEqual([]);
+      expect(ajvCompileCount()).toBe(before + 1);
+      const withRef = frozenBody([{ type: "object", description: unique(), $defs: { n: { type: "integer" } }, properties: { n: { $ref: "#/$defs/n" } } }]);
+      TEMPLATE.render(withRef);
+      expect(ajvCompileCount()).toBe(before + 2);
+    } finally {
+      forceSchemaEngine(undefined);
+    }
   });
 });

@@ -98,30 +98,40 @@ export interface JsonScan {
   readonly floats: number[];
   /** The deepest nesting met (1 for a container of scalars). */
   readonly height: number;
+  /** An object key is an array index ("0", "12"): only the reader keeps its position (`toClose` scans). */
+  readonly indexKeys: boolean;
 }
 
 /**
  * Scans JSON text from `start` outside strings: to the end of the text, or with `toClose` to the
  * bracket that closes the container opening at `start`. Undefined when brackets nest deeper than
- * `maxHeight`, an object key is an array index (only the reader keeps its position), or (`toClose`)
- * the container never closes: the reader then decides, and reports any error.
+ * `maxHeight`, (`toClose`) the container never closes, or (a whole-text scan) an object key is an
+ * array index (only the reader keeps its position; a `toClose` scan goes on and says so): the reader
+ * then decides, and reports any error.
  */
 export function scanJson(text: string, start: number, maxHeight: number, toClose: boolean): JsonScan | undefined {
   const floats: number[] = [];
   let depth = 0;
   let height = 0;
+  let indexKeys = false;
   for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    // Whitespace first: most of pretty-printed text outside strings (control characters, which are
+    // errors, pass here too: JSON.parse or the reader reports them).
+    if (c <= 0x20) continue;
     if (c === 0x22) {
       const end = stringEnd(text, i);
       // Only a string that starts with a digit is looked at further: one comparison for all others.
       const d = text.charCodeAt(i + 1);
-      if (d >= 0x30 && d <= 0x39 && end - i <= 11 && isIndexKey(text.slice(i + 1, end)) && colonFollows(text, end + 1)) return undefined;
+      if (d >= 0x30 && d <= 0x39 && end - i <= 11 && isIndexKey(text.slice(i + 1, end)) && colonFollows(text, end + 1)) {
+        if (!toClose) return undefined;
+        indexKeys = true;
+      }
       i = end;
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > height && (height = depth) > maxHeight) return undefined;
     } else if (c === 0x5d || c === 0x7d) {
-      if (--depth === 0 && toClose) return { end: i + 1, floats, height };
+      if (--depth === 0 && toClose) return { end: i + 1, floats, height, indexKeys };
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const from = i;
       let float = false;
@@ -133,7 +143,7 @@ export function scanJson(text: string, start: number, maxHeight: number, toClose
       if (float && Number.isInteger(Number(text.slice(from, i + 1)))) floats.push(from - start, i + 1 - start);
     }
   }
-  return toClose ? undefined : { end: text.length, floats, height };
+  return toClose ? undefined : { end: text.length, floats, height, indexKeys };
 }
 
 /**

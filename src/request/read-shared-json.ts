@@ -9,7 +9,7 @@
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
 import { freezeDeep, freezeDeepFrom, markedDeepFrozen } from "../jinja/index.js";
-import { MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
+import { type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
 
 /**
  * The largest subtree kept, in characters: a bigger one (a huge tool result) is read afresh, and its
@@ -36,19 +36,24 @@ const MAX_ENTRIES = 1 << 16;
 const weightOf = (text: string, ends: readonly number[] | undefined): number => BYTES_PER_ENTRY + BYTES_PER_CHAR * text.length + 8 * (ends?.length ?? 0);
 
 /**
- * Subtrees are looked up by a fingerprint of their first PREFIX characters (all of a shorter one) and
- * confirmed by comparing the whole text, which V8 does at memory speed. The fingerprint needs no more
- * than the subtree's start, so a subtree seen before is found without reading, or even scanning, the
- * rest of it: a repeated 20 KB tool list costs a 256-character hash and one comparison. Distinct
- * subtrees with one fingerprint (versions of one history, which keep their first characters) share a
- * bucket of up to 16 entries (the oldest leaves a full bucket), so a collision costs a comparison (of the
- * ends first, where versions of a history differ), never a wrong value.
+ * Top-level arrays (`tools`, `messages`) are looked up by a fingerprint of their first PREFIX characters
+ * (all of a shorter one) and confirmed by comparing the whole text, which V8 does at memory speed. The
+ * fingerprint needs no more than the array's start, so an array seen before is found without reading,
+ * or even scanning, the rest of it: a repeated 20 KB tool list costs a 256-character hash and one
+ * comparison. Distinct arrays with one fingerprint (versions of one history, which keep their first
+ * characters) share a bucket of up to 16 entries (the oldest leaves a full bucket), so a collision
+ * costs a comparison (of the ends first, where versions of a history differ), never a wrong value.
+ * Every other container (a tool, a message) is scanned to its end and looked up by its whole text in a
+ * Map (SharingReader.container).
  */
 const BUCKET = 16;
 const PREFIX = 256;
+/** The longest text V8 hashes in full (String::kMaxHashCalcLength): longer keys in `whole` would all collide by length. */
+const MAX_HASHED = 16383;
 
 interface Kept {
-  readonly key: number;
+  /** Its fingerprint (a top-level array's entry, in `kept`), or undefined for an entry of `whole`. */
+  readonly key: number | undefined;
   readonly text: string;
   readonly value: unknown;
   /**
@@ -63,7 +68,10 @@ interface Kept {
   readonly ends: readonly number[] | undefined;
 }
 
+/** Top-level arrays (and other containers over MAX_HASHED characters) by fingerprint, in buckets. */
 const kept = new Map<number, Kept[]>();
+/** Every other container kept (up to MAX_HASHED characters), by its whole text. */
+const whole = new Map<string, Kept>();
 /**
  * Every entry in the order it was kept, oldest at `oldest`: the cache forgets the oldest first. A queue,
  * not the Map's own order: finding a Map's first entry walks past every deleted one, which made keeping
@@ -139,6 +147,7 @@ function sharedItems(key: number, text: string, start: number): { entry: Kept; c
     const ends = entry.ends;
     if (ends === undefined) continue;
     const old = entry.text;
+    let firstSame = false;
     for (let count = ends.length; count > 0 && count >= ends.length - CHANGED_TAIL; count--) {
       const m = ends[count - 1]!;
       if (best !== undefined && m <= best.length) break;
@@ -146,7 +155,15 @@ function sharedItems(key: number, text: string, start: number): { entry: Kept; c
       let after = start + m;
       while (after < text.length && isSpace(text.charCodeAt(after))) after++;
       const next = text.charCodeAt(after);
-      if ((next === 0x2c || next === 0x5d) && text.slice(start, start + m) === old.slice(0, m)) {
+      if (next !== 0x2c && next !== 0x5d) continue;
+      // The first item before any longer comparison: new versions of pretty-printed tools or messages
+      // end alike, so the tails say little, and when the first item differs no count can match.
+      if (!firstSame) {
+        const first = ends[0]!;
+        if (text.slice(start, start + first) !== old.slice(0, first)) break;
+        firstSame = true;
+      }
+      if (text.slice(start, start + m) === old.slice(0, m)) {
         best = { entry, count, length: m };
         break;
       }
@@ -163,12 +180,16 @@ function forget(entry: Kept): void {
   keptEntries--;
 }
 
-function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined): void {
-  const weight = weightOf(text, ends);
+/** Makes room for an entry of `weight` bytes, the oldest entries out first. */
+function makeRoom(weight: number): void {
   while ((keptBytes + weight > MAX_KEPT_BYTES || keptEntries >= MAX_ENTRIES) && oldest < order.length) {
     const entry = order[oldest++]!;
     if (entry.gone) continue;
     forget(entry);
+    if (entry.key === undefined) {
+      whole.delete(entry.text);
+      continue;
+    }
     const bucket = kept.get(entry.key)!;
     bucket.splice(bucket.indexOf(entry), 1);
     if (bucket.length === 0) kept.delete(entry.key);
@@ -177,15 +198,34 @@ function keep(key: number, text: string, value: unknown, height: number, ends: r
     order = order.slice(oldest);
     oldest = 0;
   }
+}
+
+function account(entry: Kept, weight: number): void {
+  order.push(entry);
+  keptChars += entry.text.length;
+  keptBytes += weight;
+  keptEntries++;
+}
+
+/** Keeps a top-level array (or a container too long for `whole`) under its fingerprint. */
+function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined): void {
+  const weight = weightOf(text, ends);
+  makeRoom(weight);
   let bucket = kept.get(key);
   if (bucket === undefined) kept.set(key, (bucket = []));
   if (bucket.length >= BUCKET) forget(bucket.shift()!);
   const entry: Kept = { key, text, value, height, gone: false, ends };
   bucket.push(entry);
-  order.push(entry);
-  keptChars += text.length;
-  keptBytes += weight;
-  keptEntries++;
+  account(entry, weight);
+}
+
+/** Keeps any other container by its text (not there yet: the caller looked it up). */
+function keepWhole(text: string, value: unknown, height: number): void {
+  const weight = weightOf(text, undefined);
+  makeRoom(weight);
+  const entry: Kept = { key: undefined, text, value, height, gone: false, ends: undefined };
+  whole.set(text, entry);
+  account(entry, weight);
 }
 
 /** Reads JSON like readJson, sharing every subtree (below the root) that was read before with the same text. */
@@ -205,20 +245,70 @@ export function readSharedJson(text: string): unknown {
 
 /**
  * The reader, taking every container below the root that was read before from the shared cache by its
- * text, found from its first characters alone. Only what was not seen before is read. The sharing goes
- * two levels down, where requests repeat themselves: the root's members (`tools`, `messages`, `input`,
- * ...) and the items of those that are arrays (each tool, each message). A top-level array is read
- * here item by item, so a history that grew by a turn shares every earlier message although the array
- * is new; any other new container is read natively in one go (one scan finds its end, its integral
- * floats and its depth; JSON.parse reads it; one walk freezes it and puts its floats in), and kept
- * whole. Deeper containers get no entries of their own: a new tool or message is new text as a whole,
- * and looking up each of its parts cost more than reading them (issue 19: requests that share nothing).
+ * text. Only what was not seen before is read. The sharing goes two levels down, where requests repeat
+ * themselves: the root's members (`tools`, `messages`, `input`, ...) and the items of those that are
+ * arrays (each tool, each message). A top-level array is found from its first characters alone, and
+ * read here item by item when new, so a history that grew by a turn shares every earlier message
+ * although the array is new; any other container is scanned once (its end, its integral floats, its
+ * depth), found by its whole text, and when new read natively in one go (JSON.parse reads it; one walk
+ * freezes it and puts its floats in) and kept whole. Deeper containers get no entries of their own: a
+ * new tool or message is new text as a whole, and looking up each of its parts cost more than reading
+ * them (issue 19: requests that share nothing).
  */
 class SharingReader extends Reader {
   override value(): unknown {
     const c = this.text.charCodeAt(this.pos);
-    if (c !== 0x7b && c !== 0x5b) return super.value();
-    if (this.depth === 0) return super.value();
+    if ((c !== 0x7b && c !== 0x5b) || this.depth === 0) return super.value();
+    return c === 0x5b && this.depth === 1 ? this.topArray() : this.container();
+  }
+
+  /**
+   * A container other than a top-level array (a tool, a message, a root member that is an object),
+   * found by its whole text: one scan finds its end (and its integral floats and depth, for reading it
+   * if it is new), and a Map keyed by the text finds it, hashing and comparing natively. Buckets by
+   * first characters cost one comparison per entry there, and versions of a pretty-printed tool or
+   * message (one description changed) share their first characters and their last: a miss compared
+   * with each of them (issue 19: requests that share nothing). Scanning a tool or message seen
+   * before costs little; the large subtrees worth finding unscanned are the top-level arrays.
+   */
+  private container(): unknown {
+    const text = this.text;
+    const start = this.pos;
+    const scan = scanJson(text, start, MAX_DEPTH - this.depth, true);
+    // Nesting past the limit, or bad JSON: the reader reads it, and fails where readJson would.
+    if (scan === undefined) return freezeDeep(super.value());
+    const length = scan.end - start;
+    // Too short to be worth an entry: reading it costs less than looking it up.
+    if (length < MIN_SHARED) return this.native(start, scan);
+    // A copy of the text where it is a small part of the request (a view would keep the whole body
+    // alive), taken before the lookup so its hash is computed once, for the lookup and the entry.
+    const own = length > MAX_SHARED ? undefined : ownText(text, start, scan.end);
+    // Longer text V8 hashes by its length alone, so a Map of such keys would be a list to compare
+    // along: those go to the buckets by fingerprint (of a known length), as top-level arrays do.
+    const key = own === undefined || length <= MAX_HASHED ? undefined : fingerprint(text, start, PREFIX);
+    const hit = own === undefined ? undefined : key === undefined ? whole.get(own) : lookup(key, text, start, length);
+    if (hit !== undefined) {
+      this.pos = scan.end;
+      this.reached(this.depth + scan.height);
+      return hit.value;
+    }
+    const outer = this.peak;
+    this.peak = this.depth;
+    const value = this.native(start, scan);
+    const height = this.peak - this.depth;
+    this.reached(outer);
+    if (key !== undefined) keep(key, own!, value, height, undefined);
+    else if (own !== undefined) keepWhole(own, value, height);
+    return value;
+  }
+
+  /**
+   * A top-level array (`messages`, `tools`), found by a fingerprint of its first characters, unscanned:
+   * a repeated 20 KB tool list costs a 256-character hash and one comparison. New, it is read item by
+   * item, noting where each ends: a later array that repeats its first items (a history with a new
+   * turn) takes them from it without reading them again.
+   */
+  private topArray(): unknown {
     const text = this.text;
     const start = this.pos;
     const length = shortLength(text, start);
@@ -231,69 +321,55 @@ class SharingReader extends Reader {
       this.reached(this.depth + hit.height);
       return hit.value;
     }
-    let value: unknown;
-    let height: number;
+    let value: unknown[];
     let ends: number[] | undefined;
     let reused = 0;
-    if (c === 0x5b && this.depth === 1) {
-      const outer = this.peak;
-      this.peak = this.depth;
-      // A top-level array is read here, item by item, noting where each ends: a later array that
-      // repeats its first items (a history with a new turn) takes them from it without reading them again.
-      const shared = sharedItems(key, text, start);
-      if (shared !== undefined && this.depth + shared.entry.height <= MAX_DEPTH) {
-        // A loop, not slice(): slicing a frozen array takes V8's slow path (ten times the cost).
-        const all = shared.entry.value as readonly unknown[];
-        const first: unknown[] = [];
-        for (let i = 0; i < shared.count; i++) first.push(all[i]);
-        reused = shared.count;
-        ends = shared.entry.ends!.slice(0, shared.count);
-        this.depth++; // the array is open
-        this.reached(this.depth - 1 + shared.entry.height);
-        this.pos = start + shared.length;
-        this.skipSpace();
-        if (text.charCodeAt(this.pos) === 0x5d) {
-          this.pos++;
-          this.depth--;
-          value = first;
-        } else {
-          this.pos++; // the comma
-          this.skipSpace();
-          value = this.items(first, ends, start);
-        }
-      } else if (this.open("]")) {
-        value = [];
+    const outer = this.peak;
+    this.peak = this.depth;
+    const shared = sharedItems(key, text, start);
+    if (shared !== undefined && this.depth + shared.entry.height <= MAX_DEPTH) {
+      // A loop, not slice(): slicing a frozen array takes V8's slow path (ten times the cost).
+      const all = shared.entry.value as readonly unknown[];
+      const first: unknown[] = [];
+      for (let i = 0; i < shared.count; i++) first.push(all[i]);
+      reused = shared.count;
+      ends = shared.entry.ends!.slice(0, shared.count);
+      this.depth++; // the array is open
+      this.reached(this.depth - 1 + shared.entry.height);
+      this.pos = start + shared.length;
+      this.skipSpace();
+      if (text.charCodeAt(this.pos) === 0x5d) {
+        this.pos++;
+        this.depth--;
+        value = first;
       } else {
-        ends = [];
-        value = this.items([], ends, start);
+        this.pos++; // the comma
+        this.skipSpace();
+        value = this.items(first, ends, start);
       }
-      height = this.peak - this.depth;
-      this.reached(outer);
+    } else if (this.open("]")) {
+      value = [];
     } else {
-      const outer = this.peak;
-      this.peak = this.depth;
-      value = this.native(start);
-      height = this.peak - this.depth;
-      this.reached(outer);
+      ends = [];
+      value = this.items([], ends, start);
     }
-    // A copy of the text where it is a small part of the request: a view would keep the whole body
-    // alive. A view where it is most of it (a history): copying it cost more than reading it.
+    const height = this.peak - this.depth;
+    this.reached(outer);
+    // A view where the array is most of the request (a history): copying it cost more than reading it.
     const end = this.pos;
-    if (end - start <= MAX_SHARED) {
-      const own = 2 * (end - start) >= text.length ? text.slice(start, end) : (" " + text.slice(start, end)).slice(1);
-      keep(key, own, reused > 0 ? freezeDeepFrom(value as unknown[], reused) : freezeDeep(value), height, ends);
-    }
+    if (end - start <= MAX_SHARED) keep(key, ownText(text, start, end), reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value), height, ends);
     return value;
   }
 
   /**
-   * The container at `start`, new, read natively and deeply frozen: one scan finds its end, integral
-   * floats and depth, JSON.parse reads it, one walk freezes it and puts its floats in.
+   * The container at `start`, new, read natively and deeply frozen: one scan (`scan`, or made here)
+   * finds its end, integral floats and depth, JSON.parse reads it, one walk freezes it and puts its
+   * floats in.
    */
-  private native(start: number): unknown {
+  private native(start: number, scanned?: JsonScan): unknown {
     const text = this.text;
-    const scan = scanJson(text, start, MAX_DEPTH - this.depth, true);
-    const read = scan === undefined ? undefined : parseMarked(text.slice(start, scan.end), scan.floats);
+    const scan = scanned ?? scanJson(text, start, MAX_DEPTH - this.depth, true);
+    const read = scan === undefined || scan.indexKeys ? undefined : parseMarked(text.slice(start, scan.end), scan.floats);
     if (scan === undefined || read === undefined) {
       // An integer-like key, a string like a float's mark, nesting past the limit or bad JSON: the JS
       // reader reads it (and fails where readJson would).
@@ -304,6 +380,11 @@ class SharingReader extends Reader {
     freezeRead(read, scan.floats.length > 0);
     return markedDeepFrozen(read as object); // a container: the text at `start` opens one
   }
+}
+
+/** The text of [start, end): a copy where it is a small part of `text` (a view would keep all of it alive). */
+function ownText(text: string, start: number, end: number): string {
+  return 2 * (end - start) >= text.length ? text.slice(start, end) : (" " + text.slice(start, end)).slice(1);
 }
 
 /**

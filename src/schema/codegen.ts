@@ -78,11 +78,6 @@ export function checkForAjv(schema: Record<string, unknown>): void {
   });
 }
 
-/** Whether the draft-07 meta-schema takes `schema` (the first half of checkForAjv, for surveyed schemas). */
-export function checkMeta(schema: Record<string, unknown>): boolean {
-  return engine().meta(schema);
-}
-
 /**
  * Compiles `schema` (already within limits, root `$schema` removed) or throws SchemaProblem.
  * `checked`: checkForAjv already passed on this very schema (the lazy path), so it is not run again.

@@ -4,10 +4,12 @@
  * that accepts everything), and compiled into a validator only when a call to that tool has to be
  * validated (rendering needs none: compiling every new schema to JavaScript was most of the cost of a
  * request that shares nothing with earlier ones, issue 19). The check costs about what reading the
- * schema costs: limits, the meta-schema, every pattern. A schema the check cannot vouch for (a `$ref`,
- * which only resolving can judge; the interpreting engine's rewrite) is compiled at once, as before.
- * Results are cached by the schema's JSON text in two bounded caches (small schemas, and a few large
- * ones) so a server that sees endless distinct schemas keeps bounded memory.
+ * schema costs: one walk for the limits and the meta-schema's rules, then every pattern. A schema the
+ * check cannot vouch for (a `$ref`, which only resolving can judge; the interpreting engine's rewrite)
+ * is compiled at once, as before. Results are kept by object identity (a deeply frozen schema at once,
+ * with no JSON text made; any other from its second sighting, checked against a record) and by the
+ * schema's JSON text in two bounded caches (small schemas, and a few large ones) so a server that
+ * sees endless distinct schemas keeps bounded memory.
  */
 import { BoundedCache } from "../bounded-cache.js";
 import { ChatwireError, invalidRequest } from "../errors.js";
@@ -15,12 +17,12 @@ import { matchesRecord, recordValue } from "../jinja/json-snapshot.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { isDeepFrozen } from "../jinja/tojson.js";
 import { canonicalTypeNames } from "./aliases.js";
-import { checkForAjv, checkMeta, compileWithAjv } from "./codegen.js";
+import { checkForAjv, compileWithAjv } from "./codegen.js";
 import { schemaEngine } from "./engine.js";
 import { compileInterpreted } from "./interpret.js";
 import { checkLimits, SCHEMA_LIMITS } from "./limits.js";
 import { compilePattern } from "./patterns.js";
-import { surveySchema } from "./survey.js";
+import { surveySchema, type SurveyFacts } from "./survey.js";
 import { isSchemaObject } from "./walk.js";
 import { fieldOfPointer } from "../request/locate.js";
 import { SchemaProblem } from "./problem.js";
@@ -78,17 +80,15 @@ function bodyOf(text: string): Record<string, unknown> {
 
 /**
  * `schema` (the caller's, read-only) checked as ajv will take it, its JSON text `text`. The fast way,
- * for a plain-data schema within the limits that needs no rewrite (surveySchema): the meta-schema on
- * the schema itself and its patterns compiled, the validator built from the text when first needed.
+ * for a plain-data schema within the limits that needs no rewrite and that the meta-schema takes (one
+ * walk, surveySchema): its patterns compiled, the validator built from the text when first needed.
  * Anything else takes the full way, on a copy read from the text, which words every error.
  */
 function check(text: string, schema: unknown): Checked {
   try {
     if (schemaEngine() === "codegen" && !text.includes('"$ref"') && text.length <= SCHEMA_LIMITS.maxChars && isSchemaObject(schema)) {
       const patterns = surveySchema(schema);
-      if (patterns !== undefined && checkMeta(schema.$schema === undefined ? schema : withoutDialect(schema))) {
-        if (patterns.every(patternCompiles)) return new CheckedSchema(() => compileWithAjv(bodyOf(text), true));
-      }
+      if (patterns !== undefined && patterns.every(patternCompiles)) return new CheckedSchema(() => compileWithAjv(bodyOf(text), true));
     }
   } catch {
     // the full way below decides, and words the error
@@ -96,9 +96,24 @@ function check(text: string, schema: unknown): Checked {
   return checkFully(text);
 }
 
-function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dialect, ...body } = schema;
-  return body;
+/**
+ * A deeply frozen schema (readSharedJson's: it cannot change, so it is kept by identity alone) checked
+ * without its JSON text: the survey sees that all of it is frozen, bounds the text's length and sees
+ * whether it would mention `"$ref"`, so the text is made only for the validator, when a call needs one. Stringifying every new
+ * schema to key a cache by it was the check's largest cost for requests that share nothing (issue 19),
+ * and such a request's frozen schema finds nothing by its text anyway: the same text read again is
+ * the same frozen value. Undefined when the text-based check must decide (and word the error).
+ */
+function checkFrozen(schema: unknown): Checked | undefined {
+  if (schemaEngine() !== "codegen" || !isSchemaObject(schema)) return undefined;
+  try {
+    const facts: SurveyFacts = { textBound: 0, mentionsRef: false, frozen: false };
+    const patterns = surveySchema(schema, facts);
+    if (patterns === undefined || !facts.frozen || facts.mentionsRef || facts.textBound > SCHEMA_LIMITS.maxChars || !patterns.every(patternCompiles)) return undefined;
+    return new CheckedSchema(() => compileWithAjv(bodyOf(schemaText(schema)), true));
+  } catch {
+    return undefined; // the text-based check decides
+  }
 }
 
 function checkFully(text: string): Checked {
@@ -156,13 +171,21 @@ function schemaText(schema: unknown): string {
  * who builds new objects for every request pays no walk for a reuse that cannot come.
  */
 const FROZEN: readonly unknown[] = [];
-const byObject = new WeakMap<object, { record: readonly unknown[] | undefined; text: string; engine: string; result: Checked }>();
+const byObject = new WeakMap<object, { record: readonly unknown[] | undefined; text: string | undefined; engine: string; result: Checked }>();
 
 function checked(schema: unknown): Checked {
   const engine = schemaEngine();
   const isObj = schema !== null && typeof schema === "object";
   const hit = isObj ? byObject.get(schema) : undefined;
   if (hit !== undefined && hit.engine === engine && (hit.record === FROZEN || (hit.record !== undefined && matchesRecord(schema, hit.record)))) return hit.result;
+  // Frozen at the root (a caller's objects hardly ever are): the survey sees whether all of it is.
+  if (isObj && Object.isFrozen(schema)) {
+    const result = checkFrozen(schema);
+    if (result !== undefined) {
+      byObject.set(schema, { record: FROZEN, text: undefined, engine, result });
+      return result;
+    }
+  }
   const text = schemaText(schema);
   const cache = text.length > LARGE ? large : small;
   // The engine is part of the key only in tests that force one; normally it never changes.

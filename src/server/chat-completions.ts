@@ -37,16 +37,20 @@ function finishReason(parsed: FinishReason, outcome: BackendOutcome): FinishReas
   return outcome.stop === "length" ? "length" : parsed;
 }
 
-async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, ex: Exchange): Promise<void> {
+async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece[]>, head: Head, ex: Exchange): Promise<void> {
   const outcome: BackendOutcome = { stop: undefined, usage: undefined };
   const parser = ctx.template.streamParser(generation.body, generation.parseOptions);
   const deltas: Delta[] = [];
   const take = (more: Delta[]): void => {
     for (const d of more) deltas.push(d);
   };
-  for await (const piece of pieces) {
-    noteOutcome(outcome, piece);
-    if (piece.text !== "") await pushSliced(parser, piece.text, take);
+  for await (const batch of pieces) {
+    for (const piece of batch) {
+      noteOutcome(outcome, piece);
+      if (piece.text === "") continue;
+      const slicing = pushSliced(parser, piece.text, take);
+      if (slicing !== undefined) await slicing;
+    }
   }
   take(parser.end());
   // push-all + end + fold is what template.parse does: the same message as the one-shot parse.
@@ -61,7 +65,7 @@ async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: A
   sendJson(ex.res, 200, answer);
 }
 
-async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, ex: Exchange): Promise<void> {
+async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece[]>, head: Head, ex: Exchange): Promise<void> {
   const { res } = ex;
   const options = generation.body.stream_options;
   const includeUsage = isObject(options) && options.include_usage === true;
@@ -85,10 +89,14 @@ async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: 
   startEvents(res);
   writeEvent(res, chunk([choice({ role: "assistant", content: "" })]));
   try {
-    for await (const piece of pieces) {
-      if (res.destroyed) return; // the client left; leaving the loop aborts the backend request
-      noteOutcome(outcome, piece);
-      if (piece.text !== "") await pushSliced(parser, piece.text, forward);
+    for await (const batch of pieces) {
+      for (const piece of batch) {
+        if (res.destroyed) return; // the client left; leaving the loop aborts the backend request
+        noteOutcome(outcome, piece);
+        if (piece.text === "") continue;
+        const slicing = pushSliced(parser, piece.text, forward);
+        if (slicing !== undefined) await slicing;
+      }
     }
     forward(parser.end());
   } catch (err) {

@@ -7,7 +7,7 @@
 import { toJson } from "../json-text.js";
 import { post, type PostAnswer } from "./http-post.js";
 import { errorText } from "./read-fields.js";
-import { lines, ndjson, sseJson } from "./frames.js";
+import { ndjsonReader, sseReader } from "./frames.js";
 import { BackendError, type BackendCall, type BackendPiece, type BackendProtocol } from "./types.js";
 
 export interface TransportOptions {
@@ -34,7 +34,7 @@ export async function openBackend(
   call: BackendCall,
   options: TransportOptions,
   signal: AbortSignal,
-): Promise<AsyncIterable<BackendPiece>> {
+): Promise<AsyncIterable<BackendPiece[]>> {
   const { path, body } = protocol.request(call);
   const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
   const watch = new Watchdog(options.timeoutMs, signal);
@@ -54,13 +54,18 @@ export async function openBackend(
   return pieces(protocol, response, call.stream, options.maxResponseBytes, watch);
 }
 
+/**
+ * The answer's pieces, in batches: a whole answer is one batch, a stream gives a batch for each network
+ * chunk (the events that arrived together). One async step per chunk, not one per event and framing
+ * level.
+ */
 async function* pieces(
   protocol: BackendProtocol,
   response: PostAnswer,
   stream: boolean,
   limit: number,
   watch: Watchdog,
-): AsyncGenerator<BackendPiece> {
+): AsyncGenerator<BackendPiece[]> {
   // Once the whole body is read there is nothing to stop: aborting then cost a DOMException (with its
   // stack) and an abort event per request.
   let drained = false;
@@ -76,26 +81,66 @@ async function* pieces(
       }
       const piece = protocol.read(json);
       if (piece.stop === undefined) throw new BackendError(`the backend's answer does not say it is complete (no stop reason): ${JSON.stringify(text.slice(0, 200))}`);
-      yield piece;
+      yield [piece];
       return;
     }
-    const framed = protocol.framing === "sse" ? sseJson : ndjson;
-    let finished = false;
-    for await (const json of framed(lines(bytes(response.body, limit, watch, true)))) {
-      const piece = protocol.read(json);
-      if (piece.stop !== undefined) finished = true;
-      yield piece;
+    const frames = protocol.framing === "sse" ? sseReader() : ndjsonReader();
+    const batch = new PieceBatch(protocol);
+    let size = 0;
+    for await (const chunk of response.body) {
+      watch.reset();
+      size += chunk.length;
+      if (size > limit) throw new BackendError(`the backend's answer is larger than ${limit} bytes`);
+      const read = batch.read(frames.push(chunk));
+      if (read.length > 0) yield read;
+      batch.check();
+      if (frames.done) break;
+    }
+    if (!frames.done) {
+      const read = batch.read(frames.end());
+      if (read.length > 0) yield read;
+      batch.check();
     }
     drained = true;
     // A stream that ends without its last event (the backend closed mid-answer, or it is not the
     // protocol this kind speaks) is a failure, not a short answer.
-    if (!finished) throw new BackendError("the backend's stream ended before the answer was complete (no final event with a stop reason)");
+    if (!batch.finished) throw new BackendError("the backend's stream ended before the answer was complete (no final event with a stop reason)");
   } catch (err) {
     throw watch.explain(err, "the backend's answer broke off");
   } finally {
     watch.stop();
     // Stops the backend's work when the consumer leaves early (client disconnect, an error of ours).
     if (!drained && !watch.signal.aborted) watch.abort();
+  }
+}
+
+/**
+ * Payloads read as pieces. One the protocol rejects fails the stream after the pieces before it have
+ * been handed on, as when each event was read on its own: read() returns those, check() then throws.
+ */
+class PieceBatch {
+  finished = false;
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly protocol: BackendProtocol) {}
+
+  read(payloads: unknown[]): BackendPiece[] {
+    const out: BackendPiece[] = [];
+    for (const json of payloads) {
+      try {
+        const piece = this.protocol.read(json);
+        if (piece.stop !== undefined) this.finished = true;
+        out.push(piece);
+      } catch (error) {
+        this.failure = { error };
+        break;
+      }
+    }
+    return out;
+  }
+
+  check(): void {
+    if (this.failure !== undefined) throw this.failure.error;
   }
 }
 

@@ -4,11 +4,14 @@
  * (`timeoutMs` until the answer starts and between stream events) and the answer's size, and stop the
  * backend's work when the caller aborts (the client went away).
  */
-import { toJson } from "../json-text.js";
+import type { Readable } from "node:stream";
+import { toJson, toJsonBody } from "../json-text.js";
+import { readAll, utf8Text } from "../read-all.js";
 import { post, type PostAnswer } from "./http-post.js";
 import { errorText } from "./read-fields.js";
 import { ndjsonReader, sseReader } from "./frames.js";
 import { BackendError, type BackendCall, type BackendPiece, type BackendProtocol } from "./types.js";
+import { Watchdog } from "./watchdog.js";
 
 export interface TransportOptions {
   /** The backend's base URL (`http://127.0.0.1:8080`); the protocol's path is appended. */
@@ -41,7 +44,7 @@ export async function openBackend(
   let response: PostAnswer;
   try {
     const headers = { "content-type": "application/json", accept: call.stream ? "text/event-stream, application/x-ndjson" : "application/json" };
-    response = await post(url, headers, toJson(mergeExtra(body, options.extraBody)), watch.signal);
+    response = await post(url, headers, toJsonBody(mergeExtra(body, options.extraBody)), watch);
   } catch (err) {
     watch.stop();
     throw watch.explain(err, `cannot reach the backend at ${url}`);
@@ -110,7 +113,7 @@ async function* pieces(
   } finally {
     watch.stop();
     // Stops the backend's work when the consumer leaves early (client disconnect, an error of ours).
-    if (!drained && !watch.signal.aborted) watch.abort();
+    if (!drained && !watch.aborted) watch.abort();
   }
 }
 
@@ -167,7 +170,7 @@ export async function backendRequest(
   }
   const done = (): void => {
     watch.stop();
-    if (!watch.signal.aborted) watch.abort();
+    if (!watch.aborted) watch.abort();
   };
   async function* chunks(limit: number): AsyncGenerator<Uint8Array> {
     try {
@@ -211,10 +214,11 @@ async function* bytes(body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Arra
   }
 }
 
-async function readText(body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null, limit: number, watch: Watchdog, strict = false): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of bytes(body, limit, watch, strict)) chunks.push(chunk);
-  return new TextDecoder().decode(Buffer.concat(chunks));
+/** A post answer's whole body as text; past `limit` bytes a BackendError when `strict`, else its first `limit` bytes. */
+async function readText(body: Readable, limit: number, watch: Watchdog, strict = false): Promise<string> {
+  const read = await readAll(body, limit, () => watch.reset());
+  if (read.over && strict) throw new BackendError(`the backend's answer is larger than ${limit} bytes`);
+  return utf8Text(read.bytes);
 }
 
 /** The message in an error body (`{"error": ...}` as JSON, or the text itself). */
@@ -236,68 +240,4 @@ function mergeExtra(body: Record<string, unknown>, extra: Record<string, unknown
     else out[key] = value;
   }
   return out;
-}
-
-/**
- * One AbortController for the backend request, fired by the caller's signal (client gone) or by the
- * idle timer; it remembers which, so a timeout is reported as 504 and not as a broken connection.
- * The caller's signal is joined with AbortSignal.any rather than an abort listener: a request's many
- * parallel backend calls (the start-up probe of special tokens, a prompt's segments) each added one,
- * and past ten Node printed MaxListenersExceededWarning, which operators read as a leak.
- */
-class Watchdog {
-  private readonly controller = new AbortController();
-  private readonly joined: AbortSignal;
-  private timer: NodeJS.Timeout | undefined;
-  private timedOut = false;
-
-  constructor(
-    private readonly timeoutMs: number,
-    private readonly outer: AbortSignal,
-  ) {
-    this.joined = AbortSignal.any([outer, this.controller.signal]);
-    this.reset();
-  }
-
-  get signal(): AbortSignal {
-    return this.joined;
-  }
-
-  reset(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.joined.aborted) return;
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      this.abort();
-    }, this.timeoutMs);
-  }
-
-  abort(): void {
-    this.controller.abort();
-  }
-
-  stop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  /** A BackendError for what went wrong: the timeout, the backend's own error, or a network failure. */
-  explain(err: unknown, context: string): BackendError {
-    if (this.timedOut) return new BackendError(`the backend did not answer within ${this.timeoutMs} ms`, 504);
-    if (err instanceof BackendError) return err;
-    if (this.outer.aborted) return new BackendError("the request was cancelled by the client");
-    return new BackendError(`${context}: ${networkMessage(err)}`);
-  }
-}
-
-/**
- * fetch says only "fetch failed": its cause (ECONNREFUSED 127.0.0.1:9, ...) is what helps. Node's http
- * client gives the system error itself, whose code is shown when its message lacks it ("socket hang up").
- */
-function networkMessage(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as Error & { cause?: unknown }).cause;
-  const error = cause instanceof Error ? cause : err;
-  const code = (error as Error & { code?: unknown }).code;
-  return typeof code === "string" && !error.message.includes(code) ? `${code} ${error.message}` : error.message;
 }

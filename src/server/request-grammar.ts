@@ -46,6 +46,8 @@ interface KeyText {
 }
 
 function keyText(value: unknown): KeyText {
+  if (typeof value === "string") return { text: JSON.stringify(value), ambiguous: value.charCodeAt(0) === 0 };
+  if (value === undefined) return { text: "null", ambiguous: false };
   if (value === null || typeof value !== "object") return printed(value);
   let kept = keyTexts.get(value);
   if (kept === undefined) {

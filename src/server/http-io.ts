@@ -29,7 +29,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<str
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   let read: ReadAll;
   try {
-    read = await readAll(req, limit);
+    read = await readAll(req, limit, undefined, "pause");
   } catch (err) {
     // The client broke off while sending; it is most likely gone, but the answer says why.
     throw new ApiError(400, "invalid_request_error", `the request body could not be read: ${(err as Error).message}`, { code: "invalid_request" });

@@ -1,8 +1,10 @@
 /**
  * A Node stream read to its end (a request body, a backend's whole answer) with event listeners: a
  * stream's async iterator cost an async generator, its promises and an end-of-stream watcher per read,
- * a visible part of a small request's CPU. Past `limit` bytes it stops, destroying the stream (as
- * leaving the iterator early did), and gives the first `limit` bytes with `over` set.
+ * a visible part of a small request's CPU. Past `limit` bytes it stops and gives the first `limit`
+ * bytes with `over` set: a backend's answer is destroyed then (its connection cut, as leaving the
+ * iterator early did), a client's request is paused (as the iterator left it: its socket stays, for
+ * the 413 answer).
  */
 import type { Readable } from "node:stream";
 
@@ -17,8 +19,8 @@ function prematureClose(): Error {
   return Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
 }
 
-/** `onChunk` runs for each chunk as it arrives (the backend's idle timer). */
-export function readAll(stream: Readable, limit: number, onChunk?: () => void): Promise<ReadAll> {
+/** `onChunk` runs for each chunk as it arrives (the backend's idle timer); `over` is what is done with a stream past the limit. */
+export function readAll(stream: Readable, limit: number, onChunk?: () => void, over: "destroy" | "pause" = "destroy"): Promise<ReadAll> {
   return new Promise((resolve, reject) => {
     if (stream.readableEnded) return resolve({ bytes: Buffer.alloc(0), over: false });
     if (stream.destroyed) return reject(stream.errored ?? prematureClose());
@@ -39,7 +41,8 @@ export function readAll(stream: Readable, limit: number, onChunk?: () => void): 
       }
       chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
       settle();
-      stream.destroy();
+      if (over === "destroy") stream.destroy();
+      else stream.pause();
       resolve({ bytes: Buffer.concat(chunks), over: true });
     };
     const onEnd = (): void => {

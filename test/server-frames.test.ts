@@ -49,6 +49,8 @@ describe("backend stream framing", () => {
   it("reports an event that is not JSON as a BackendError naming it, after the events before it in the same chunk", () => {
     const reader = sseReader();
     expect(reader.push(new TextEncoder().encode('data: {"n": 1}\n\ndata: <html>oops</html>\n\ndata: {"n": 3}\n\n'))).toEqual([{ n: 1 }]);
+    // check() says so at once, without waiting for more of the body; end() says it again.
+    expect(() => reader.check()).toThrow(BackendError);
     expect(() => reader.end()).toThrow(BackendError);
     expect(() => sseReader().push(new TextEncoder().encode("data: <html>oops</html>\n\n"))).toThrow("<html>oops</html>");
   });

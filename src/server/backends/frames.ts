@@ -70,6 +70,11 @@ class Output {
     }
   }
 
+  /** Throws the failure, if any (once the payloads before it have been taken). */
+  check(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
   take(): unknown[] {
     const taken = this.values;
     if (taken.length === 0 && this.failure !== undefined) throw this.failure;
@@ -84,6 +89,8 @@ export interface FrameReader {
   push(chunk: Uint8Array): unknown[];
   /** The body has ended: the payloads its unfinished end completes. */
   end(): unknown[];
+  /** Throws when a payload was not JSON: call it once the payloads push() gave are handled, so the stream fails without waiting for more bytes. */
+  check(): void;
   readonly done: boolean;
 }
 
@@ -118,6 +125,7 @@ export function sseReader(): FrameReader {
       if (!done && !out.failed && data.length > 0) dispatch();
       return out.take();
     },
+    check: () => out.check(),
     get done() {
       return done;
     },
@@ -140,6 +148,7 @@ export function ndjsonReader(): FrameReader {
       if (!out.failed) reader.end(line);
       return out.take();
     },
+    check: () => out.check(),
     done: false,
   };
 }

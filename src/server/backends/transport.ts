@@ -97,12 +97,14 @@ async function* pieces(
       const read = batch.read(frames.push(chunk));
       if (read.length > 0) yield read;
       batch.check();
+      frames.check();
       if (frames.done) break;
     }
     if (!frames.done) {
       const read = batch.read(frames.end());
       if (read.length > 0) yield read;
       batch.check();
+      frames.check();
     }
     drained = true;
     // A stream that ends without its last event (the backend closed mid-answer, or it is not the

@@ -15,7 +15,8 @@ import type { Exchange } from "./exchange.js";
 import { pushSliced } from "./feed.js";
 import { noteOutcome, prepareGeneration, startBackend, type BackendOutcome, type Generation, type ServerContext } from "./generation.js";
 import { CallHolder, withoutIndex } from "./held-calls.js";
-import { readJsonBody, sendJson, startEvents, writeDone, writeEvent } from "./http-io.js";
+import { chunkText, type ChunkHead } from "./chunk-text.js";
+import { readJsonBody, sendJson, startEvents, writeDone, writeEvent, writeEventJson } from "./http-io.js";
 import { CHAT_SAMPLING } from "./sampling.js";
 
 export async function chatCompletions(ctx: ServerContext, ex: Exchange): Promise<void> {
@@ -27,27 +28,25 @@ export async function chatCompletions(ctx: ServerContext, ex: Exchange): Promise
   else await wholeAnswer(ctx, generation, pieces, head, ex);
 }
 
-interface Head {
-  id: string;
-  created: number;
-  model: string;
-}
-
 /** The backend's verdict wins when it ran out of tokens: the answer is cut, whatever was parsed. */
 function finishReason(parsed: FinishReason, outcome: BackendOutcome): FinishReason {
   return outcome.stop === "length" ? "length" : parsed;
 }
 
-async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, ex: Exchange): Promise<void> {
+async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece[]>, head: ChunkHead, ex: Exchange): Promise<void> {
   const outcome: BackendOutcome = { stop: undefined, usage: undefined };
   const parser = ctx.template.streamParser(generation.body, generation.parseOptions);
   const deltas: Delta[] = [];
   const take = (more: Delta[]): void => {
     for (const d of more) deltas.push(d);
   };
-  for await (const piece of pieces) {
-    noteOutcome(outcome, piece);
-    if (piece.text !== "") await pushSliced(parser, piece.text, take);
+  for await (const batch of pieces) {
+    for (const piece of batch) {
+      noteOutcome(outcome, piece);
+      if (piece.text === "") continue;
+      const slicing = pushSliced(parser, piece.text, take);
+      if (slicing !== undefined) await slicing;
+    }
   }
   take(parser.end());
   // push-all + end + fold is what template.parse does: the same message as the one-shot parse.
@@ -62,12 +61,11 @@ async function wholeAnswer(ctx: ServerContext, generation: Generation, pieces: A
   sendJson(ex.res, 200, answer);
 }
 
-async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, head: Head, ex: Exchange): Promise<void> {
+async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece[]>, head: ChunkHead, ex: Exchange): Promise<void> {
   const { res } = ex;
   const options = generation.body.stream_options;
   const includeUsage = isObject(options) && options.include_usage === true;
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...head, object: "chat.completion.chunk", choices, ...extra });
-  const choice = (delta: unknown, finish: FinishReason | null = null): Record<string, unknown> => ({ index: 0, delta, finish_reason: finish, logprobs: null });
+  const chunk = chunkText(head);
   const outcome: BackendOutcome = { stop: undefined, usage: undefined };
   const parser = ctx.template.streamParser(generation.body, generation.parseOptions);
   const holder = ctx.holdCalls ? new CallHolder() : undefined;
@@ -80,16 +78,20 @@ async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: 
       const { finish_reason, errors: deltaErrors, ...delta } = shown;
       if (finish_reason !== undefined) finish = finish_reason;
       if (deltaErrors !== undefined) errors = deltaErrors;
-      if (Object.keys(delta).length > 0) writeEvent(res, chunk([choice(delta)]));
+      if (Object.keys(delta).length > 0) writeEventJson(res, chunk.choice(delta));
     }
   };
   startEvents(res);
-  writeEvent(res, chunk([choice({ role: "assistant", content: "" })]));
+  writeEventJson(res, chunk.choice({ role: "assistant", content: "" }));
   try {
-    for await (const piece of pieces) {
-      if (res.destroyed) return; // the client left; leaving the loop aborts the backend request
-      noteOutcome(outcome, piece);
-      if (piece.text !== "") await pushSliced(parser, piece.text, forward);
+    for await (const batch of pieces) {
+      for (const piece of batch) {
+        if (res.destroyed) return; // the client left; leaving the loop aborts the backend request
+        noteOutcome(outcome, piece);
+        if (piece.text === "") continue;
+        const slicing = pushSliced(parser, piece.text, forward);
+        if (slicing !== undefined) await slicing;
+      }
     }
     forward(parser.end());
   } catch (err) {
@@ -103,14 +105,14 @@ async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: 
     // The calls that validated, whole, numbered without gaps; nothing invalid was streamed, so the
     // errors name no index to drop.
     const calls = holder.kept(errors).map((c, index) => ({ index, id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-    if (calls.length > 0) writeEvent(res, chunk([choice({ tool_calls: calls })]));
+    if (calls.length > 0) writeEventJson(res, chunk.choice({ tool_calls: calls }));
     errors = withoutIndex(errors);
   }
   // Early-streamed calls keep `index` on their errors: a call whose index is listed failed validation
   // after it was streamed, and the client must drop it.
-  writeEvent(res, chunk([choice({}, finishReason(finish, outcome))], { chatwire_errors: errors }));
+  writeEventJson(res, chunk.choice({}, finishReason(finish, outcome), { key: "chatwire_errors", value: errors }));
   if (outcome.usage !== undefined) ex.usage = outcome.usage;
-  if (includeUsage) writeEvent(res, chunk([], { usage: outcome.usage ?? null }));
+  if (includeUsage) writeEventJson(res, chunk.noChoices("usage", outcome.usage ?? null));
   writeDone(res);
   res.end();
 }

@@ -11,12 +11,20 @@ export const SLICE_CHARS = 32 * 1024;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Pushes `text` and hands each slice's deltas to `take`. */
-export async function pushSliced(parser: StreamParser, text: string, take: (deltas: Delta[]) => void): Promise<void> {
+/**
+ * Pushes `text` and hands each slice's deltas to `take`. A text of one slice (nearly every backend
+ * piece) is pushed at once and gives undefined, with no promise to wait for; a longer one gives the
+ * promise of its slices.
+ */
+export function pushSliced(parser: StreamParser, text: string, take: (deltas: Delta[]) => void): Promise<void> | undefined {
   if (text.length <= SLICE_CHARS) {
     take(parser.push(text));
-    return;
+    return undefined;
   }
+  return pushSlices(parser, text, take);
+}
+
+async function pushSlices(parser: StreamParser, text: string, take: (deltas: Delta[]) => void): Promise<void> {
   for (let start = 0; start < text.length; ) {
     let end = Math.min(start + SLICE_CHARS, text.length);
     // Keep a surrogate pair together: each slice is whole code points.

@@ -140,7 +140,7 @@ function withoutLeadingBos(prompt: string, bos: string | undefined): string {
 }
 
 /** Sends the generation to the backend; `signal` aborts it (the client went away). */
-export function startBackend(ctx: ServerContext, generation: Generation, signal: AbortSignal): Promise<AsyncIterable<BackendPiece>> {
+export function startBackend(ctx: ServerContext, generation: Generation, signal: AbortSignal): Promise<AsyncIterable<BackendPiece[]>> {
   return openBackend(ctx.protocol, generation.call, ctx.transport, signal);
 }
 

@@ -8,6 +8,7 @@ import { readSharedJson } from "../request/read-shared-json.js";
 import { ApiError, type ApiErrorBody, type BodyPlace } from "./api-error.js";
 import type { Exchange } from "./exchange.js";
 import { toJson } from "./json-text.js";
+import { readAll, utf8Text, type ReadAll } from "./read-all.js";
 
 /**
  * Reads the request body as JSON, refusing more than `limit` bytes (413) before buffering it.
@@ -37,20 +38,15 @@ export function notJson(err: unknown): ApiError {
 export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
+  let read: ReadAll;
   try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) throw tooLarge(limit);
-      chunks.push(chunk);
-    }
+    read = await readAll(req, limit, undefined, "pause");
   } catch (err) {
-    if (err instanceof ApiError) throw err;
     // The client broke off while sending; it is most likely gone, but the answer says why.
     throw new ApiError(400, "invalid_request_error", `the request body could not be read: ${(err as Error).message}`, { code: "invalid_request" });
   }
-  return new TextDecoder().decode(Buffer.concat(chunks)); // decoded whole: a character may span chunks
+  if (read.over) throw tooLarge(limit);
+  return utf8Text(read.bytes); // decoded whole: a character may span chunks
 }
 
 function tooLarge(limit: number): ApiError {
@@ -105,8 +101,14 @@ function batchWrites(res: ServerResponse): void {
 /** One `data:` event; with `event` set, a named event (the Responses API streams those). */
 export function writeEvent(res: ServerResponse, data: unknown, event?: string): void {
   if (res.writableEnded || res.destroyed) return;
+  writeEventJson(res, toJson(data), event);
+}
+
+/** writeEvent for data already printed as JSON text. */
+export function writeEventJson(res: ServerResponse, json: string, event?: string): void {
+  if (res.writableEnded || res.destroyed) return;
   batchWrites(res);
-  res.write(`${event === undefined ? "" : `event: ${event}\n`}data: ${toJson(data)}\n\n`);
+  res.write(event === undefined ? `data: ${json}\n\n` : `event: ${event}\ndata: ${json}\n\n`);
 }
 
 /** Chat Completions' end-of-stream marker. */

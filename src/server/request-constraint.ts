@@ -9,6 +9,7 @@ import type { Constraint, GrammarTrigger } from "./backends/index.js";
 import type { GrammarRequest } from "./generation.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
 import type { RequestGrammars } from "./request-grammar.js";
+import type { LazyGrammar } from "../grammar/index.js";
 
 export interface ConstraintSources {
   accepts: readonly Constraint["kind"][];
@@ -26,10 +27,7 @@ export async function chooseConstraint(src: ConstraintSources, request: GrammarR
     }
     if (accepts.includes("lazy_gbnf")) {
       const lazy = grammars.lazy(request);
-      if (lazy !== undefined) {
-        const triggers = await Promise.all(lazy.triggers.map((t) => (t.kind === "word" ? wordTrigger(src.tokenizer, t.word, signal) : t)));
-        return { kind: "lazy_gbnf", grammar: lazy.grammar, triggers };
-      }
+      if (lazy !== undefined) return { kind: "lazy_gbnf", grammar: lazy.grammar, triggers: await triggersOf(lazy, src.tokenizer, signal) };
     }
     if (accepts.includes("gbnf")) {
       const grammar = grammars.full(request);
@@ -37,6 +35,20 @@ export async function chooseConstraint(src: ConstraintSources, request: GrammarR
     }
   }
   return responseFormat !== undefined && accepts.includes(responseFormat.kind) ? responseFormat : undefined;
+}
+
+/**
+ * A kept lazy grammar's triggers with their token ids, by grammar (the same object while the tools are
+ * the same): looked up once, not per request. Kept only once every lookup has succeeded.
+ */
+const lazyTriggers = new WeakMap<LazyGrammar, { tokenizer: PromptTokenizer | undefined; triggers: GrammarTrigger[] }>();
+
+async function triggersOf(lazy: LazyGrammar, tokenizer: PromptTokenizer | undefined, signal: AbortSignal): Promise<GrammarTrigger[]> {
+  const kept = lazyTriggers.get(lazy);
+  if (kept !== undefined && kept.tokenizer === tokenizer) return kept.triggers;
+  const triggers = await Promise.all(lazy.triggers.map((t) => (t.kind === "word" ? wordTrigger(tokenizer, t.word, signal) : t)));
+  lazyTriggers.set(lazy, { tokenizer, triggers });
+  return triggers;
 }
 
 /** Ids of marker texts per tokenizer: a marker is looked up once per server. */

@@ -10,6 +10,7 @@ import { ChatwireError } from "../errors.js";
 import { getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
 import { buildGbnf, buildLazyGbnf, buildStructuralTag, grammarFormats, grammarUnavailable, type LazyGrammar, type StructuralTag } from "../grammar/index.js";
+import { isDeepFrozen } from "../jinja/index.js";
 import { PyFloat } from "../jinja/py-float.js";
 import { normalizeToolChoice } from "../request/tools.js";
 import type { ChatTemplate } from "../template/index.js";
@@ -28,16 +29,51 @@ const MAX_CHARS = 4 << 20;
  * body is JSON read by readSharedJson (plain data, integral floats as PyFloat), so equal text means
  * an equal request. A PyFloat is marked as a string with a leading NUL; a request holding such a
  * string itself is not cached (its key could be mistaken for one with a float).
+ *
+ * The key is the JSON text of the array of those values, each printed on its own: a deeply frozen
+ * value (readSharedJson's tools list, the same object again while the client sends the same tools)
+ * keeps its text by identity, so a request whose tools were seen before costs no walk of them. One key
+ * per request: the full and the lazy grammar read the same one.
  */
-function grammarKey(request: GrammarRequest): string | undefined {
+const keys = new WeakMap<GrammarRequest, string | undefined>();
+const keyTexts = new WeakMap<object, KeyText>();
+
+interface KeyText {
+  /** JSON text, `null` for undefined (as in an array). */
+  text: string;
+  /** Holds a string that starts with NUL: no key. */
+  ambiguous: boolean;
+}
+
+function keyText(value: unknown): KeyText {
+  if (typeof value === "string") return { text: JSON.stringify(value), ambiguous: value.charCodeAt(0) === 0 };
+  if (value === undefined) return { text: "null", ambiguous: false };
+  if (value === null || typeof value !== "object") return printed(value);
+  let kept = keyTexts.get(value);
+  if (kept === undefined) {
+    kept = printed(value);
+    if (isDeepFrozen(value)) keyTexts.set(value, kept);
+  }
+  return kept;
+}
+
+function printed(value: unknown): KeyText {
   let ambiguous = false;
-  const { body } = request;
-  const text = JSON.stringify([request.format, request.output.reasoning, request.promptSuffix, body.tools, body.tool_choice, body.parallel_tool_calls], (_key, v: unknown) => {
+  const text = JSON.stringify(value, (_key, v: unknown) => {
     if (v instanceof PyFloat) return `\u0000${v.value}`;
     if (typeof v === "string" && v.charCodeAt(0) === 0) ambiguous = true;
     return v;
-  });
-  return ambiguous ? undefined : text;
+  }) as string | undefined;
+  return { text: text ?? "null", ambiguous };
+}
+
+function grammarKey(request: GrammarRequest): string | undefined {
+  if (keys.has(request)) return keys.get(request);
+  const { body } = request;
+  const parts = [request.format, request.output.reasoning, request.promptSuffix, body.tools, body.tool_choice, body.parallel_tool_calls].map(keyText);
+  const key = parts.some((p) => p.ambiguous) ? undefined : `[${parts.map((p) => p.text).join(",")}]`;
+  keys.set(request, key);
+  return key;
 }
 
 /** The constraints built for a request, each kept by what it depends on. */

@@ -69,7 +69,7 @@ function finished(shell: Record<string, unknown>, output: OutputItem[], outcome:
 }
 
 /** Feeds the backend's text through the stream parser into `output`; returns what the backend said. */
-async function run(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, output: ResponseOutput, alive: () => boolean): Promise<{ outcome: BackendOutcome; errors: ParseIssue[] }> {
+async function run(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece[]>, output: ResponseOutput, alive: () => boolean): Promise<{ outcome: BackendOutcome; errors: ParseIssue[] }> {
   const parser = ctx.template.streamParser(generation.body, generation.parseOptions);
   const outcome: BackendOutcome = { stop: undefined, usage: undefined };
   let errors: ParseIssue[] = [];
@@ -79,16 +79,20 @@ async function run(ctx: ServerContext, generation: Generation, pieces: AsyncIter
       output.push(delta);
     }
   };
-  for await (const piece of pieces) {
-    if (!alive()) break; // leaving the loop aborts the backend request
-    noteOutcome(outcome, piece);
-    if (piece.text !== "") await pushSliced(parser, piece.text, take);
+  read: for await (const batch of pieces) {
+    for (const piece of batch) {
+      if (!alive()) break read; // leaving the loop aborts the backend request
+      noteOutcome(outcome, piece);
+      if (piece.text === "") continue;
+      const slicing = pushSliced(parser, piece.text, take);
+      if (slicing !== undefined) await slicing;
+    }
   }
   take(parser.end());
   return { outcome, errors };
 }
 
-async function wholeResponse(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, shell: Record<string, unknown>, ex: Exchange): Promise<void> {
+async function wholeResponse(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece[]>, shell: Record<string, unknown>, ex: Exchange): Promise<void> {
   const output = new ResponseOutput(undefined, ctx.holdCalls);
   const { outcome, errors } = await run(ctx, generation, pieces, output, () => true);
   if (outcome.usage !== undefined) ex.usage = outcome.usage;
@@ -96,7 +100,7 @@ async function wholeResponse(ctx: ServerContext, generation: Generation, pieces:
   sendJson(ex.res, 200, finished(shell, output.finish(errors), outcome, withoutIndex(errors)));
 }
 
-async function streamResponse(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece>, shell: Record<string, unknown>, ex: Exchange): Promise<void> {
+async function streamResponse(ctx: ServerContext, generation: Generation, pieces: AsyncIterable<BackendPiece[]>, shell: Record<string, unknown>, ex: Exchange): Promise<void> {
   const res: ServerResponse = ex.res;
   let sequence = 0;
   const emit: EmitEvent = (type, fields) => writeEvent(res, { type, sequence_number: sequence++, ...fields }, type);

@@ -37,7 +37,8 @@ export interface RouterOptions extends AccessOptions {
 }
 
 export async function route(ctx: ServerContext, options: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const started = process.hrtime.bigint();
+  // Read only for the access log's duration.
+  const started = options.accessLog === undefined ? 0n : process.hrtime.bigint();
   // Aborted when the client goes away before the answer is complete: the backend request stops too.
   const controller = new AbortController();
   const path = pathOf(req.url);
@@ -75,8 +76,10 @@ export async function route(ctx: ServerContext, options: RouterOptions, req: Inc
 }
 
 function pathOf(url: string | undefined): string {
-  const path = (url ?? "/").split("?")[0] ?? "/";
-  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+  if (url === undefined) return "/";
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
+  return path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") : path;
 }
 
 /** `POST /v1/chat/completions 200 12.3ms prompt_tokens=42 completion_tokens=17` (`-` when unknown). */

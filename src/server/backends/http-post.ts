@@ -4,14 +4,16 @@
  * streams for the body, abort-signal plumbing), a tenth of a served request. Keep-alive connections
  * come from Node's global agent, as fetch's did from its pool.
  */
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { urlToHttpOptions } from "node:url";
+import type { Cancel } from "./watchdog.js";
 
 export interface PostAnswer {
   status: number;
   statusText: string;
-  /** The body's bytes as they arrive; aborting the signal before its end ends it with an error. */
-  body: AsyncIterable<Uint8Array>;
+  /** The body's bytes as they arrive; a cancel before its end ends it with an error. */
+  body: IncomingMessage;
 }
 
 function abortError(): Error {
@@ -20,30 +22,41 @@ function abortError(): Error {
   return err;
 }
 
+/** Request options by URL: a completion goes to one URL, parsed once (at most a few are kept). */
+const targets = new Map<string, { send: typeof httpRequest; options: RequestOptions }>();
+
+function targetOf(url: string): { send: typeof httpRequest; options: RequestOptions } {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const parsed = new URL(url);
+    if (targets.size >= 16) targets.clear();
+    target = { send: parsed.protocol === "https:" ? httpsRequest : httpRequest, options: urlToHttpOptions(parsed) };
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /**
  * Resolves once the answer's status and headers are in; rejects when the backend cannot be reached or
- * `signal` aborts first. An abort while the body is read cuts the connection (the backend stops its
+ * `cancel` fires first. A cancel while the body is read cuts the connection (the backend stops its
  * work); once the body has ended it does nothing, and the connection is kept for the next request.
  */
-export function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<PostAnswer> {
+export function post(url: string, headers: Record<string, string>, body: string, cancel: Cancel): Promise<PostAnswer> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortError());
-    const target = new URL(url);
-    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    if (cancel.aborted) return reject(abortError());
+    const { send, options } = targetOf(url);
     let response: IncomingMessage | undefined;
-    const onAbort = (): void => {
+    const release = cancel.listen(() => {
       const err = abortError();
       req.destroy(err);
       response?.destroy(err);
-    };
-    const release = (): void => signal.removeEventListener("abort", onAbort);
-    const req = send(target, { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (res) => {
+    });
+    const req = send({ ...options, method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (res) => {
       response = res;
       res.once("end", release);
       res.once("close", release);
       resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", body: res });
     });
-    signal.addEventListener("abort", onAbort, { once: true });
     req.on("error", (err) => {
       release();
       reject(err);

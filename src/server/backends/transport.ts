@@ -4,11 +4,14 @@
  * (`timeoutMs` until the answer starts and between stream events) and the answer's size, and stop the
  * backend's work when the caller aborts (the client went away).
  */
-import { toJson } from "../json-text.js";
+import type { Readable } from "node:stream";
+import { toJson, toJsonBody } from "../json-text.js";
+import { readAll, utf8Text } from "../read-all.js";
 import { post, type PostAnswer } from "./http-post.js";
 import { errorText } from "./read-fields.js";
-import { lines, ndjson, sseJson } from "./frames.js";
+import { ndjsonReader, sseReader } from "./frames.js";
 import { BackendError, type BackendCall, type BackendPiece, type BackendProtocol } from "./types.js";
+import { Watchdog } from "./watchdog.js";
 
 export interface TransportOptions {
   /** The backend's base URL (`http://127.0.0.1:8080`); the protocol's path is appended. */
@@ -34,14 +37,14 @@ export async function openBackend(
   call: BackendCall,
   options: TransportOptions,
   signal: AbortSignal,
-): Promise<AsyncIterable<BackendPiece>> {
+): Promise<AsyncIterable<BackendPiece[]>> {
   const { path, body } = protocol.request(call);
   const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
   const watch = new Watchdog(options.timeoutMs, signal);
   let response: PostAnswer;
   try {
     const headers = { "content-type": "application/json", accept: call.stream ? "text/event-stream, application/x-ndjson" : "application/json" };
-    response = await post(url, headers, toJson(mergeExtra(body, options.extraBody)), watch.signal);
+    response = await post(url, headers, toJsonBody(mergeExtra(body, options.extraBody)), watch);
   } catch (err) {
     watch.stop();
     throw watch.explain(err, `cannot reach the backend at ${url}`);
@@ -54,13 +57,18 @@ export async function openBackend(
   return pieces(protocol, response, call.stream, options.maxResponseBytes, watch);
 }
 
+/**
+ * The answer's pieces, in batches: a whole answer is one batch, a stream gives a batch for each network
+ * chunk (the events that arrived together). One async step per chunk, not one per event and framing
+ * level.
+ */
 async function* pieces(
   protocol: BackendProtocol,
   response: PostAnswer,
   stream: boolean,
   limit: number,
   watch: Watchdog,
-): AsyncGenerator<BackendPiece> {
+): AsyncGenerator<BackendPiece[]> {
   // Once the whole body is read there is nothing to stop: aborting then cost a DOMException (with its
   // stack) and an abort event per request.
   let drained = false;
@@ -76,26 +84,68 @@ async function* pieces(
       }
       const piece = protocol.read(json);
       if (piece.stop === undefined) throw new BackendError(`the backend's answer does not say it is complete (no stop reason): ${JSON.stringify(text.slice(0, 200))}`);
-      yield piece;
+      yield [piece];
       return;
     }
-    const framed = protocol.framing === "sse" ? sseJson : ndjson;
-    let finished = false;
-    for await (const json of framed(lines(bytes(response.body, limit, watch, true)))) {
-      const piece = protocol.read(json);
-      if (piece.stop !== undefined) finished = true;
-      yield piece;
+    const frames = protocol.framing === "sse" ? sseReader() : ndjsonReader();
+    const batch = new PieceBatch(protocol);
+    let size = 0;
+    for await (const chunk of response.body) {
+      watch.reset();
+      size += chunk.length;
+      if (size > limit) throw new BackendError(`the backend's answer is larger than ${limit} bytes`);
+      const read = batch.read(frames.push(chunk));
+      if (read.length > 0) yield read;
+      batch.check();
+      frames.check();
+      if (frames.done) break;
+    }
+    if (!frames.done) {
+      const read = batch.read(frames.end());
+      if (read.length > 0) yield read;
+      batch.check();
+      frames.check();
     }
     drained = true;
     // A stream that ends without its last event (the backend closed mid-answer, or it is not the
     // protocol this kind speaks) is a failure, not a short answer.
-    if (!finished) throw new BackendError("the backend's stream ended before the answer was complete (no final event with a stop reason)");
+    if (!batch.finished) throw new BackendError("the backend's stream ended before the answer was complete (no final event with a stop reason)");
   } catch (err) {
     throw watch.explain(err, "the backend's answer broke off");
   } finally {
     watch.stop();
     // Stops the backend's work when the consumer leaves early (client disconnect, an error of ours).
-    if (!drained && !watch.signal.aborted) watch.abort();
+    if (!drained && !watch.aborted) watch.abort();
+  }
+}
+
+/**
+ * Payloads read as pieces. One the protocol rejects fails the stream after the pieces before it have
+ * been handed on, as when each event was read on its own: read() returns those, check() then throws.
+ */
+class PieceBatch {
+  finished = false;
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly protocol: BackendProtocol) {}
+
+  read(payloads: unknown[]): BackendPiece[] {
+    const out: BackendPiece[] = [];
+    for (const json of payloads) {
+      try {
+        const piece = this.protocol.read(json);
+        if (piece.stop !== undefined) this.finished = true;
+        out.push(piece);
+      } catch (error) {
+        this.failure = { error };
+        break;
+      }
+    }
+    return out;
+  }
+
+  check(): void {
+    if (this.failure !== undefined) throw this.failure.error;
   }
 }
 
@@ -122,7 +172,7 @@ export async function backendRequest(
   }
   const done = (): void => {
     watch.stop();
-    if (!watch.signal.aborted) watch.abort();
+    if (!watch.aborted) watch.abort();
   };
   async function* chunks(limit: number): AsyncGenerator<Uint8Array> {
     try {
@@ -166,10 +216,11 @@ async function* bytes(body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Arra
   }
 }
 
-async function readText(body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null, limit: number, watch: Watchdog, strict = false): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of bytes(body, limit, watch, strict)) chunks.push(chunk);
-  return new TextDecoder().decode(Buffer.concat(chunks));
+/** A post answer's whole body as text; past `limit` bytes a BackendError when `strict`, else its first `limit` bytes. */
+async function readText(body: Readable, limit: number, watch: Watchdog, strict = false): Promise<string> {
+  const read = await readAll(body, limit, () => watch.reset());
+  if (read.over && strict) throw new BackendError(`the backend's answer is larger than ${limit} bytes`);
+  return utf8Text(read.bytes);
 }
 
 /** The message in an error body (`{"error": ...}` as JSON, or the text itself). */
@@ -191,68 +242,4 @@ function mergeExtra(body: Record<string, unknown>, extra: Record<string, unknown
     else out[key] = value;
   }
   return out;
-}
-
-/**
- * One AbortController for the backend request, fired by the caller's signal (client gone) or by the
- * idle timer; it remembers which, so a timeout is reported as 504 and not as a broken connection.
- * The caller's signal is joined with AbortSignal.any rather than an abort listener: a request's many
- * parallel backend calls (the start-up probe of special tokens, a prompt's segments) each added one,
- * and past ten Node printed MaxListenersExceededWarning, which operators read as a leak.
- */
-class Watchdog {
-  private readonly controller = new AbortController();
-  private readonly joined: AbortSignal;
-  private timer: NodeJS.Timeout | undefined;
-  private timedOut = false;
-
-  constructor(
-    private readonly timeoutMs: number,
-    private readonly outer: AbortSignal,
-  ) {
-    this.joined = AbortSignal.any([outer, this.controller.signal]);
-    this.reset();
-  }
-
-  get signal(): AbortSignal {
-    return this.joined;
-  }
-
-  reset(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.joined.aborted) return;
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      this.abort();
-    }, this.timeoutMs);
-  }
-
-  abort(): void {
-    this.controller.abort();
-  }
-
-  stop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  /** A BackendError for what went wrong: the timeout, the backend's own error, or a network failure. */
-  explain(err: unknown, context: string): BackendError {
-    if (this.timedOut) return new BackendError(`the backend did not answer within ${this.timeoutMs} ms`, 504);
-    if (err instanceof BackendError) return err;
-    if (this.outer.aborted) return new BackendError("the request was cancelled by the client");
-    return new BackendError(`${context}: ${networkMessage(err)}`);
-  }
-}
-
-/**
- * fetch says only "fetch failed": its cause (ECONNREFUSED 127.0.0.1:9, ...) is what helps. Node's http
- * client gives the system error itself, whose code is shown when its message lacks it ("socket hang up").
- */
-function networkMessage(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as Error & { cause?: unknown }).cause;
-  const error = cause instanceof Error ? cause : err;
-  const code = (error as Error & { code?: unknown }).code;
-  return typeof code === "string" && !error.message.includes(code) ? `${code} ${error.message}` : error.message;
 }

@@ -32,6 +32,32 @@ beforeAll(async () => {
   model = await llama.loadModel({ modelPath: randomLlamaFile(dir).file });
 }, 120_000);
 
+/**
+ * Samples SAMPLES completions of `prompt` under `grammarText` (seeded) and expects >= 95% to parse into
+ * exactly one valid call with no error; the failures are the message.
+ */
+async function expectValidCalls(grammarText: string, prompt: string, format: FormatDescription, promptSuffix?: string): Promise<void> {
+  const grammar = await model.llama.createGrammar({ grammar: grammarText });
+  // One thread: the model is tiny, and spinning threads on a loaded machine cost more than they give.
+  const context = await model.createContext({ contextSize: 1024, threads: 1 });
+  try {
+    let valid = 0;
+    const failures: string[] = [];
+    for (let n = 0; n < SAMPLES; n++) {
+      const sequence = context.getSequence();
+      const completion = new LlamaCompletion({ contextSequence: sequence });
+      const text = await completion.generateCompletion(prompt, { grammar, maxTokens: 800, temperature: 1, seed: 1000 + n });
+      sequence.dispose();
+      const got = parseCompletion(format, text, REQUEST, promptSuffix === undefined ? {} : { promptSuffix });
+      if ((got.message.tool_calls ?? []).length === 1 && got.errors.length === 0) valid++;
+      else failures.push(`${JSON.stringify(text)}: ${JSON.stringify(got.errors)}`);
+    }
+    expect(valid / SAMPLES, failures.join("\n")).toBeGreaterThanOrEqual(0.95);
+  } finally {
+    await context.dispose();
+  }
+}
+
 describe("a random-weight model on llama.cpp writes valid calls under the grammar", () => {
   // JSON arguments, tagged raw values, and the XML-element leaves of the two xml-calls formats.
   for (const id of ["hermes", "qwen3-coder", "kimi-k3", "minimax-m3"] as FormatId[]) {
@@ -42,26 +68,7 @@ describe("a random-weight model on llama.cpp writes valid calls under the gramma
       const grammarText = buildGbnf(format, REQUEST);
       // The keywords of these tools are all enforced.
       expect(grammarText).not.toMatch(/^# relaxed/m);
-      const grammar = await model.llama.createGrammar({ grammar: grammarText });
-      // One thread: the model is tiny, and spinning threads on a loaded machine cost more than they give.
-      const context = await model.createContext({ contextSize: 1024, threads: 1 });
-      try {
-        const prompt = "<|im_start|>user\nSet it up.<|im_end|>\n<|im_start|>assistant\n";
-        let valid = 0;
-        const failures: string[] = [];
-        for (let n = 0; n < SAMPLES; n++) {
-          const sequence = context.getSequence();
-          const completion = new LlamaCompletion({ contextSequence: sequence });
-          const text = await completion.generateCompletion(prompt, { grammar, maxTokens: 800, temperature: 1, seed: 1000 + n });
-          sequence.dispose();
-          const got = parseCompletion(format, text, REQUEST);
-          if ((got.message.tool_calls ?? []).length === 1 && got.errors.length === 0) valid++;
-          else failures.push(`${JSON.stringify(text)}: ${JSON.stringify(got.errors)}`);
-        }
-        expect(valid / SAMPLES, failures.join("\n")).toBeGreaterThanOrEqual(0.95);
-      } finally {
-        await context.dispose();
-      }
+      await expectValidCalls(grammarText, "<|im_start|>user\nSet it up.<|im_end|>\n<|im_start|>assistant\n", format);
     }, 300_000);
   }
 
@@ -74,23 +81,6 @@ describe("a random-weight model on llama.cpp writes valid calls under the gramma
     const grammarText = buildGbnf(format, REQUEST, { promptSuffix });
     expect(grammarText).not.toMatch(/^# relaxed/m);
     expect(grammarText).not.toMatch(/analysis/);
-    const grammar = await model.llama.createGrammar({ grammar: grammarText });
-    const context = await model.createContext({ contextSize: 1024, threads: 1 });
-    try {
-      let valid = 0;
-      const failures: string[] = [];
-      for (let n = 0; n < SAMPLES; n++) {
-        const sequence = context.getSequence();
-        const completion = new LlamaCompletion({ contextSequence: sequence });
-        const text = await completion.generateCompletion(`<|start|>user<|message|>Set it up.<|end|>${promptSuffix}`, { grammar, maxTokens: 800, temperature: 1, seed: 1000 + n });
-        sequence.dispose();
-        const got = parseCompletion(format, text, REQUEST, { promptSuffix });
-        if ((got.message.tool_calls ?? []).length === 1 && got.errors.length === 0) valid++;
-        else failures.push(`${JSON.stringify(text)}: ${JSON.stringify(got.errors)}`);
-      }
-      expect(valid / SAMPLES, failures.join("\n")).toBeGreaterThanOrEqual(0.95);
-    } finally {
-      await context.dispose();
-    }
+    await expectValidCalls(grammarText, `<|start|>user<|message|>Set it up.<|end|>${promptSuffix}`, format, promptSuffix);
   }, 300_000);
 });

@@ -90,6 +90,12 @@ async function inPage(csp: string | undefined): Promise<Record<string, unknown>>
   return result;
 }
 
+/** The field each broken schema of cases.mjs is reported at: the wrong value where there is one. */
+const SCHEMA_ERROR_FIELD: Record<string, string> = {
+  misspeltType: "tools[2].function.parameters.properties.n.type",
+  danglingRef: "tools[2].function.parameters",
+};
+
 describe("the built package in a browser", () => {
   it("bundles for platform browser from the package name with no Node built-in and no stub", () => {
     expect(bundle.code.length).toBeGreaterThan(0);
@@ -131,7 +137,7 @@ describe("the built package in a browser", () => {
     }
     expect(compared).toBeGreaterThan(100);
     const schemaErrors = web.schemaErrors as Record<string, { code: string; field: string }>;
-    for (const value of Object.values(schemaErrors)) expect(value).toEqual({ code: "invalid_request", field: "tools[2].function.parameters" });
+    for (const [key, value] of Object.entries(schemaErrors)) expect(value, key).toEqual({ code: "invalid_request", field: SCHEMA_ERROR_FIELD[key.split("/")[0]!] });
   }, 120_000);
 
   it.skipIf(!haveChromium)("under a script-src 'self' CSP (no eval) still rejects invalid arguments, as Node does without code generation", async () => {
@@ -147,6 +153,6 @@ describe("the built package in a browser", () => {
     expect(builtin.invalid!.errors[0]!.message).toMatch(/arguments\/n .*arguments\/s must match pattern/);
     const schemaErrors = web.schemaErrors as Record<string, { code: string; field: string }>;
     expect(Object.keys(schemaErrors)).toHaveLength(6);
-    for (const value of Object.values(schemaErrors)) expect(value).toEqual({ code: "invalid_request", field: "tools[2].function.parameters" });
+    for (const [key, value] of Object.entries(schemaErrors)) expect(value, key).toEqual({ code: "invalid_request", field: SCHEMA_ERROR_FIELD[key.split("/")[0]!] });
   }, 120_000);
 });

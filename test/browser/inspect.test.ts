@@ -113,7 +113,7 @@ describe.skipIf(!haveChromium)("chatwire inspect", () => {
     await page.fill("#request-a", JSON.stringify({ messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "f", parameters: { type: "integr" } } }] }));
     await page.click("#render-button");
     await page.waitForFunction(() => (document.getElementById("render-error")?.textContent ?? "") !== "");
-    expect(await page.textContent("#render-error")).toMatch(/^invalid_request \(tools\[0\]\.function\.parameters\)/);
+    expect(await page.textContent("#render-error")).toMatch(/^invalid_request \(tools\[0\]\.function\.parameters\.type\)/);
     await page.context().close();
   }, 60_000);
 

@@ -101,6 +101,20 @@ describe("plain tool lists kept by content", () => {
     for (let i = 0; i < 3; i++) expect(() => normalizeTools(bad.tools, "input.tools")).toThrow(/^input\.tools\[1\]/);
   });
 
+  it("counts only the versions it still holds: a version pushed out of its slot leaves the total", () => {
+    // Versions of one list (same tool names, same size), each sent twice so that each is kept; a slot
+    // holds the last few, so after many versions the total is what a full slot weighs.
+    const feed = (from: number, to: number): number => {
+      for (let i = from; i < to; i++) {
+        const text = `[{"type": "function", "function": {"name": "kt_versioned", "description": "version ${String(i).padStart(3, "0")}"}}]`;
+        for (let k = 0; k < 2; k++) normalizeTools(JSON.parse(text));
+      }
+      return keptToolsSize().weight;
+    };
+    const full = feed(0, 8);
+    expect(feed(8, 64)).toBe(full);
+  });
+
   it("holds at most 16 MB by its estimate, however many distinct lists it is fed", () => {
     const filler = "x".repeat(2000);
     for (let i = 0; i < 4000; i++) {

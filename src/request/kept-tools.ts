@@ -88,7 +88,11 @@ export function keptTools(tools: unknown[]): unknown[] {
   const record = recordValue(value);
   if (record === undefined) return tools;
   const kept: Kept = { value, record, weight: digest.chars * BYTES_PER_CHAR + digest.values * BYTES_PER_VALUE };
-  if (slot.kept.length >= BUCKET) slot.weight -= slot.kept.shift()!.weight;
+  if (slot.kept.length >= BUCKET) {
+    const dropped = slot.kept.shift()!.weight;
+    slot.weight -= dropped;
+    totalWeight -= dropped;
+  }
   slot.kept.push(kept);
   slot.weight += kept.weight;
   totalWeight += kept.weight;

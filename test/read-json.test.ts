@@ -159,6 +159,21 @@ describe("readSharedJson", () => {
     expect((readSharedJson(`{"m": ["${pad}", 1.5, 2]}`) as { m: unknown[] }).m).toEqual([pad, 1.5, 2]);
   });
 
+  it("notes where each item of a long new array ends, whatever the item, for an array that repeats them", () => {
+    const items = ['"s"', "12", "-1.0", "true", "false", "null", '{"k": [1, 2.0]}', '["x"]', `"${"p".repeat(300)}"`, "3e2"];
+    const first = readSharedJson(`{"m": [${items.join(", ")}]}`) as { m: unknown[] };
+    for (const next of [[...items, "7"], [...items.slice(0, -1), "4"], [...items, '"t"'], [...items.slice(0, 7), "nul"]]) {
+      const t = `{"m": [${next.join(", ")}]}`;
+      if (next.at(-1) === "nul") {
+        expect(() => readSharedJson(t)).toThrow(SyntaxError);
+        continue;
+      }
+      const read = readSharedJson(t) as { m: unknown[] };
+      expect(same(read, readJson(t)), t).toBe(true);
+      expect(read.m[6]).toBe(first.m[6]);
+    }
+  });
+
   it("returns the same frozen subtrees for text read before, and a fresh root", () => {
     const history = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
     const first = readSharedJson(body(history)) as { tools: object[]; messages: object[] };
@@ -205,20 +220,31 @@ describe("readSharedJson", () => {
     expect(same(again, readJson(body(1, "c")))).toBe(true);
   });
 
-  it("finds a subtree whether it was first read inside another or directly below the root", () => {
+  it("finds a subtree below the root again, or inside a short array; a long new array is kept as a whole", () => {
     const short = { role: "user", content: "a question long enough to be kept, under 256" };
     const long = { role: "tool", content: "r".repeat(400) };
-    const inside = readSharedJson(JSON.stringify({ messages: [short, long] })) as { messages: object[] };
     const below = readSharedJson(JSON.stringify({ a: short, b: long })) as { a: object; b: object };
-    expect(below.a).toBe(inside.messages[0]);
-    expect(below.b).toBe(inside.messages[1]);
-    const again = readSharedJson(JSON.stringify({ messages: [long, short] })) as { messages: object[] };
-    expect(again.messages[0]).toBe(below.b);
-    expect(again.messages[1]).toBe(below.a);
+    const moved = readSharedJson(JSON.stringify({ c: long, d: short })) as { c: object; d: object };
+    expect(moved.c).toBe(below.b);
+    expect(moved.d).toBe(below.a);
+    // An array within its fingerprint's 256 characters is read item by item: its items are found by their text.
+    const inShort = readSharedJson(JSON.stringify({ messages: [short] })) as { messages: object[] };
+    expect(inShort.messages[0]).toBe(below.a);
+    // A longer array seen nowhere before is read in one go: its items are new values, with no entries of
+    // their own (issue 19: looking each up cost a fifth of reading a request that shares nothing). The
+    // array is kept with where its items end, so the same array, or one that repeats its first items, shares them.
+    const inLong = readSharedJson(JSON.stringify({ messages: [short, long] })) as { messages: object[] };
+    expect(inLong.messages[0]).not.toBe(below.a);
+    expect(inLong.messages[0]).toEqual(short);
+    expect(Object.isFrozen(inLong.messages[1])).toBe(true);
+    const grown = readSharedJson(JSON.stringify({ messages: [short, long, short] })) as { messages: object[] };
+    expect(grown.messages[0]).toBe(inLong.messages[0]);
+    expect(grown.messages[1]).toBe(inLong.messages[1]);
+    expect((readSharedJson(JSON.stringify({ input: [short, long] })) as { input: object[] }).input).toBe(inLong.messages);
     // A prefix of a kept subtree is not that subtree: same first characters, the text decides.
-    const grown = readSharedJson(JSON.stringify({ a: { ...long, name: "x" } })) as { a: Record<string, unknown> };
-    expect(grown.a).not.toBe(below.b);
-    expect(grown.a.name).toBe("x");
+    const longer = readSharedJson(JSON.stringify({ a: { ...long, name: "x" } })) as { a: Record<string, unknown> };
+    expect(longer.a).not.toBe(below.b);
+    expect(longer.a.name).toBe("x");
   });
 
   it("refuses a kept subtree where it would nest deeper than the reader allows", () => {

@@ -107,9 +107,10 @@ export interface JsonScan {
  * bracket that closes the container opening at `start`. Undefined when brackets nest deeper than
  * `maxHeight`, (`toClose`) the container never closes, or (a whole-text scan) an object key is an
  * array index (only the reader keeps its position; a `toClose` scan goes on and says so): the reader
- * then decides, and reports any error.
+ * then decides, and reports any error. With `ends` (a `toClose` scan of an array), the offset from
+ * `start` after each of the array's items is appended to it, as Reader.items notes them.
  */
-export function scanJson(text: string, start: number, maxHeight: number, toClose: boolean): JsonScan | undefined {
+export function scanJson(text: string, start: number, maxHeight: number, toClose: boolean, ends?: number[]): JsonScan | undefined {
   const floats: number[] = [];
   let depth = 0;
   let height = 0;
@@ -128,10 +129,12 @@ export function scanJson(text: string, start: number, maxHeight: number, toClose
         indexKeys = true;
       }
       i = end;
+      if (depth === 1 && ends !== undefined) ends.push(i + 1 - start);
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > height && (height = depth) > maxHeight) return undefined;
     } else if (c === 0x5d || c === 0x7d) {
       if (--depth === 0 && toClose) return { end: i + 1, floats, height, indexKeys };
+      if (depth === 1 && ends !== undefined) ends.push(i + 1 - start);
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const from = i;
       let float = false;
@@ -141,6 +144,11 @@ export function scanJson(text: string, start: number, maxHeight: number, toClose
         else if (!(d === 0x2b || d === 0x2d || (d >= 0x30 && d <= 0x39))) break;
       }
       if (float && Number.isInteger(Number(text.slice(from, i + 1)))) floats.push(from - start, i + 1 - start);
+      if (depth === 1 && ends !== undefined) ends.push(i + 1 - start);
+    } else if (depth === 1 && ends !== undefined && (c === 0x74 || c === 0x66 || c === 0x6e)) {
+      // An item `true`, `false` or `null`: it ends after its letters (JSON.parse checks the word).
+      while (i + 1 < text.length && text.charCodeAt(i + 1) >= 0x61 && text.charCodeAt(i + 1) <= 0x7a) i++;
+      ends.push(i + 1 - start);
     }
   }
   return toClose ? undefined : { end: text.length, floats, height, indexKeys };

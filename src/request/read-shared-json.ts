@@ -247,13 +247,14 @@ export function readSharedJson(text: string): unknown {
  * The reader, taking every container below the root that was read before from the shared cache by its
  * text. Only what was not seen before is read. The sharing goes two levels down, where requests repeat
  * themselves: the root's members (`tools`, `messages`, `input`, ...) and the items of those that are
- * arrays (each tool, each message). A top-level array is found from its first characters alone, and
- * read here item by item when new, so a history that grew by a turn shares every earlier message
- * although the array is new; any other container is scanned once (its end, its integral floats, its
- * depth), found by its whole text, and when new read natively in one go (JSON.parse reads it; one walk
- * freezes it and puts its floats in) and kept whole. Deeper containers get no entries of their own: a
- * new tool or message is new text as a whole, and looking up each of its parts cost more than reading
- * them (issue 19: requests that share nothing).
+ * arrays (each tool, each message). A top-level array is found from its first characters alone; one
+ * that repeats a kept one's first items (a history that grew by a turn) takes them from it and reads
+ * the rest item by item; one that shares nothing is read natively in one go and kept with where its
+ * items end (coldArray: its items get no entries of their own). Any other container is scanned once
+ * (its end, its integral floats, its depth), found by its whole text, and when new read natively in
+ * one go (JSON.parse reads it; one walk freezes it and puts its floats in) and kept whole. Deeper
+ * containers get no entries of their own: a new tool or message is new text as a whole, and looking
+ * up each of its parts cost more than reading them (issue 19: requests that share nothing).
  */
 class SharingReader extends Reader {
   override value(): unknown {
@@ -304,9 +305,9 @@ class SharingReader extends Reader {
 
   /**
    * A top-level array (`messages`, `tools`), found by a fingerprint of its first characters, unscanned:
-   * a repeated 20 KB tool list costs a 256-character hash and one comparison. New, it is read item by
-   * item, noting where each ends: a later array that repeats its first items (a history with a new
-   * turn) takes them from it without reading them again.
+   * a repeated 20 KB tool list costs a 256-character hash and one comparison. New, it is kept with
+   * where each item ends: a later array that repeats its first items (a history with a new turn) takes
+   * them from it without reading them again.
    */
   private topArray(): unknown {
     const text = this.text;
@@ -347,11 +348,17 @@ class SharingReader extends Reader {
         this.skipSpace();
         value = this.items(first, ends, start);
       }
-    } else if (this.open("]")) {
-      value = [];
     } else {
-      ends = [];
-      value = this.items([], ends, start);
+      // A short one (within its fingerprint's PREFIX characters) is read item by item: a grown version
+      // has another fingerprint, so only its items' own entries can share them.
+      const cold = length < 0 ? this.coldArray(key, start) : undefined;
+      if (cold !== undefined) return cold;
+      if (this.open("]")) {
+        value = [];
+      } else {
+        ends = [];
+        value = this.items([], ends, start);
+      }
     }
     const height = this.peak - this.depth;
     this.reached(outer);
@@ -359,6 +366,31 @@ class SharingReader extends Reader {
     const end = this.pos;
     if (end - start <= MAX_SHARED) keep(key, ownText(text, start, end), reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value), height, ends);
     return value;
+  }
+
+  /**
+   * A top-level array that shares nothing with one kept (neither its text nor its first items), read
+   * natively in one go and kept with where each item ends (for a later array that repeats its first
+   * items): one scan finds its end, item ends, integral floats and depth, one JSON.parse reads it,
+   * one walk freezes it. Its items get no entries of their own (see SharingReader). Undefined where
+   * the item-by-item reader must decide: an array over MAX_SHARED characters (not kept, so its items
+   * are), an integer-like key, a string like a float's mark, nesting past the limit, bad JSON.
+   */
+  private coldArray(key: number, start: number): unknown[] | undefined {
+    const text = this.text;
+    const ends: number[] = [];
+    const scan = scanJson(text, start, MAX_DEPTH - this.depth, true, ends);
+    if (scan === undefined || scan.indexKeys || scan.end - start > MAX_SHARED) return undefined;
+    const read = parseMarked(text.slice(start, scan.end), scan.floats) as unknown[] | undefined;
+    if (read === undefined) return undefined;
+    this.pos = scan.end;
+    this.reached(this.depth + scan.height);
+    freezeRead(read, scan.floats.length > 0);
+    // Each item recorded as deeply frozen too, as when read on its own: a render asks about the items
+    // (tojson of a tool), and would otherwise walk each to find it frozen.
+    for (const item of read) if (item !== null && typeof item === "object") markedDeepFrozen(item);
+    keep(key, ownText(text, start, scan.end), markedDeepFrozen(read), scan.height, ends);
+    return read;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ChatwireError } from "../src/errors.js";
 import { PyFloat } from "../src/jinja/py-float.js";
-import { normalizeRequest, readJson, type TemplateInfo } from "../src/request/index.js";
+import { normalizeRequest, readJson, readSharedJson, type TemplateInfo } from "../src/request/index.js";
 
 const plain = { readsContentParts: false, knowsDeveloperRole: false };
 const rich = { readsContentParts: true, knowsDeveloperRole: true };
@@ -401,6 +401,19 @@ describe("rule 9: tools and tool_choice", () => {
       "tools[1].function.parameters",
     );
     expect(fieldOf({ input: "x", tools: [{ type: "function", name: "g", parameters: [] }] })).toBe("tools[0].parameters");
+    // Field names are made only for an error: each place still named, nested and flat, plain and frozen (readSharedJson's).
+    expect(fieldOf({ messages: m, tools: [{ type: "function", function: { name: "f" } }, { type: "retrieval" }] })).toBe("tools[1].type");
+    // A schema's error: the message names the schema's field, `field` the wrong place inside it.
+    const typo = { type: "object", properties: { n: { type: "integr" } } };
+    const schemaError = (body: unknown) => {
+      const err = errorOf(() => normalizeRequest(body, plain));
+      return { code: err.code, field: err.field, at: err.message.slice(0, err.message.indexOf(": ")) };
+    };
+    const nested = { messages: m, tools: [{ type: "function", function: { name: "f" } }, { type: "function", function: { name: "g", parameters: typo } }] };
+    const place = { code: "invalid_request", field: "tools[1].function.parameters.properties.n.type", at: "tools[1].function.parameters" };
+    expect(schemaError(nested)).toEqual(place);
+    expect(schemaError(readSharedJson(JSON.stringify(nested)))).toEqual(place);
+    expect(schemaError({ input: "x", tools: [{ type: "function", name: "g", parameters: typo }] })).toEqual({ code: "invalid_request", field: "tools[0].parameters.properties.n.type", at: "tools[0].parameters" });
   });
   it("two tools by one name are an error naming the second", () => {
     const m = [{ role: "user", content: "x" }];

@@ -5,6 +5,7 @@
  */
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
+import { freezeDeep } from "../src/jinja/index.js";
 import { PyFloat } from "../src/jinja/py-float.js";
 import { DRAFT7_META } from "../src/schema/meta.js";
 import { surveySchema } from "../src/schema/survey.js";
@@ -56,6 +57,20 @@ describe("surveySchema", () => {
     expect(surveySchema({ maximum: Number.POSITIVE_INFINITY })).toBeUndefined();
     // Type names in data are data: an enum of "float" is no alias.
     expect(surveySchema({ enum: ["float"], properties: { type: { type: "string" } } })).toEqual([]);
+  });
+
+  it("gives the same answer when the caller knows the schema is deeply frozen, and says it is frozen", () => {
+    const schema = freezeDeep({ type: "object", properties: { s: { type: "string", pattern: "^a" }, r: { $ref: "#/definitions/x" } }, definitions: { x: true } });
+    const asked = { textBound: 0, mentionsRef: false, frozen: false };
+    const told = { textBound: 0, mentionsRef: false, frozen: false };
+    expect(surveySchema(schema, told, true)).toEqual(surveySchema(schema, asked));
+    expect(told).toEqual(asked);
+    expect(told).toMatchObject({ mentionsRef: true, frozen: true });
+    // Asked, a container left unfrozen shows.
+    const open = { type: "object", properties: Object.freeze({ s: { type: "string" } }) };
+    const facts = { textBound: 0, mentionsRef: false, frozen: true };
+    expect(surveySchema(Object.freeze(open), facts)).toEqual([]);
+    expect(facts.frozen).toBe(false);
   });
 
   it("sends to the full path a schema past the limits (which words the limit error)", () => {

@@ -17,13 +17,13 @@ export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] 
   if (!Array.isArray(tools)) throw invalidRequest(field, "must be an array of tools");
   // A list met before as other objects: the frozen copy kept of it, whose tojson text and schema checks are kept by identity.
   const source = keptTools(tools);
-  if (!isDeepFrozen(source)) return normalizeList(source, field);
+  if (!isDeepFrozen(source)) return normalizeList(source, field, false);
   // A list that cannot change (that copy, readSharedJson's): normalised once, so that every render is
   // given the very same frozen array (a template's `tools | tojson` is then encoded once, not per render).
   const engine = schemaEngine();
   const done = NORMALISED.get(source);
   if (done !== undefined && done.engine === engine && done.field === field) return done.tools;
-  const out = freezeDeep(normalizeList(source, field));
+  const out = freezeDeep(normalizeList(source, field, true));
   NORMALISED.set(source, { engine, field, tools: out });
   return out;
 }
@@ -31,34 +31,45 @@ export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] 
 /** normalizeTools' result for each deeply frozen list, with the schema engine that checked it and the field named in errors. */
 const NORMALISED = new WeakMap<readonly unknown[], { engine: string; field: string; tools: FunctionTool[] }>();
 
-function normalizeList(tools: readonly unknown[], field: string): FunctionTool[] {
+/**
+ * `deepFrozen`: the list is deeply frozen (so is every schema in it, which its check then need not ask).
+ * Field names (`tools[3].function.parameters`) are made only for an error: a request whose tools are
+ * all new made two strings per tool for nothing.
+ */
+function normalizeList(tools: readonly unknown[], field: string, deepFrozen: boolean): FunctionTool[] {
   const seen = new Set<string>();
-  return tools.map((tool, i) => {
-    const out = normalizeTool(tool, `${field}[${i}]`);
+  const out: FunctionTool[] = [];
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i];
+    const normalised = normalizeTool(tool, field, i, deepFrozen);
     // Two tools by one name: a call could not be told apart (nor validated against one schema).
-    const name = out.function.name;
+    const name = normalised.function.name;
     if (seen.has(name)) throw invalidRequest(`${field}[${i}]${isObject((tool as Record<string, unknown>).function) ? ".function" : ""}.name`, `duplicate tool name ${JSON.stringify(name)}`);
     seen.add(name);
-    return out;
-  });
+    out.push(normalised);
+  }
+  return out;
 }
 
-function normalizeTool(tool: unknown, field: string): FunctionTool {
-  if (!isObject(tool)) throw invalidRequest(field, "must be an object");
+/** Tool `i` of the list named `list`. */
+function normalizeTool(tool: unknown, list: string, i: number, deepFrozen: boolean): FunctionTool {
+  const field = (): string => `${list}[${i}]`;
+  if (!isObject(tool)) throw invalidRequest(field(), "must be an object");
   if (tool.type !== undefined && tool.type !== "function") {
-    throw invalidRequest(`${field}.type`, `unsupported tool type ${JSON.stringify(tool.type)} (only "function")`);
+    throw invalidRequest(`${field()}.type`, `unsupported tool type ${JSON.stringify(tool.type)} (only "function")`);
   }
   // Chat Completions nests the definition; Responses keeps it flat.
   const nested = isObject(tool.function);
   const def = (nested ? tool.function : tool) as Record<string, unknown>;
-  const where = nested ? `${field}.function` : field;
-  if (typeof def.name !== "string" || def.name === "") throw invalidRequest(`${where}.name`, "must be a non-empty string");
-  if (def.parameters !== undefined && !isObject(def.parameters)) {
-    throw invalidRequest(`${where}.parameters`, "must be a JSON Schema object");
+  const where = (): string => (nested ? `${field()}.function` : field());
+  if (typeof def.name !== "string" || def.name === "") throw invalidRequest(`${where()}.name`, "must be a non-empty string");
+  const parameters = def.parameters;
+  if (parameters !== undefined && !isObject(parameters)) {
+    throw invalidRequest(`${where()}.parameters`, "must be a JSON Schema object");
   }
   // Compiled here (and cached), so a schema that cannot validate anything is a request error in
   // render, parse and serve alike instead of a validator that accepts every argument.
-  if (def.parameters !== undefined) checkToolSchema(def.parameters, `${where}.parameters`);
+  if (parameters !== undefined) checkToolSchema(parameters, () => `${where()}.parameters`, deepFrozen);
   if (nested) return tool as unknown as FunctionTool;
   // The flat definition without its `type`, keys in the caller's order.
   return { type: "function", function: withFields(def, {}, ["type"]) as FunctionTool["function"] };

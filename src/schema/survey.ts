@@ -3,41 +3,100 @@
  * checking a schema should cost about what reading it costs). It tells whether the schema is within
  * SCHEMA_LIMITS, is plain JSON data (no PyFloat, which the meta-schema would not take for a number; no
  * value JSON text would not keep), needs none of canonicalTypeNames's rewrites, and is one the
- * draft-07 meta-schema (meta.ts) takes, its keywords' shapes checked on the way (metaKeywordOk); and
- * it lists the patterns (`pattern`, `patternProperties` keys) in it. When all of that holds, only the
- * patterns are left to compile: no copy, no second walk, no meta-schema validator run (that validator
- * was most of the check's cost). Otherwise the check takes its copy from the JSON text and the full
- * path, which decides with the meta-schema itself and words any error exactly as before, so this walk
- * only has to be sure when it says yes: it may refuse a schema the meta-schema takes (the full path
- * then takes it, at its cost), never the reverse.
+ * draft-07 meta-schema (meta.ts) takes, its keywords' shapes checked on the way; and it lists the
+ * patterns (`pattern`, `patternProperties` keys) in it. When all of that holds, only the patterns are
+ * left to compile: no copy, no second walk, no meta-schema validator run (that validator was most of
+ * the check's cost). Otherwise the check takes its copy from the JSON text and the full path, which
+ * decides with the meta-schema itself and words any error exactly as before, so this walk only has to
+ * be sure when it says yes: it may refuse a schema the meta-schema takes (the full path then takes it,
+ * at its cost), never the reverse.
  *
  * Subschemas are those forEachSubschema (walk.ts) visits: the same keyword lists (a superset of where
  * the meta-schema recurses, so every subschema it checks is checked here too).
+ *
+ * The walk allocates nothing per node (for-in, no Object.keys/values, no closures) and looks each
+ * keyword up once, for both its meta-schema rule and whether it holds subschemas: with share-nothing
+ * tools (every schema new) this walk was most of normalising the request (issue 19).
  */
-import { canonical } from "./aliases.js";
 import { SCHEMA_LIMITS } from "./limits.js";
 import { LISTS as LIST_KEYWORDS, MAPS as MAP_KEYWORDS, SINGLE as SINGLE_KEYWORDS } from "./walk.js";
 
-const enum Kind {
-  /** Data inside a schema (an enum, a default, a `dependencies` list): only counted. */
+/** What a keyword of a subschema holds and what the meta-schema asks of it. */
+const enum Kw {
+  /** A keyword the meta-schema does not name and that holds no subschema: data, anything goes. */
   Data,
-  /** A subschema. */
-  Schema,
-  /** A list or map of subschemas (`anyOf`, `properties`): each item or value is one. */
-  Schemas,
+  /** A string (`title`, `description`, `$ref`, `format`...). */
+  String,
+  /** A string, and a pattern to compile. */
+  Pattern,
+  /** `$schema`: a string, except at the root (dropped before the meta-schema would see it). */
+  Dialect,
+  Boolean,
+  /** `examples`: an array of anything. */
+  Examples,
+  /** `enum`: a non-empty array of anything. */
+  Enum,
+  /** `multipleOf`: a number above 0. */
+  MultipleOf,
+  Number,
+  /** A non-negative integer (`maxLength`, `minItems`...). */
+  Count,
+  /** One subschema, as the meta-schema asks (`not`, `additionalProperties`...): an object or a boolean. */
+  Single,
+  /** `items`: one subschema or a non-empty list of them. */
+  Items,
+  /** A non-empty list of subschemas (`anyOf`...). */
+  List,
+  /** `required`: a list of strings. */
+  Strings,
+  /** A map of subschemas (`properties`, `definitions`...). */
+  Map,
+  /** `patternProperties`: a map of subschemas whose keys are patterns. */
+  PatternMap,
+  /** `dependencies`: a map of subschemas or string lists. */
+  Dependencies,
+  /** `type`: a type name, or a non-empty list of distinct ones. */
+  Type,
+  /** walk.ts keywords the meta-schema does not name (`unevaluatedProperties`, `prefixItems`, `dependentSchemas`): any value, an object (a list, a map) of subschemas visited as such. */
+  FreeSingle,
+  FreeList,
+  FreeSingleOrList,
+  FreeMap,
 }
 
-/** Keywords holding one subschema, a list of them, a map of them: walk.ts's lists. `items` is one or a list. */
-const SINGLE = new Set(SINGLE_KEYWORDS);
-const LISTS = new Set(LIST_KEYWORDS);
-const MAPS = new Set(MAP_KEYWORDS);
+/** Each keyword's rule: walk.ts's lists first (where subschemas are), then the meta-schema's names over them. */
+const KEYWORDS = new Map<string, Kw>();
+for (const key of SINGLE_KEYWORDS) KEYWORDS.set(key, Kw.FreeSingle);
+for (const key of LIST_KEYWORDS) KEYWORDS.set(key, KEYWORDS.get(key) === Kw.FreeSingle ? Kw.FreeSingleOrList : Kw.FreeList);
+for (const key of MAP_KEYWORDS) KEYWORDS.set(key, Kw.FreeMap);
+const META: ReadonlyArray<readonly [Kw, readonly string[]]> = [
+  [Kw.String, ["$id", "$ref", "$comment", "title", "description", "format", "contentMediaType", "contentEncoding"]],
+  [Kw.Pattern, ["pattern"]],
+  [Kw.Dialect, ["$schema"]],
+  [Kw.Boolean, ["readOnly", "uniqueItems"]],
+  [Kw.Examples, ["examples"]],
+  [Kw.Enum, ["enum"]],
+  [Kw.MultipleOf, ["multipleOf"]],
+  [Kw.Number, ["maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"]],
+  [Kw.Count, ["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"]],
+  [Kw.Single, ["additionalItems", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not"]],
+  [Kw.Items, ["items"]],
+  [Kw.List, ["allOf", "anyOf", "oneOf"]],
+  [Kw.Strings, ["required"]],
+  [Kw.Map, ["definitions", "$defs", "properties"]],
+  [Kw.PatternMap, ["patternProperties"]],
+  [Kw.Dependencies, ["dependencies"]],
+  [Kw.Type, ["type"]],
+];
+for (const [rule, keys] of META) for (const key of keys) KEYWORDS.set(key, rule);
 
-/** What the value of `key` in a subschema is: a keyword given the wrong shape holds no subschema. */
-function roleOf(key: string, child: unknown): Kind {
-  if (typeof child !== "object" || child === null) return Kind.Data;
-  if (Array.isArray(child)) return LISTS.has(key) ? Kind.Schemas : Kind.Data;
-  return SINGLE.has(key) ? Kind.Schema : MAPS.has(key) ? Kind.Schemas : Kind.Data;
-}
+const TYPE_NAMES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
+
+/** A JSON object (not null, not an array): where a subschema is expected, an object subschema. */
+const isObjectLike = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** What the meta-schema takes where it expects a schema (`{"$ref": "#"}`): an object or a boolean. */
+const isSchemaShape = (v: unknown): boolean => typeof v === "boolean" || isObjectLike(v);
+const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 const isPlainObject = (v: object): boolean => {
   const proto = Object.getPrototypeOf(v) as unknown;
@@ -58,10 +117,14 @@ export interface SurveyFacts {
   frozen: boolean;
 }
 
-/** The schema's patterns in the order met, or undefined when the full path must check it. `facts` is filled in when given. */
-export function surveySchema(schema: object, facts?: SurveyFacts): string[] | undefined {
-  const survey = new Survey();
-  if (!survey.visit(schema, 1, Kind.Schema)) return undefined;
+/**
+ * The schema's patterns in the order met, or undefined when the full path must check it. `facts` is
+ * filled in when given; `deepFrozen` says the caller knows the schema to be deeply frozen already (its
+ * containers are then not asked one by one).
+ */
+export function surveySchema(schema: object, facts?: SurveyFacts, deepFrozen = false): string[] | undefined {
+  const survey = new Survey(!deepFrozen);
+  if (!survey.sub(schema, 1)) return undefined;
   if (facts !== undefined) {
     // Per entry at most 26 characters beside its strings: quotes, `:` and `,`, or a number's digits.
     facts.textBound = 6 * survey.stringChars + 32 * (survey.nodes + 1);
@@ -71,7 +134,8 @@ export function surveySchema(schema: object, facts?: SurveyFacts): string[] | un
   return survey.patterns;
 }
 
-const mentionsRef = (s: string): boolean => s.length >= 4 && s.endsWith("$ref") && (s.length === 4 || s.charCodeAt(s.length - 5) === 0x22);
+const MAX_DEPTH = SCHEMA_LIMITS.maxDepth;
+const MAX_NODES = SCHEMA_LIMITS.maxNodes;
 
 class Survey {
   nodes = 0;
@@ -80,12 +144,33 @@ class Survey {
   frozen = true;
   readonly patterns: string[] = [];
 
+  /** `watch`: whether to find out if every container is frozen (false when the caller knows it is). */
+  constructor(private readonly watch: boolean) {}
+
+  /** A string of the schema (a key or a value): its length, and whether JSON text would show it as `"$ref"`. */
   private text(s: string): void {
-    this.stringChars += s.length;
-    if (mentionsRef(s)) this.mentionsRef = true;
+    const n = s.length;
+    this.stringChars += n;
+    // Ends in `$ref` and is that alone or follows a quote: checked from the last character, `f`, which few strings end in.
+    if (n >= 4 && s.charCodeAt(n - 1) === 0x66 && s.charCodeAt(n - 2) === 0x65 && s.charCodeAt(n - 3) === 0x72 && s.charCodeAt(n - 4) === 0x24 && (n === 4 || s.charCodeAt(n - 5) === 0x22)) {
+      this.mentionsRef = true;
+    }
   }
 
-  visit(value: unknown, depth: number, kind: Kind): boolean {
+  /** A container met at `depth`: within the nesting limit, and whether it is frozen. */
+  private enter(value: object, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    if (this.watch && this.frozen && !Object.isFrozen(value)) this.frozen = false;
+    return true;
+  }
+
+  /** A value where a subschema is: an object is one; anything else is data (an array there holds none). */
+  sub(value: unknown, depth: number): boolean {
+    return isObjectLike(value) ? this.schema(value, depth) : this.data(value, depth);
+  }
+
+  /** Data inside a schema (an enum, a default): only counted, and held to what JSON text keeps. */
+  private data(value: unknown, depth: number): boolean {
     switch (typeof value) {
       case "string":
         this.text(value);
@@ -100,125 +185,152 @@ class Survey {
         return false; // undefined, a function, a symbol, a bigint: not what JSON text holds
     }
     if (value === null) return true;
-    if (depth > SCHEMA_LIMITS.maxDepth) return false;
-    if (this.frozen && !Object.isFrozen(value)) this.frozen = false;
+    if (!this.enter(value, depth)) return false;
     if (Array.isArray(value)) {
-      if ((this.nodes += value.length) > SCHEMA_LIMITS.maxNodes) return false;
-      const items = kind === Kind.Schemas ? Kind.Schema : Kind.Data;
-      for (let i = 0; i < value.length; i++) if (!this.visit(value[i], depth + 1, items)) return false;
+      if ((this.nodes += value.length) > MAX_NODES) return false;
+      for (let i = 0; i < value.length; i++) if (!this.data(value[i], depth + 1)) return false;
       return true;
     }
     if (!isPlainObject(value)) return false; // a PyFloat, a Date, a Map ...
     const node = value as Record<string, unknown>;
-    const keys = Object.keys(node);
-    if ((this.nodes += keys.length) > SCHEMA_LIMITS.maxNodes) return false;
-    if (kind === Kind.Schema && !this.schemaNode(node)) return false;
-    for (const key of keys) {
+    for (const key in node) {
+      if (++this.nodes > MAX_NODES) return false;
       this.text(key);
-      const child = node[key];
-      // The root's `$schema` is dropped before the meta-schema would see it (the dialect is draft-07).
-      if (kind === Kind.Schema && !metaKeywordOk(key, child) && !(depth === 1 && key === "$schema")) return false;
-      const role = kind === Kind.Schemas ? Kind.Schema : kind === Kind.Schema ? roleOf(key, child) : Kind.Data;
-      if (!this.visit(child, depth + 1, role)) return false;
+      if (!this.data(node[key], depth + 1)) return false;
     }
     return true;
   }
 
-  /** A subschema's own checks: a type name the rewrite would change sends the schema the full way. */
-  private schemaNode(node: Record<string, unknown>): boolean {
-    const type = node.type;
-    if (typeof type === "string") {
-      if (canonical(type) !== type) return false;
-    } else if (Array.isArray(type)) {
-      for (let i = 0; i < type.length; i++) {
-        if (canonical(type[i]) !== type[i] || type.indexOf(type[i]) !== i) return false; // renamed, or a repeat the rewrite drops
+  /** A list of subschemas (`anyOf`, `items`); `meta`: each must be an object or a boolean. */
+  private list(value: unknown[], depth: number, meta: boolean): boolean {
+    if (!this.enter(value, depth)) return false;
+    if ((this.nodes += value.length) > MAX_NODES) return false;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (meta && !isSchemaShape(item)) return false;
+      if (!this.sub(item, depth + 1)) return false;
+    }
+    return true;
+  }
+
+  /** A map of subschemas (`properties`); `rule` says what the meta-schema asks of its values, and whether its keys are patterns. */
+  private map(value: Record<string, unknown>, depth: number, rule: Kw): boolean {
+    if (!this.enter(value, depth) || !isPlainObject(value)) return false;
+    for (const key in value) {
+      if (++this.nodes > MAX_NODES) return false;
+      this.text(key);
+      const child = value[key];
+      if (rule === Kw.Map || rule === Kw.PatternMap) {
+        if (!isSchemaShape(child)) return false;
+        if (rule === Kw.PatternMap) this.patterns.push(key);
+      } else if (rule === Kw.Dependencies && !isSchemaShape(child) && !isStringList(child)) return false;
+      if (!this.sub(child, depth + 1)) return false;
+    }
+    return true;
+  }
+
+  /** A subschema that is an object: each keyword checked as the meta-schema would, and its subschemas visited. */
+  private schema(node: Record<string, unknown>, depth: number): boolean {
+    if (!this.enter(node, depth) || !isPlainObject(node)) return false;
+    const below = depth + 1;
+    for (const key in node) {
+      if (++this.nodes > MAX_NODES) return false;
+      this.text(key);
+      const v = node[key];
+      const rule = KEYWORDS.get(key) ?? Kw.Data;
+      switch (rule) {
+        case Kw.Data:
+          if (!this.data(v, below)) return false;
+          break;
+        case Kw.Pattern:
+          if (typeof v !== "string") return false;
+          this.patterns.push(v);
+          this.text(v);
+          break;
+        case Kw.Dialect:
+          // The root's `$schema` is dropped before the meta-schema would see it (the dialect is draft-07).
+          if (typeof v === "string") this.text(v);
+          else if (depth !== 1 || !this.data(v, below)) return false;
+          break;
+        case Kw.String:
+          if (typeof v !== "string") return false;
+          this.text(v);
+          break;
+        case Kw.Type:
+          if (typeof v === "string") {
+            // A JSON Schema type name: no rewrite (canonicalTypeNames) changes it; anything else the meta-schema refuses or the rewrite renames.
+            if (!TYPE_NAMES.has(v)) return false;
+            this.text(v);
+          } else if (!isTypeList(v) || !this.data(v, below)) return false;
+          break;
+        case Kw.Map:
+        case Kw.PatternMap:
+        case Kw.Dependencies:
+          if (!isObjectLike(v) || !this.map(v, below, rule)) return false;
+          break;
+        case Kw.Strings:
+          if (!isStringList(v) || !this.data(v, below)) return false;
+          break;
+        case Kw.Single:
+          if (typeof v !== "boolean" && (!isObjectLike(v) || !this.schema(v, below))) return false;
+          break;
+        case Kw.Items:
+          if (typeof v === "boolean") break;
+          if (Array.isArray(v)) {
+            if (v.length === 0 || !this.list(v, below, true)) return false;
+          } else if (!isObjectLike(v) || !this.schema(v, below)) return false;
+          break;
+        case Kw.List:
+          if (!Array.isArray(v) || v.length === 0 || !this.list(v, below, true)) return false;
+          break;
+        case Kw.Enum:
+          if (!Array.isArray(v) || v.length === 0 || !this.data(v, below)) return false;
+          break;
+        case Kw.Examples:
+          if (!Array.isArray(v) || !this.data(v, below)) return false;
+          break;
+        case Kw.Boolean:
+          if (typeof v !== "boolean") return false;
+          break;
+        case Kw.Number:
+          if (!isNumber(v)) return false;
+          break;
+        case Kw.MultipleOf:
+          if (!isNumber(v) || v <= 0) return false;
+          break;
+        case Kw.Count:
+          if (!isNumber(v) || !Number.isInteger(v) || v < 0) return false;
+          break;
+        case Kw.FreeSingle:
+          if (!this.sub(v, below)) return false;
+          break;
+        case Kw.FreeList:
+          if (!(Array.isArray(v) ? this.list(v, below, false) : this.data(v, below))) return false;
+          break;
+        case Kw.FreeSingleOrList:
+          if (!(Array.isArray(v) ? this.list(v, below, false) : this.sub(v, below))) return false;
+          break;
+        case Kw.FreeMap:
+          if (!(isObjectLike(v) ? this.map(v, below, Kw.FreeMap) : this.data(v, below))) return false;
+          break;
       }
     }
-    if (typeof node.pattern === "string") this.patterns.push(node.pattern);
-    const keyed = node.patternProperties;
-    if (typeof keyed === "object" && keyed !== null) for (const key of Object.keys(keyed)) this.patterns.push(key);
     return true;
   }
 }
 
-const TYPE_NAMES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-/** What the meta-schema takes where it expects a schema (`{"$ref": "#"}`): an object or a boolean. */
-const isSchemaShape = (v: unknown): boolean => typeof v === "boolean" || isObject(v);
-const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
-const isCount = (v: unknown): boolean => isNumber(v) && Number.isInteger(v) && v >= 0;
-const isSchemaList = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.every(isSchemaShape);
-const isStringList = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === "string");
-const isSchemaMap = (v: unknown): boolean => isObject(v) && Object.values(v).every(isSchemaShape);
+function isStringList(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") return false;
+  return true;
+}
 
-/**
- * Whether the draft-07 meta-schema (meta.ts, formats not validated) takes `value` under keyword `key`
- * of a subschema, the subschemas inside it aside (the walk visits those as schemas in turn). Any key
- * the meta-schema does not name takes anything.
- */
-function metaKeywordOk(key: string, value: unknown): boolean {
-  switch (key) {
-    case "$id":
-    case "$schema":
-    case "$ref":
-    case "$comment":
-    case "title":
-    case "description":
-    case "pattern":
-    case "format":
-    case "contentMediaType":
-    case "contentEncoding":
-      return typeof value === "string";
-    case "readOnly":
-    case "uniqueItems":
-      return typeof value === "boolean";
-    case "examples":
-      return Array.isArray(value);
-    case "enum":
-      return Array.isArray(value) && value.length > 0;
-    case "multipleOf":
-      return isNumber(value) && value > 0;
-    case "maximum":
-    case "exclusiveMaximum":
-    case "minimum":
-    case "exclusiveMinimum":
-      return isNumber(value);
-    case "maxLength":
-    case "minLength":
-    case "maxItems":
-    case "minItems":
-    case "maxProperties":
-    case "minProperties":
-      return isCount(value);
-    case "additionalItems":
-    case "contains":
-    case "additionalProperties":
-    case "propertyNames":
-    case "if":
-    case "then":
-    case "else":
-    case "not":
-      return isSchemaShape(value);
-    case "items":
-      return isSchemaShape(value) || isSchemaList(value);
-    case "allOf":
-    case "anyOf":
-    case "oneOf":
-      return isSchemaList(value);
-    case "required":
-      return isStringList(value);
-    case "definitions":
-    case "$defs":
-    case "properties":
-    case "patternProperties":
-      return isSchemaMap(value);
-    case "dependencies":
-      return isObject(value) && Object.values(value).every((v) => isSchemaShape(v) || isStringList(v));
-    case "type":
-      if (typeof value === "string") return TYPE_NAMES.has(value);
-      // Repeats were refused already (schemaNode): the rewrite would drop them.
-      return Array.isArray(value) && value.length > 0 && value.every((t) => typeof t === "string" && TYPE_NAMES.has(t));
-    default:
-      return true; // `default`, `const`, and every keyword the meta-schema does not name
+/** A non-empty list of distinct JSON Schema type names (a repeat the rewrite would drop, so the full path decides). */
+function isTypeList(v: unknown): boolean {
+  if (!Array.isArray(v) || v.length === 0) return false;
+  for (let i = 0; i < v.length; i++) {
+    const t: unknown = v[i];
+    if (typeof t !== "string" || !TYPE_NAMES.has(t) || v.indexOf(t) !== i) return false;
   }
+  return true;
 }

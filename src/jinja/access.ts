@@ -16,6 +16,7 @@ import {
   dictGet,
   isDict,
   isInt,
+  isPlainDict,
   isTuple,
   iteratorKind,
   ownValue,
@@ -130,6 +131,29 @@ export function getAttr(obj: unknown, name: string): unknown {
   const item = pyItem(target, name);
   if (item !== undefined) return item;
   return new Undefined(name, obj);
+}
+
+/**
+ * `obj.name` for a name known when the template compiles: what a dict answers for it is decided once,
+ * here, instead of on every access. For a name that is no dict method and no dunder (`message.role`),
+ * a dict's item and `loop.index0` are read directly; everything else goes through getAttr.
+ */
+export function attrReader(name: string): (obj: unknown) => unknown {
+  if (DICT_ATTRS.has(name) || (name.startsWith("__") && name.endsWith("__"))) return (obj) => getAttr(obj, name);
+  return (obj) => {
+    if (obj instanceof PyDict) {
+      const item = obj.get(name);
+      return item !== undefined ? item : new Undefined(name, obj);
+    }
+    if (obj instanceof LoopInfo) {
+      const attr = obj.attr(name);
+      if (attr !== undefined) return attr;
+    } else if (isPlainDict(obj)) {
+      const item = ownValue(obj, name);
+      return item !== undefined ? item : new Undefined(name, obj);
+    }
+    return getAttr(obj, name);
+  };
 }
 
 /** `obj[key]` in a template. */

@@ -2,7 +2,7 @@
  * Expressions into closures, once per template (compile.ts does the statements). Each case narrows the
  * typed tree (ast.ts) on `type`; calls.ts binds the calls, filters and tests.
  */
-import { getAttr, getItem, getSlice } from "./access.js";
+import { attrReader, getItem, getSlice } from "./access.js";
 import type * as A from "./ast.js";
 import { bindFilter, bindTest, callValue, evalArgs, type CompiledArgs } from "./calls.js";
 import { CompileError, softness, type CompileContext, type Expr } from "./closures.js";
@@ -109,8 +109,8 @@ function compileMember(node: A.MemberExpression, cx: CompileContext): Expr {
     return (f) => getSlice(object(f), start(f), stop(f), step(f));
   }
   if (!node.computed && prop.type === "Identifier") {
-    const name = prop.value;
-    return (f) => getAttr(object(f), name);
+    const read = attrReader(prop.value);
+    return (f) => read(object(f));
   }
   const key = compileExpr(prop, cx);
   return (f) => getItem(object(f), key(f));

@@ -10,6 +10,7 @@ import { compileCall, compileExpr, compileFilter } from "./compile-expr.js";
 import { Frame } from "./frame.js";
 import { GENERATION_FILTER } from "./lexer.js";
 import { makeMacro, type MacroShape, type Param } from "./macro.js";
+import { pyAdd } from "./ops.js";
 import { Namespace, JinjaError, pyBool, pyIter, pyStr } from "./values.js";
 import { LoopInfo } from "./loop.js";
 
@@ -83,6 +84,7 @@ function compileStatement(node: Exclude<A.Statement, A.Comment>, cx: CompileCont
     case "FilterStatement":
       return compileFilterBlock(node, cx);
     default: {
+      if (node.type === "BinaryExpression" && node.operator === "+") return compileOutputSum(node, cx);
       const expr = compileExpr(node, cx);
       return (f) => {
         f.rt.budget.step();
@@ -92,6 +94,61 @@ function compileStatement(node: Exclude<A.Statement, A.Comment>, cx: CompileCont
       };
     }
   }
+}
+
+/**
+ * `{{ a + b + c }}`, the commonest output statement (`'<|im_start|>' + message.role + '\n' + ...`). While
+ * the operands are strings, each is written as a piece of its own instead of being concatenated first:
+ * the same text, the same length checks in the same order (pyAdd checks each partial sum), one output
+ * charge for the whole; but no rope to build and then walk again when the output is joined. An operand
+ * that is not a string ends that: the pieces so far are taken back as the left operand and pyAdd goes on
+ * as it would have. Not with `{% generation %}` tracking, which reads the top-level pieces as they come
+ * (a macro in an operand could record a span while pieces are pending).
+ */
+function compileOutputSum(node: A.BinaryExpression, cx: CompileContext): Stmt {
+  const operands: A.Expression[] = [node.right];
+  let left: A.Expression = node.left;
+  while (left.type === "BinaryExpression" && left.operator === "+") {
+    operands.unshift(left.right);
+    left = left.left;
+  }
+  operands.unshift(left);
+  const parts = operands.map((e) => compileExpr(e, cx));
+  return (f) => {
+    const rt = f.rt;
+    const budget = rt.budget;
+    budget.step();
+    const first = parts[0]!(f);
+    let sum: unknown;
+    let next = 1;
+    if (typeof first === "string" && rt.generation === undefined) {
+      // Macros called by an operand capture their output into arrays of their own and put `out` back.
+      const out = rt.out;
+      const start = out.length;
+      let total = first.length;
+      if (total > 0) out.push(first);
+      for (; next < parts.length; next++) {
+        const v = parts[next]!(f);
+        if (typeof v !== "string") {
+          sum = pyAdd(out.splice(start).join(""), v);
+          next++;
+          break;
+        }
+        total += v.length;
+        budget.length(total);
+        if (v.length > 0) out.push(v);
+      }
+      if (next === parts.length && sum === undefined) {
+        budget.emit(total);
+        return NORMAL;
+      }
+    } else {
+      sum = first;
+    }
+    for (; next < parts.length; next++) sum = pyAdd(sum, parts[next]!(f));
+    f.emit(typeof sum === "string" ? sum : pyStr(sum));
+    return NORMAL;
+  };
 }
 
 function compileIf(node: A.If, cx: CompileContext): Stmt {
@@ -135,6 +192,8 @@ function compileFor(node: A.For, cx: CompileContext): Stmt {
   }
   const iterable = compileExpr(iterableNode, cx);
   const bind = compileTarget(node.loopvar);
+  const frameNames = loopFrameNames(node.loopvar);
+  const single = node.loopvar.type === "Identifier";
   const body = compileBody(node.body, LOOP_BODY);
   // The else block is outside the loop's body: a break there is the enclosing loop's.
   const otherwise = compileBody(node.defaultBlock, softness(cx, false));
@@ -157,13 +216,46 @@ function compileFor(node: A.For, cx: CompileContext): Stmt {
     for (let i = 0; i < items.length; i++) {
       budget.step();
       loop.index0 = i;
-      const inner = new Frame(f.rt, f);
-      bind(inner, items[i]);
-      inner.set("loop", loop);
+      let inner: Frame;
+      if (frameNames !== null) {
+        // The frame bind and set would make, built at once around the compiler's names.
+        const values = single ? [items[i]] : unpack(items[i], frameNames.length - 1);
+        values.push(loop);
+        inner = new Frame(f.rt, f, frameNames, values);
+      } else {
+        inner = new Frame(f.rt, f);
+        bind(inner, items[i]);
+        inner.set("loop", loop);
+      }
       if (body(inner) === BREAK) break;
     }
     return NORMAL;
   };
+}
+
+/**
+ * The names a loop frame starts with: the target's (`x`, or a flat `a, b`) then `loop`, when they are
+ * all distinct (else null: bind and set, in that order, decide which value a repeated name keeps).
+ */
+function loopFrameNames(target: A.Expression): readonly string[] | null {
+  const names =
+    target.type === "Identifier"
+      ? [target.value]
+      : target.type === "TupleLiteral" && target.value.every((t) => t.type === "Identifier")
+        ? target.value.map((t) => (t as A.Identifier).value)
+        : null;
+  if (names === null) return null;
+  names.push("loop");
+  // Not frozen: slicing a frozen array takes V8's slow path, and frames copy it when a set adds a name.
+  return new Set(names).size === names.length ? names : null;
+}
+
+/** A loop item unpacked into the values of a tuple target's `count` names, as compileTarget does. */
+function unpack(item: unknown, count: number): unknown[] {
+  const items = pyIter(item);
+  if (items.length < count) throw new JinjaError("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
+  if (items.length > count) throw new JinjaError("ValueError", `too many values to unpack (expected ${count})`);
+  return items.slice();
 }
 
 function compileSet(node: A.SetStatement, cx: CompileContext): Stmt {

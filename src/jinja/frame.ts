@@ -24,14 +24,26 @@ export interface Runtime {
 export class Frame {
   // Frames hold a handful of names (a loop variable and `loop`, a few sets), so two parallel arrays
   // searched linearly beat a Map and cost less to create per loop iteration.
-  private names: string[] | null = null;
-  private values: unknown[] | null = null;
+  private names: string[] | null;
+  private values: unknown[] | null;
+  /**
+   * `names` is the compiler's array, shared by every frame of one for loop (its target names and
+   * `loop`, all distinct): copied before the first new name is added, so an iteration allocates only
+   * its values.
+   */
+  private sharedNames: boolean;
   /** Past a few dozen names (a template defining thousands of macros) a Map keeps set/lookup O(1). */
   private map: Map<string, unknown> | null = null;
   constructor(
     readonly rt: Runtime,
     readonly parent: Frame | null,
-  ) {}
+    names: readonly string[] | null = null,
+    values: unknown[] | null = null,
+  ) {
+    this.names = names as string[] | null;
+    this.values = values;
+    this.sharedNames = names !== null;
+  }
 
   set(name: string, value: unknown): void {
     if (this.map !== null) {
@@ -46,6 +58,10 @@ export class Frame {
     const i = this.names.indexOf(name);
     if (i >= 0) this.values![i] = value;
     else if (this.names.length < 32) {
+      if (this.sharedNames) {
+        this.names = this.names.slice();
+        this.sharedNames = false;
+      }
       this.names.push(name);
       this.values!.push(value);
     } else {

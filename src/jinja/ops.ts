@@ -76,6 +76,11 @@ function numeric(op: string, a: unknown, b: unknown): unknown {
 }
 
 export function pyAdd(a: unknown, b: unknown): unknown {
+  // The common case first (`'<|im_start|>' + message.role`): the string branch below, without the Markup tests.
+  if (typeof a === "string" && typeof b === "string") {
+    budget().length(a.length + b.length);
+    return a + b;
+  }
   if (a instanceof Markup || b instanceof Markup) {
     // Markup.__add__ / __radd__: the other side is HTML-escaped first.
     if ((typeof a !== "string" && !(a instanceof Markup)) || (typeof b !== "string" && !(b instanceof Markup))) {

@@ -285,11 +285,16 @@ export function freezeDeepFrom<T>(array: T[], frozen: number): T[] {
 }
 
 const KEYS = new WeakMap<JsonOptions, string>();
+function keyOf(options: JsonOptions): string {
+  return `${options.indent ?? "-"}\u0000${options.itemSeparator}\u0000${options.keySeparator}\u0000${options.sortKeys}\u0000${options.ensureAscii}`;
+}
+const DEFAULT_KEY = keyOf(DEFAULT_OPTIONS);
 /** A string naming the options, cached per options object (the default one is shared by every call). */
 function optionsKey(options: JsonOptions): string {
+  if (options === DEFAULT_OPTIONS) return DEFAULT_KEY;
   let key = KEYS.get(options);
   if (key === undefined) {
-    key = `${options.indent ?? "-"}\u0000${options.itemSeparator}\u0000${options.keySeparator}\u0000${options.sortKeys}\u0000${options.ensureAscii}`;
+    key = keyOf(options);
     KEYS.set(options, key);
   }
   return key;
@@ -333,6 +338,13 @@ export class JsonCache {
       return dumpJson(value, options);
     }
     const key = optionsKey(options);
+    // A deeply frozen value encoded before (a kept tool, a reused message): one lookup. Only such values
+    // are ever in SHARED, and they cannot change.
+    const known = SHARED.get(value)?.get(key);
+    if (known !== undefined) {
+      budget().length(known.length);
+      return known;
+    }
     // Values that cannot be shared (template-made, not plain data) are kept for this render only; looking
     // here first spares them the walk that finds them unshareable on every call.
     let perObject = this.byObject.get(value);

@@ -247,6 +247,7 @@ export function pyBool(v: unknown): boolean {
 }
 
 export function pyEq(a: unknown, b: unknown): boolean {
+  if (typeof a === "string" && typeof b === "string") return a === b; // `message.role == 'user'`, the common case
   if (a instanceof Markup) a = a.text;
   if (b instanceof Markup) b = b.text;
   if (a === b) return typeof a !== "number" || !Number.isNaN(a);

@@ -16,7 +16,7 @@ import { pushSliced } from "./feed.js";
 import { noteOutcome, prepareGeneration, startBackend, type BackendOutcome, type Generation, type ServerContext } from "./generation.js";
 import { CallHolder, withoutIndex } from "./held-calls.js";
 import { chunkText, type ChunkHead } from "./chunk-text.js";
-import { readJsonBody, sendJson, startEvents, writeDone, writeEvent, writeEventJson } from "./http-io.js";
+import { endEvents, readJsonBody, sendJson, startEvents, writeDone, writeEvent, writeEventJson } from "./http-io.js";
 import { CHAT_SAMPLING } from "./sampling.js";
 
 export async function chatCompletions(ctx: ServerContext, ex: Exchange): Promise<void> {
@@ -98,7 +98,7 @@ async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: 
     // Headers are sent: the failure becomes the stream's last event, as OpenAI-compatible servers do.
     writeEvent(res, toApiError(err).toJSON());
     writeDone(res);
-    res.end();
+    endEvents(res);
     return;
   }
   if (holder !== undefined) {
@@ -114,5 +114,5 @@ async function streamAnswer(ctx: ServerContext, generation: Generation, pieces: 
   if (outcome.usage !== undefined) ex.usage = outcome.usage;
   if (includeUsage) writeEventJson(res, chunk.noChoices("usage", outcome.usage ?? null));
   writeDone(res);
-  res.end();
+  endEvents(res);
 }

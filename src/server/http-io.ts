@@ -66,7 +66,7 @@ export function sendError(res: ServerResponse, err: ApiError): void {
     // A stream is already under way: the error becomes its last event (what OpenAI-compatible servers do).
     if (!res.writableEnded) {
       writeEvent(res, err.toJSON());
-      res.end();
+      endEvents(res);
     }
     return;
   }
@@ -74,28 +74,51 @@ export function sendError(res: ServerResponse, err: ApiError): void {
   sendJson(res, err.status, body);
 }
 
-/** Starts an SSE response. Called only once the backend has answered, so a dead backend is still a 502. */
+/**
+ * Starts an SSE response. Called only once the backend has answered, so a dead backend is still a 502.
+ * The headers leave with the first events (or alone, at the end of this turn, when there are none).
+ */
 export function startEvents(res: ServerResponse): void {
-  batchWrites(res);
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
-  res.flushHeaders();
+  hold(res, "");
 }
 
 /**
- * Holds what a stream writes until this turn of the event loop is over, then sends it in one write:
- * the events one backend chunk produces (often all of a short answer) leave together, instead of one
- * system call each, which was a large part of a streamed request's cost. Nothing waits longer than
- * the turn that produced it; end() sends what is held at once.
+ * What a stream writes is held as text until this turn of the event loop is over, then written as one
+ * chunk: the events one backend chunk produces (often all of a short answer) leave in one system call
+ * and one chunk of the chunked encoding, where a write per event cost the response's stream four
+ * buffered writes each (size line, text, line end) and one writev of them all. Nothing waits longer
+ * than the turn that produced it; endEvents() sends what is held with the end.
  */
-const batching = new WeakSet<ServerResponse>();
-function batchWrites(res: ServerResponse): void {
-  if (batching.has(res) || res.writableEnded || res.destroyed) return;
-  batching.add(res);
-  res.cork();
-  setImmediate(() => {
-    batching.delete(res);
-    if (!res.writableEnded && !res.destroyed) res.uncork();
-  });
+const HELD = Symbol("held SSE text");
+type Holding = ServerResponse & { [HELD]?: string | undefined };
+
+function hold(res: Holding, text: string): void {
+  const before = res[HELD];
+  if (before !== undefined) {
+    res[HELD] = before + text;
+    return;
+  }
+  res[HELD] = text;
+  setImmediate(release, res);
+}
+
+function release(res: Holding): void {
+  const text = res[HELD];
+  if (text === undefined) return; // ended in the same turn
+  res[HELD] = undefined;
+  if (res.writableEnded || res.destroyed) return;
+  // Nothing but the headers (startEvents' turn wrote no event): they go alone, as the stream's start.
+  if (text === "") res.flushHeaders();
+  else res.write(text);
+}
+
+/** Ends a stream: what is held goes with the end (the last chunk and the chunked encoding's end in one write). */
+export function endEvents(res: Holding): void {
+  const text = res[HELD];
+  res[HELD] = undefined;
+  if (text === undefined || text === "" || res.writableEnded || res.destroyed) res.end();
+  else res.end(text);
 }
 
 /** One `data:` event; with `event` set, a named event (the Responses API streams those). */
@@ -107,15 +130,13 @@ export function writeEvent(res: ServerResponse, data: unknown, event?: string): 
 /** writeEvent for data already printed as JSON text. */
 export function writeEventJson(res: ServerResponse, json: string, event?: string): void {
   if (res.writableEnded || res.destroyed) return;
-  batchWrites(res);
-  res.write(event === undefined ? `data: ${json}\n\n` : `event: ${event}\ndata: ${json}\n\n`);
+  hold(res, event === undefined ? `data: ${json}\n\n` : `event: ${event}\ndata: ${json}\n\n`);
 }
 
 /** Chat Completions' end-of-stream marker. */
 export function writeDone(res: ServerResponse): void {
   if (res.writableEnded || res.destroyed) return;
-  batchWrites(res);
-  res.write("data: [DONE]\n\n");
+  hold(res, "data: [DONE]\n\n");
 }
 
 /** Writes a chunk, waiting while the client's socket is full (or until the client is gone). */

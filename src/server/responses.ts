@@ -14,7 +14,7 @@ import type { Exchange } from "./exchange.js";
 import { pushSliced } from "./feed.js";
 import { withoutIndex } from "./held-calls.js";
 import { noteOutcome, prepareGeneration, startBackend, type BackendOutcome, type Generation, type ServerContext } from "./generation.js";
-import { readJsonBody, sendJson, startEvents, writeEvent } from "./http-io.js";
+import { endEvents, readJsonBody, sendJson, startEvents, writeEvent } from "./http-io.js";
 import { ResponseOutput, type EmitEvent, type OutputItem } from "./responses-output.js";
 import { RESPONSES_SAMPLING } from "./sampling.js";
 
@@ -119,5 +119,5 @@ async function streamResponse(ctx: ServerContext, generation: Generation, pieces
     const { error } = toApiError(err).toJSON();
     emit("error", { code: error.code, message: error.message, param: error.param });
   }
-  res.end();
+  endEvents(res);
 }

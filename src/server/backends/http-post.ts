@@ -3,6 +3,11 @@
  * fetch (undici) cost several times as much CPU per request (its Request and Response objects, web
  * streams for the body, abort-signal plumbing), a tenth of a served request. Keep-alive connections
  * come from Node's global agent, as fetch's did from its pool.
+ *
+ * The headers go as one flat array, made of lines fixed per URL and the body's length: Node then
+ * writes them as given, where an object went through setHeader (validation, a header map) per field
+ * and the options object was copied twice per request. The Host header, which Node adds only to
+ * object headers, is ours then: the URL's host, as Node would print it.
  */
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -22,15 +27,29 @@ function abortError(): Error {
   return err;
 }
 
-/** Request options by URL: a completion goes to one URL, parsed once (at most a few are kept). */
-const targets = new Map<string, { send: typeof httpRequest; options: RequestOptions }>();
+interface Target {
+  send: typeof httpRequest;
+  /** Where to connect (protocol, hostname, port, path), without method or headers. */
+  place: RequestOptions;
+  /** `Host` and, for a URL with credentials, `Authorization`, as name/value pairs. */
+  fixed: readonly string[];
+}
 
-function targetOf(url: string): { send: typeof httpRequest; options: RequestOptions } {
+/** Request options by URL: a completion goes to one URL, parsed once (at most a few are kept). */
+const targets = new Map<string, Target>();
+
+function targetOf(url: string): Target {
   let target = targets.get(url);
   if (target === undefined) {
     const parsed = new URL(url);
     if (targets.size >= 16) targets.clear();
-    target = { send: parsed.protocol === "https:" ? httpsRequest : httpRequest, options: urlToHttpOptions(parsed) };
+    const { protocol, hostname, port, path, auth } = urlToHttpOptions(parsed);
+    const place: RequestOptions = { protocol, hostname, path };
+    if (port !== undefined && port !== "") place.port = port;
+    // `host` omits the scheme's default port and brackets an IPv6 address, as Node's own Host header.
+    const fixed = ["Host", parsed.host];
+    if (typeof auth === "string") fixed.push("Authorization", `Basic ${Buffer.from(auth).toString("base64")}`);
+    target = { send: parsed.protocol === "https:" ? httpsRequest : httpRequest, place, fixed };
     targets.set(url, target);
   }
   return target;
@@ -38,20 +57,24 @@ function targetOf(url: string): { send: typeof httpRequest; options: RequestOpti
 
 /**
  * Resolves once the answer's status and headers are in; rejects when the backend cannot be reached or
- * `cancel` fires first. A cancel while the body is read cuts the connection (the backend stops its
- * work); once the body has ended it does nothing, and the connection is kept for the next request.
+ * `cancel` fires first. `headers` is name/value pairs (`["content-type", "application/json", ...]`);
+ * Host and Content-Length are added. A cancel while the body is read cuts the connection (the backend
+ * stops its work); once the body has ended it does nothing, and the connection is kept for the next
+ * request.
  */
-export function post(url: string, headers: Record<string, string>, body: string, cancel: Cancel): Promise<PostAnswer> {
+export function post(url: string, headers: readonly string[], body: string, cancel: Cancel): Promise<PostAnswer> {
   return new Promise((resolve, reject) => {
     if (cancel.aborted) return reject(abortError());
-    const { send, options } = targetOf(url);
+    const { send, place, fixed } = targetOf(url);
     let response: IncomingMessage | undefined;
     const release = cancel.listen(() => {
       const err = abortError();
       req.destroy(err);
       response?.destroy(err);
     });
-    const req = send({ ...options, method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (res) => {
+    const lines = [...headers, "content-length", String(Buffer.byteLength(body)), ...fixed];
+    const options: RequestOptions = { protocol: place.protocol, hostname: place.hostname, port: place.port, path: place.path, method: "POST", headers: lines };
+    const req = send(options, (res) => {
       response = res;
       res.once("end", release);
       res.once("close", release);

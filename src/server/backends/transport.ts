@@ -24,6 +24,10 @@ export interface TransportOptions {
   extraBody?: Record<string, unknown>;
 }
 
+/** The completion request's headers (name/value pairs, as http-post.ts takes them), by whether it streams. */
+const STREAM_HEADERS: readonly string[] = ["content-type", "application/json", "accept", "text/event-stream, application/x-ndjson"];
+const WHOLE_HEADERS: readonly string[] = ["content-type", "application/json", "accept", "application/json"];
+
 /** How much of a failed answer's body is read for its error message. */
 const ERROR_BODY_BYTES = 16_384;
 
@@ -43,8 +47,7 @@ export async function openBackend(
   const watch = new Watchdog(options.timeoutMs, signal);
   let response: PostAnswer;
   try {
-    const headers = { "content-type": "application/json", accept: call.stream ? "text/event-stream, application/x-ndjson" : "application/json" };
-    response = await post(url, headers, toJsonBody(mergeExtra(body, options.extraBody)), watch);
+    response = await post(url, call.stream ? STREAM_HEADERS : WHOLE_HEADERS, toJsonBody(mergeExtra(body, options.extraBody)), watch);
   } catch (err) {
     watch.stop();
     throw watch.explain(err, `cannot reach the backend at ${url}`);

@@ -379,8 +379,8 @@ class SharingReader extends Reader {
   private coldArray(key: number, start: number): unknown[] | undefined {
     const text = this.text;
     const ends: number[] = [];
-    const scan = scanJson(text, start, MAX_DEPTH - this.depth, true, ends);
-    if (scan === undefined || scan.indexKeys || scan.end - start > MAX_SHARED) return undefined;
+    const scan = scanJson(text, start, MAX_DEPTH - this.depth, true, ends, MAX_SHARED);
+    if (scan === undefined || scan.indexKeys) return undefined;
     const read = JSON.parse(text.slice(start, scan.end)) as unknown[];
     if (scan.floats.length > 0 && !floatsIn(read, text, start, ends, scan.floats)) return undefined;
     this.pos = scan.end;

@@ -174,6 +174,19 @@ describe("readSharedJson", () => {
     }
   });
 
+  it("reads a long new array's floats as readJson does, next to strings like a float's mark", () => {
+    const pad = "z".repeat(300);
+    for (const t of [
+      `{"m": [{"s": "\\u00001.0"}, {"n": 2.0, "p": "${pad}"}, 3.0, [1, 1e2], -0.0]}`,
+      `{"m": [{"s": "\\u00001.0", "n": 2.0, "p": "${pad}"}, {"__proto__": 1.0}]}`,
+      `{"m": [{"__proto__": 1.0, "p": "${pad}"}, 4.5, {"s": "\\u0000"}]}`,
+    ]) {
+      const read = readSharedJson(t) as { m: object[] };
+      expect(same(read, readJson(t)), t).toBe(true);
+      expect(Object.isFrozen(read.m) && Object.isFrozen(read.m[0])).toBe(true);
+    }
+  });
+
   it("returns the same frozen subtrees for text read before, and a fresh root", () => {
     const history = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
     const first = readSharedJson(body(history)) as { tools: object[]; messages: object[] };

@@ -108,14 +108,15 @@ export interface JsonScan {
  * `maxHeight`, (`toClose`) the container never closes, or (a whole-text scan) an object key is an
  * array index (only the reader keeps its position; a `toClose` scan goes on and says so): the reader
  * then decides, and reports any error. With `ends` (a `toClose` scan of an array), the offset from
- * `start` after each of the array's items is appended to it, as Reader.items notes them.
+ * `start` after each of the array's items is appended to it, as Reader.items notes them. A `toClose`
+ * scan gives up (undefined) when the container is longer than `maxLength` characters.
  */
-export function scanJson(text: string, start: number, maxHeight: number, toClose: boolean, ends?: number[]): JsonScan | undefined {
+export function scanJson(text: string, start: number, maxHeight: number, toClose: boolean, ends?: number[], maxLength = Infinity): JsonScan | undefined {
   const floats: number[] = [];
   let depth = 0;
   let height = 0;
   let indexKeys = false;
-  for (let i = start; i < text.length; i++) {
+  for (let i = start, limit = Math.min(text.length, start + maxLength); i < limit; i++) {
     const c = text.charCodeAt(i);
     // Whitespace first: most of pretty-printed text outside strings (control characters, which are
     // errors, pass here too: JSON.parse or the reader reports them).

@@ -379,17 +379,20 @@ class SharingReader extends Reader {
   private coldArray(key: number, start: number): unknown[] | undefined {
     const text = this.text;
     const ends: number[] = [];
-    const scan = scanJson(text, start, MAX_DEPTH - this.depth, true, ends);
-    if (scan === undefined || scan.indexKeys || scan.end - start > MAX_SHARED) return undefined;
-    const read = parseMarked(text.slice(start, scan.end), scan.floats) as unknown[] | undefined;
-    if (read === undefined) return undefined;
+    const scan = scanJson(text, start, MAX_DEPTH - this.depth, true, ends, MAX_SHARED);
+    if (scan === undefined || scan.indexKeys) return undefined;
+    const read = JSON.parse(text.slice(start, scan.end)) as unknown[];
+    if (scan.floats.length > 0 && !floatsIn(read, text, start, ends, scan.floats)) return undefined;
     this.pos = scan.end;
     this.reached(this.depth + scan.height);
-    freezeRead(read, scan.floats.length > 0);
-    // Each item recorded as deeply frozen too, as when read on its own: a render asks about the items
-    // (tojson of a tool), and would otherwise walk each to find it frozen.
-    for (const item of read) if (item !== null && typeof item === "object") markedDeepFrozen(item);
-    keep(key, ownText(text, start, scan.end), markedDeepFrozen(read), scan.height, ends);
+    for (const item of read) {
+      if (item === null || typeof item !== "object") continue;
+      if (!Object.isFrozen(item)) freezeRead(item, false);
+      // Each item recorded as deeply frozen too, as when read on its own: a render asks about the items
+      // (tojson of a tool), and would otherwise walk each to find it frozen.
+      markedDeepFrozen(item);
+    }
+    keep(key, ownText(text, start, scan.end), markedDeepFrozen(Object.freeze(read)), scan.height, ends);
     return read;
   }
 
@@ -412,6 +415,32 @@ class SharingReader extends Reader {
     freezeRead(read, scan.floats.length > 0);
     return markedDeepFrozen(read as object); // a container: the text at `start` opens one
   }
+}
+
+/**
+ * Puts the integral floats (`floats`, from `start`) into the items of an array JSON.parse read from
+ * the text at `start` (which made them ints): each item holding any is read again from its own text
+ * with them marked, and frozen. Marking only those items spares copying the whole array's text to mark
+ * a `1.0` in one tool. False when such an item holds a string like a mark (the reader must read it).
+ */
+function floatsIn(read: unknown[], text: string, start: number, ends: readonly number[], floats: readonly number[]): boolean {
+  let f = 0;
+  for (let i = 0; i < ends.length && f < floats.length; i++) {
+    const to = ends[i]!;
+    if (floats[f]! >= to) continue;
+    let from = i === 0 ? 1 : ends[i - 1]!;
+    for (let c = text.charCodeAt(start + from); isSpace(c) || c === 0x2c; c = text.charCodeAt(start + ++from));
+    const own: number[] = [];
+    for (; f < floats.length && floats[f]! < to; f += 2) own.push(floats[f]! - from, floats[f + 1]! - from);
+    const item = parseMarked(text.slice(start + from, start + to), own);
+    if (item === undefined) return false;
+    if (isFloatMark(item)) read[i] = floatOfMark(item);
+    else {
+      freezeRead(item, true);
+      read[i] = item;
+    }
+  }
+  return true;
 }
 
 /** The text of [start, end): a copy where it is a small part of `text` (a view would keep all of it alive). */

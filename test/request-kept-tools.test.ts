@@ -52,6 +52,22 @@ describe("plain tool lists kept by content", () => {
     }
   });
 
+  it("recognises two lists sent in turn, each as its own copy (the list used last is only tried first)", () => {
+    const other = JSON.stringify([{ type: "function", function: { name: "kt_other", parameters: { type: "object" } } }]);
+    for (let i = 0; i < 2; i++) {
+      normalizeTools(JSON.parse(TEXT));
+      normalizeTools(JSON.parse(other));
+    }
+    for (let i = 0; i < 2; i++) {
+      const a = normalizeTools(JSON.parse(TEXT))!;
+      const b = normalizeTools(JSON.parse(other))!;
+      expect(a[0]!.function.name).toBe("kt_search");
+      expect(b[0]!.function.name).toBe("kt_other");
+      expect(Object.isFrozen(a[0]) && Object.isFrozen(b[0])).toBe(true);
+      expect(normalizeTools(JSON.parse(TEXT))).toBe(a); // the same frozen array: normalised once
+    }
+  });
+
   it("keeps PyFloat as a float and reads an edited one", () => {
     const text = '[{"type": "function", "function": {"name": "kt_float", "parameters": {"type": "object", "properties": {"t": {"type": "number", "default": 1.0}}}}}]';
     for (let i = 0; i < 3; i++) expect(render(readJson(text) as unknown[])).toContain('"default": 1.0}');

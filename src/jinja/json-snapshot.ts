@@ -8,7 +8,7 @@
  * leaf, an added or removed key, a replaced child, makes the check fail and the value is encoded afresh.
  */
 import { PyFloat } from "./py-float.js";
-import { isPlainDict, isTuple, iteratorKind } from "./values.js";
+import { arrayKind, isPlainDict, isTuple, iteratorKind } from "./values.js";
 
 const LIST = Symbol("list");
 const TUPLE = Symbol("tuple");
@@ -59,27 +59,49 @@ export function matchesRecord(value: unknown, rec: readonly unknown[]): boolean 
   return check(value, rec, 0) === rec.length;
 }
 
-/** Walks `value` against `rec` from `at`; the position after it, or -1 at the first difference. */
+/**
+ * Walks `value` against `rec` from `at`; the position after it, or -1 at the first difference. Leaves
+ * are compared in the loops that meet them and each container is told apart with one test of its kind
+ * (a plain dict by its prototype, a list or tuple by its tag): a caller's plain tools (kept-tools.ts)
+ * are compared whole on every request, so this walk is the cost of recognising them.
+ */
 function check(value: unknown, rec: readonly unknown[], at: number): number {
   if (value === null || typeof value !== "object") {
     return rec[at] === value ? at + 1 : -1;
   }
-  if (value instanceof PyFloat) return rec[at] === FLOAT && rec[at + 1] === value.value ? at + 2 : -1;
   if (Array.isArray(value)) {
-    if (rec[at] !== (isTuple(value) ? TUPLE : LIST) || rec[at + 1] !== value.length || iteratorKind(value) !== undefined) return -1;
+    const kind = arrayKind(value);
+    // A list or a tuple; any other tagged array (a generator, a dict view) is never recorded.
+    const tag = kind === undefined ? LIST : kind === "tuple" ? TUPLE : undefined;
+    if (tag === undefined || rec[at] !== tag || rec[at + 1] !== value.length) return -1;
     let p = at + 2;
-    for (let i = 0; i < value.length && p >= 0; i++) p = check(value[i], rec, p);
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item === null || typeof item !== "object") {
+        if (rec[p] !== item) return -1;
+        p++;
+      } else if ((p = check(item, rec, p)) < 0) return -1;
+    }
     return p;
   }
-  if (rec[at] !== DICT || !isPlainDict(value)) return -1;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) {
+    // Not a plain dict: a PyFloat by its number, anything else (a template-made PyDict) never matches.
+    return value instanceof PyFloat && rec[at] === FLOAT && rec[at + 1] === value.value ? at + 2 : -1;
+  }
+  if (rec[at] !== DICT) return -1;
+  const dict = value as Record<string, unknown>;
   let p = at + 2;
   let count = 0;
   // A dict's prototype is Object.prototype or null (isDict), whose keys are not enumerable; should someone
   // add an enumerable one there, it shows up here as an extra key and the check fails: safe.
-  for (const name in value) {
+  for (const name in dict) {
     if (rec[p] !== name) return -1;
-    p = check(value[name], rec, p + 1);
-    if (p < 0) return -1;
+    const item = dict[name];
+    if (item === null || typeof item !== "object") {
+      if (rec[p + 1] !== item) return -1;
+      p += 2;
+    } else if ((p = check(item, rec, p + 1)) < 0) return -1;
     count++;
   }
   return count === rec[at + 1] ? p : -1;

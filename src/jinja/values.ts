@@ -120,7 +120,7 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt
  */
 const KIND: unique symbol = Symbol("chatwire.kind");
 type Tagged = { [KIND]?: string };
-function arrayKind(v: unknown[]): string | undefined {
+export function arrayKind(v: unknown[]): string | undefined {
   return (v as Tagged)[KIND];
 }
 export function tuple<T extends unknown[]>(items: T): T {

@@ -52,6 +52,12 @@ interface Slot {
 
 const slots = new Map<string, Slot>();
 let totalWeight = 0;
+/**
+ * The slot used last (the Map's last entry, so touching it again changes nothing), or undefined. A
+ * caller that sends one tool list over and over is recognised by comparing with its versions alone:
+ * no key of names built, no lookup, no reordering.
+ */
+let recent: Slot | undefined;
 
 /**
  * `tools` itself, or the deeply frozen copy kept for a list equal to it. An array that is frozen
@@ -59,10 +65,12 @@ let totalWeight = 0;
  */
 export function keptTools(tools: unknown[]): unknown[] {
   if (tools.length === 0 || Object.isFrozen(tools)) return tools;
+  // A match is equal in every key and leaf, so its names are that slot's key too.
+  if (recent !== undefined) for (const kept of recent.kept) if (matchesRecord(tools, kept.record)) return kept.value;
   const key = namesKey(tools);
   if (key === undefined) return tools;
   const slot = slots.get(key);
-  if (slot !== undefined) {
+  if (slot !== undefined && slot !== recent) {
     for (const kept of slot.kept) {
       if (matchesRecord(tools, kept.record)) {
         touch(key, slot);
@@ -121,6 +129,7 @@ function namesKey(tools: readonly unknown[]): string | undefined {
 
 function add(key: string, slot: Slot): void {
   slots.set(key, slot);
+  recent = slot;
   totalWeight += slot.weight;
   evict();
 }
@@ -129,6 +138,7 @@ function add(key: string, slot: Slot): void {
 function touch(key: string, slot: Slot): void {
   slots.delete(key);
   slots.set(key, slot);
+  recent = slot;
 }
 
 function evict(): void {
@@ -136,6 +146,7 @@ function evict(): void {
     const [oldest, slot] = slots.entries().next().value as [string, Slot];
     slots.delete(oldest);
     totalWeight -= slot.weight;
+    if (slot === recent) recent = undefined;
   }
 }
 

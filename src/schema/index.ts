@@ -7,7 +7,8 @@
  * schema costs: one walk for the limits and the meta-schema's rules, then every pattern. A schema the
  * check cannot vouch for (a `$ref`, which only resolving can judge; the interpreting engine's rewrite)
  * is compiled at once, as before. Results are kept by object identity (a deeply frozen schema at once,
- * with no JSON text made; any other from its second sighting, checked against a record) and by the
+ * with no JSON text made, or with its deeply frozen tool list's result; any other from its second
+ * sighting, checked against a record) and by the
  * schema's JSON text in two bounded caches (small schemas, and a few large ones) so a server that
  * sees endless distinct schemas keeps bounded memory.
  */

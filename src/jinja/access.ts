@@ -27,6 +27,7 @@ import {
   typeName,
   JinjaError,
   unwrap,
+  type Kwargs,
 } from "./values.js";
 import { LoopInfo } from "./loop.js";
 import { codePoints, hasSurrogates } from "./code-points.js";
@@ -153,6 +154,19 @@ export function attrReader(name: string): (obj: unknown) => unknown {
       return item !== undefined ? item : new Undefined(name, obj);
     }
     return getAttr(obj, name);
+  };
+}
+
+/**
+ * `s.name(...)` for a name known when the template compiles, called on a str: what the bound method
+ * getAttr makes would do when called, without making it. Null when str has no such method.
+ */
+export function strMethodCaller(name: string): ((s: string, args: unknown[], kwargs: Kwargs) => unknown) | null {
+  if ((name.startsWith("__") && name.endsWith("__")) || !Object.prototype.hasOwnProperty.call(STR_METHODS, name)) return null;
+  const method = STR_METHODS[name]!;
+  return (s, args, kwargs) => {
+    checkKwargs("str", name, kwargs);
+    return method(s, args.some((a) => a instanceof Markup) ? args.map(unwrap) : args, kwargs);
   };
 }
 

@@ -81,3 +81,16 @@ describe("attribute reads", () => {
     expect(render("{{ {'role': 'x'}.role }}{{ dict(a=1).a }}")).toBe("x1");
   });
 });
+
+describe("str method calls and comparisons with a string literal", () => {
+  it("call str methods on a str, and read the attribute of anything else", () => {
+    expect(render("{{ s.strip() }}|{{ s.split(',') }}|{{ ('<a>'|safe).upper() is escaped }}", { s: " a,b " })).toBe("a,b|[' a', 'b ']|True");
+    expect(render("{{ d.strip is defined }}", { d: {} })).toBe("False");
+    expect(failure("{{ 'x'.replace('a', 'b', count=1) }}")).toBe("str.replace() takes no keyword arguments");
+    expect(failure("{{ nope.strip() }}")).toBe("'nope' is undefined");
+  });
+
+  it("compare a str, a Markup, a number or Undefined with a string literal as pyEq does", () => {
+    expect(render("{{ r == 'user' }}{{ r != 'user' }}{{ ('user'|safe) == 'user' }}{{ 1 == '1' }}{{ nope == 'x' }}", { r: "user" })).toBe("TrueFalseTrueFalseFalse");
+  });
+});

@@ -68,8 +68,7 @@ export interface PayloadDecoder {
    * checks each `<` against `ends` when they all start with `<`): one pass over a push then does both
    * searches. Otherwise the decoder returns undefined, having done nothing; for a text whose tail may
    * still grow into a marker (`</` at the end of a push), the engine then holds that tail back, as its
-   * scan would, and offers the text before it again. A decoder that knows where such a tail starts may
-   * instead take the text before it and name the tail (DecoderContext.holdTail).
+   * scan would, and offers the text before it again.
    */
   pushOpaque?(text: string, ends: readonly string[]): string | undefined;
   /**
@@ -110,14 +109,6 @@ export interface DecoderContext {
   regionText?(from: number, to: number): string;
   /** The same text as `regionText`, as the pieces the engine stores it in (not joined). */
   regionPieces?(from: number, to: number): string[];
-  /**
-   * Called by a decoder's pushOpaque, just before it returns the fragment of a push it took: it took
-   * all of the pushed text but its last `n` characters, which may still grow into one of `ends` (a
-   * `</` at the end of a push). The engine holds them back, exactly as it holds the tail of a push it
-   * scans, and pushes them again with what follows; for the decoder, they were never pushed. Only
-   * pushOpaque may call it (a decoder that forwards pushOpaque to another must not keep the text).
-   */
-  holdTail?(n: number): void;
   /** The deviations the family tolerates (absent: none). */
   tolerances?: CompiledTolerances;
   /**

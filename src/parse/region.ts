@@ -106,8 +106,6 @@ export class Region {
   private repairs: ParseIssue[] = [];
   /** The last call of the region that validated: its streamed index and name. */
   lastValid: { index: number; name: string } | undefined = undefined;
-  /** Set by the decoder's pushOpaque through DecoderContext.holdTail: the tail of the push it left. */
-  private tailHeld = 0;
 
   /**
    * A region whose raw text starts with `raw`; its payload (what the decoder sees) starts at
@@ -135,9 +133,6 @@ export class Region {
       mayNameDeclared: (prefix) => policy.acceptsNameStarting(prefix, ledger.nextIndex),
       regionText: (from, to) => this.raw.slice(payloadAt + from, payloadAt + to),
       regionPieces: (from, to) => this.raw.pieces(payloadAt + from, payloadAt + to),
-      holdTail: (n) => {
-        this.tailHeld = n;
-      },
     };
     this.raw = new TextRope(raw);
     this.floor = raw.length;
@@ -160,8 +155,8 @@ export class Region {
    * or undefined when the engine's loop must read `text` (nothing happened).
    */
   push(text: string): number | string | undefined {
-    const held = this.opaque(text, this.table.set.markers);
-    return held >= 0 ? held : this.pushScanned(text);
+    const markers = this.table.set.markers;
+    return this.opaque(text, markers) ? 0 : this.pushScanned(text);
   }
 
   /**
@@ -175,11 +170,7 @@ export class Region {
     const cut = set.tailStart(text);
     const s = cut < 0 ? text : text.slice(0, cut);
     const hold = text.length - s.length;
-    if (s === "") return hold;
-    if (cut >= 0) {
-      const more = this.opaque(s, set.markers);
-      if (more >= 0) return more + hold;
-    }
+    if (s === "" || (cut >= 0 && this.opaque(s, set.markers))) return hold;
     // Most pushes of a long value hold no character that starts a marker: one native search says so.
     if ((set.first === undefined || s.indexOf(set.first) >= 0) && set.scan(s, 0).kind !== "none") return undefined;
     if (this.plain(s)) return hold;
@@ -187,22 +178,12 @@ export class Region {
     return rest === undefined ? hold : hold === 0 ? rest : rest + text.slice(cut);
   }
 
-  /**
-   * Region text taken by the decoder before any marker scan (see PayloadDecoder.pushOpaque): how many
-   * characters at its end the decoder left for the engine to hold (DecoderContext.holdTail), or -1 when
-   * it took nothing.
-   */
-  private opaque(s: string, markers: readonly string[]): number {
+  /** Region text taken by the decoder before any marker scan (see PayloadDecoder.pushOpaque). */
+  private opaque(s: string, markers: readonly string[]): boolean {
     const args = this.decoder.pushOpaque?.(s, markers);
-    if (args === undefined) return -1;
-    const held = this.tailHeld;
-    if (held === 0) {
-      this.took(s, args);
-      return 0;
-    }
-    this.tailHeld = 0;
-    this.took(s.slice(0, s.length - held), args);
-    return held;
+    if (args === undefined) return false;
+    this.took(s, args);
+    return true;
   }
 
   /**

@@ -175,60 +175,6 @@ describe("streaming fast path: decoder level", () => {
   });
 });
 
-/**
- * Feeds pieces as the engine's region does: pushOpaque first (with the region's end marker), holding
- * back the tail the decoder names through holdTail and pushing it again with the next piece; push
- * when pushOpaque turns the text down (no end marker is in these payloads).
- */
-function runOpaque(format: FormatId, pieces: readonly string[]): { events: DecoderEvent[]; tails: number } {
-  const { ctx, seen } = contextWithText();
-  let tail = 0;
-  let tails = 0;
-  ctx.holdTail = (n) => {
-    tail = n;
-    tails++;
-  };
-  let decoder: PayloadDecoder = compileFormat(getFormat(format)).regions[0]!.decoder(ctx);
-  const ends = ["</tool_call>"];
-  const events: DecoderEvent[] = [];
-  let held = "";
-  for (const p of pieces) {
-    const text = held + p;
-    held = "";
-    const fragment = decoder.pushOpaque?.(text, ends);
-    if (fragment === undefined) {
-      seen.append(text);
-      events.push(...decoder.push(text));
-      // A choice on the payload's first character hands the region on (the engine's Region does this).
-      decoder = decoder.forwardsTo?.() ?? decoder;
-      continue;
-    }
-    seen.append(text.slice(0, text.length - tail));
-    held = text.slice(text.length - tail);
-    tail = 0;
-    if (fragment !== "") events.push({ kind: "args", text: fragment });
-  }
-  if (held !== "") {
-    seen.append(held);
-    events.push(...decoder.push(held));
-  }
-  events.push(...decoder.end(true));
-  return { events, tails };
-}
-
-describe("streaming fast path: a tail that may become the region's end (holdTail)", () => {
-  const text = `\n<function=write_file>\n<parameter=path>\na\n</parameter>\n<parameter=content>\n${code(40)}</\n</parameter>\n</function>\n`;
-  it("qwen3-coder: pushOpaque with held tails gives the events of push alone", () => {
-    for (const max of [1, 2, 3, 4, 7]) {
-      const pieces = smallPieces(text, max, 11 + max);
-      const slow = run("qwen3-coder", pieces, false);
-      const fast = runOpaque("qwen3-coder", pieces);
-      expect(fast.tails, `deltas <= ${max}: a tail was held`).toBeGreaterThan(0);
-      expect(merged(fast.events), `deltas <= ${max}`).toEqual(merged(slow.events));
-    }
-  });
-});
-
 describe("long string argument parsed in pieces (long-member.ts) equals JSON.parse of the whole", () => {
   const big = code(1600); // about 70 K characters, escapes and surrogate pairs throughout
   const call = (args: string) => `<tool_call>\n{"name": "write_file", "arguments": ${args}}\n</tool_call>`;

@@ -29,11 +29,6 @@ const SHORT = 16;
 export class ValueEndScan {
   /** The verdict on the `<` the last `find` returned ("text" when it returned -1). */
   verdict: ValueEnd = "text";
-  /**
-   * With verdict "regionEnd": the marker there is only the start of one, cut off by the end of the text
-   * (the text from there may still grow into it), and no `<` before it made the value wait.
-   */
-  tailOnly = false;
   /** followersOf(NO_ENDS), and the last other `ends` asked for with its followers. */
   private readonly ownFollow: string | undefined;
   private followEnds: readonly string[] = NO_ENDS;
@@ -77,7 +72,6 @@ export class ValueEndScan {
         const at = tokenAt(s, p, ends[k]!, final);
         if (at === "no") continue;
         this.verdict = "regionEnd";
-        this.tailOnly = at === "partial" && wait < 0 && !this.fullAt(s, p, ends, k + 1, final);
         return p;
       }
       // After a `<` that makes the value wait, later ones are only checked for end markers (above).
@@ -90,12 +84,6 @@ export class ValueEndScan {
     }
     this.verdict = wait < 0 ? "text" : "wait";
     return wait;
-  }
-
-  /** Whether one of `ends` from the `from`-th on is at `s[p]` in full. */
-  private fullAt(s: string, p: number, ends: readonly string[], from: number, final: boolean): boolean {
-    for (let k = from; k < ends.length; k++) if (tokenAt(s, p, ends[k]!, final) === "full") return true;
-    return false;
   }
 
   private followersFor(ends: readonly string[]): string | undefined {

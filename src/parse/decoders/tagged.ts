@@ -43,21 +43,6 @@ const CR = 0x0d;
 const LT = 0x3c;
 
 /**
- * `s.slice(0, cut)` as JSON string content, from `escaped` (`s.slice(0, to)` escaped, cut <= to): when
- * nothing there needed escaping (every escape makes the text longer), it is the text itself.
- * Undefined when it must be made (the writer's write).
- */
-function prefixEscaped(s: string, to: number, escaped: string | undefined, cut: number): string | undefined {
-  if (escaped === undefined || escaped.length !== to || cut > to) return undefined;
-  return cut === to ? escaped : s.slice(0, cut);
-}
-
-/** The whitespace skipSpace skips (what may stand between a close tag and the next tag). */
-function isBlank(c: number): boolean {
-  return c === 0x20 || c === NEWLINE || c === 0x09 || c === CR;
-}
-
-/**
  * A decoder factory for `syntax`. In a region without end marker (`ctx.selfClosing`: Qwen3.5's
  * `<function=` written without `<tool_call>`), the call's close tag ends the region and the decoder
  * reports `close` with the rest of the text.
@@ -112,7 +97,6 @@ class TaggedDecoder extends TaggedCallReports {
     if (ends !== this.endsAsked) {
       this.endsAsked = ends;
       this.ltEnds = ends.every((e) => e.charCodeAt(0) === LT) ? ends : undefined;
-      this.ltFloor = this.ltEnds === undefined ? -1 : this.waitFloor(ends);
     }
     const lt = this.ltEnds;
     return lt === undefined ? undefined : this.pushValueText(text, lt);
@@ -121,67 +105,12 @@ class TaggedDecoder extends TaggedCallReports {
   /** The `ends` pushOpaque was last given, and them again if they all start with `<` (else undefined). */
   private endsAsked: readonly string[] | null = null;
   private ltEnds: readonly string[] | undefined = undefined;
-  /** waitFloor(ltEnds), made when ltEnds is. */
-  private ltFloor = 0;
-
-  /**
-   * How long a waiting close-tag prefix must be for stillWaits: longer than the longest start any of
-   * `ends` shares with the close tag, so that the value scan cannot read it as (the start of) a region
-   * marker; -1 when one of them is a prefix of the close tag (then never).
-   */
-  private waitFloor(ends: readonly string[]): number {
-    const close = this.syntax.paramClose;
-    let floor = 0;
-    for (const e of ends) {
-      let k = 0;
-      while (k < e.length && k < close.length && e.charCodeAt(k) === close.charCodeAt(k)) k++;
-      if (k === e.length) return -1;
-      floor = Math.max(floor, k);
-    }
-    return floor;
-  }
-
-  /**
-   * Whether `kept + text` is what the value scan (ValueEndScan.find) judges "wait" at its `<` with
-   * nothing else in it: an optional newline (the one that may be stripped), then a proper prefix of
-   * the close tag, or the whole close tag followed by whitespace only (what follows it is still to
-   * come). Then the push changes nothing but what is kept, exactly as tookValueText with nothing
-   * taken. The common case is `</p` + `aram` + `eter>` + ` ` of code that writes `</parameter>`.
-   */
-  private stillWaits(kept: string, text: string, ends: readonly string[]): boolean {
-    let o = 0;
-    let c = kept.charCodeAt(0);
-    if (c === CR) c = kept.charCodeAt(++o);
-    if (c === NEWLINE) c = kept.charCodeAt(++o);
-    if (c !== LT) return false;
-    const floor = ends.length === 0 ? 0 : ends === this.ltEnds ? this.ltFloor : -1;
-    if (floor < 0 || kept.length - o <= floor) return false;
-    const close = this.syntax.paramClose;
-    const m = close.length;
-    let at = 0;
-    for (let k = o; k < kept.length; k++, at++) {
-      const ch = kept.charCodeAt(k);
-      if (at < m ? ch !== close.charCodeAt(at) : !isBlank(ch)) return false;
-    }
-    for (let k = 0; k < text.length; k++, at++) {
-      const ch = text.charCodeAt(k);
-      if (at < m ? ch !== close.charCodeAt(at) : !isBlank(ch)) return false;
-    }
-    return true;
-  }
 
   private pushValueText(text: string, ends: readonly string[]): string | undefined {
     const v = this.value;
     // (A value the padded-value tolerance may still hold goes through valueText: `pad`, `padTolerated`.)
     if (v === null || v.mode !== "stream" || v.lead !== null || v.pad !== null || v.padTolerated || this.state !== "value" || text === "") return undefined;
     const kept = this.kept();
-    // A `</parameter` (or the whole close tag and whitespace) still waiting for what follows it: when the
-    // push only extends it, it waits on, without escaping and judging it all again (see stillWaits).
-    if (kept !== "" && this.stillWaits(kept, text, ends)) {
-      this.seen.begin(text);
-      this.keep(kept + text);
-      return "";
-    }
     const s = kept === "" ? text : kept + text;
     // Most pushes of a value hold no `<` at all: then only a trailing newline (maybe the one stripped
     // before the close tag) is kept back, and one pass over the rest escapes it and rules out `<`.
@@ -202,33 +131,10 @@ class TaggedDecoder extends TaggedCallReports {
   private valueTextWithLt(v: OpenValue, text: string, ends: readonly string[], s: string, tail: number, escaped: string | undefined, first: number): string | undefined {
     const n = s.length;
     const p = first < 0 ? -1 : this.valueEnd.find(s, 0, first, false, v.atLineStart, ends);
-    if (p >= 0 && this.valueEnd.verdict !== "wait") {
-      // What may still become a region marker ends the push (`</` of code), after text with no `<`:
-      // the text before it is the value's, the tail is the engine's to hold (as its scan would).
-      if (p === first && this.valueEnd.verdict === "regionEnd" && this.valueEnd.tailOnly && p >= s.length - text.length && this.ctx.holdTail !== undefined) {
-        return this.tookBeforeTail(v, text, s, p, escaped, n - tail);
-      }
-      // The value ends here, or a region marker starts here: push's work.
-      return undefined;
-    }
+    // The value ends here, or a region marker (or what may still become one) starts here: push's work.
+    if (p >= 0 && this.valueEnd.verdict !== "wait") return undefined;
     const cut = p < 0 ? n - tail : p - newlineBefore(s, p, 0, true);
-    return this.tookValueText(v, text, s, cut, cut === n - tail ? escaped : prefixEscaped(s, n - tail, escaped, cut));
-  }
-
-  /**
-   * A push whose tail from `s[p]`, its first `<`, may still become a region marker: the text before the
-   * tail is taken as the push would be without it (pushValueText of it, which the engine would offer
-   * next: text without `<`, of which only a trailing newline is kept), and the tail is handed to the
-   * engine to hold (DecoderContext.holdTail). Only for the first `<`: an earlier `<` judged text may be
-   * judged again without the tail (`</parameter> ` before a `</tool_c` waits for the region's end).
-   * `escaped`: `s.slice(0, to)` as JSON string content, when made (see prefixEscaped).
-   */
-  private tookBeforeTail(v: OpenValue, text: string, s: string, p: number, escaped: string | undefined, to: number): string {
-    const hold = s.length - p;
-    this.ctx.holdTail!(hold);
-    const before = s.slice(0, p);
-    const cut = p - newlineBefore(s, p, 0, true);
-    return this.tookValueText(v, text.slice(0, text.length - hold), before, cut, prefixEscaped(s, to, escaped, cut));
+    return this.tookValueText(v, text, s, cut, cut === n - tail ? escaped : undefined);
   }
 
   /**

@@ -137,7 +137,7 @@ export function getAttr(obj: unknown, name: string): unknown {
 /**
  * `obj.name` for a name known when the template compiles: what a dict answers for it is decided once,
  * here, instead of on every access. For a name that is no dict method and no dunder (`message.role`),
- * a dict's item and `loop.index0` are read directly; everything else goes through getAttr.
+ * a dict's item, `loop.index0` and `ns.name` are read directly; everything else goes through getAttr.
  */
 export function attrReader(name: string): (obj: unknown) => unknown {
   if (DICT_ATTRS.has(name) || (name.startsWith("__") && name.endsWith("__"))) return (obj) => getAttr(obj, name);
@@ -152,6 +152,9 @@ export function attrReader(name: string): (obj: unknown) => unknown {
     } else if (isPlainDict(obj)) {
       const item = ownValue(obj, name);
       return item !== undefined ? item : new Undefined(name, obj);
+    } else if (obj instanceof Namespace) {
+      const attr = ownValue(obj.attrs, name);
+      if (attr !== undefined) return attr;
     }
     return getAttr(obj, name);
   };

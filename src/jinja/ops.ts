@@ -81,6 +81,10 @@ export function pyAdd(a: unknown, b: unknown): unknown {
     budget().length(a.length + b.length);
     return a + b;
   }
+  if (typeof a === "number" && typeof b === "number" && Number.isInteger(a) && Number.isInteger(b)) {
+    const r = a + b; // intOp's first case, sooner
+    if (r >= -SAFE && r <= SAFE) return r;
+  }
   if (a instanceof Markup || b instanceof Markup) {
     // Markup.__add__ / __radd__: the other side is HTML-escaped first.
     if ((typeof a !== "string" && !(a instanceof Markup)) || (typeof b !== "string" && !(b instanceof Markup))) {
@@ -112,6 +116,10 @@ export function pyAdd(a: unknown, b: unknown): unknown {
 }
 
 export function pySub(a: unknown, b: unknown): unknown {
+  if (typeof a === "number" && typeof b === "number" && Number.isInteger(a) && Number.isInteger(b)) {
+    const r = a - b; // intOp's first case, sooner
+    if (r >= -SAFE && r <= SAFE) return r;
+  }
   return numeric("-", a, b);
 }
 

@@ -94,3 +94,15 @@ describe("str method calls and comparisons with a string literal", () => {
     expect(render("{{ r == 'user' }}{{ r != 'user' }}{{ ('user'|safe) == 'user' }}{{ 1 == '1' }}{{ nope == 'x' }}", { r: "user" })).toBe("TrueFalseTrueFalseFalse");
   });
 });
+
+describe("int arithmetic and namespace reads", () => {
+  it("adds and subtracts ints exactly past 2^53, floats as floats", () => {
+    expect(render("{{ 2 + 3 }} {{ 5 - 7 }} {{ 9007199254740991 + 1 }} {{ -9007199254740991 - 2 }} {{ 1 + 1.0 }} {{ True + 1 }}")).toBe(
+      "5 -2 9007199254740992 -9007199254740993 2.0 2",
+    );
+  });
+
+  it("reads a namespace's attributes, Undefined for one it lacks", () => {
+    expect(render("{% set ns = namespace(a=1) %}{{ ns.a }}{{ ns.b is defined }}{% set ns.b = 2 %}{{ ns.b }}")).toBe("1False2");
+  });
+});

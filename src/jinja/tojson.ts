@@ -26,7 +26,8 @@ const SHORT: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n"
 
 /**
  * json.encoder with ensure_ascii=False escapes only `"`, `\\` and control characters (short forms where
- * JSON has them). Everything else, lone surrogates included, is copied as is.
+ * JSON has them). Everything else, lone surrogates included, is copied as is. With ensure_ascii=True
+ * every code unit outside `\x20-\x7e` is escaped too, U+007F (DEL) included.
  */
 const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
 
@@ -44,7 +45,7 @@ function encodeString(s: string, ascii: boolean): string {
   if (clean && !ascii) return '"' + s + '"';
   if (s.length < 1024) {
     let body = !clean ? s.replace(ESCAPES, (c) => SHORT[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : s;
-    if (ascii) body = body.replace(/[^\x00-\x7f]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
+    if (ascii) body = body.replace(/[^\x00-\x7e]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
     return '"' + body + '"';
   }
   return escapeString(s, clean, ascii);
@@ -77,7 +78,7 @@ function escapeString(s: string, clean: boolean, ascii: boolean): string {
   b.stringLength(escapedSize(s, ascii));
   let body = s;
   if (!clean) body = replaceEach(body, ESCAPES, (m) => SHORT[m[0]] ?? "\\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0"));
-  if (ascii) body = replaceEach(body, /[^\x00-\x7f]/g, (m) => "\\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0"));
+  if (ascii) body = replaceEach(body, /[^\x00-\x7e]/g, (m) => "\\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0"));
   return '"' + body + '"';
 }
 
@@ -91,7 +92,7 @@ function escapedSize(s: string, ascii: boolean): number {
     if ((i & 0xfffff) === 0) b.scan(Math.min(0x100000, s.length - i));
     const c = s.charCodeAt(i);
     if (c === 0x22 || c === 0x5c || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08 || c === 0x0c) size += 1;
-    else if (c < 0x20 || (ascii && c > 0x7f)) size += 5;
+    else if (c < 0x20 || (ascii && c > 0x7e)) size += 5;
   }
   return size;
 }

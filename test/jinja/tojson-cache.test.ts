@@ -48,3 +48,20 @@ describe("tojson reuse across renders", () => {
     expect(t.render({ tools })).toBe('{"name": "f", "n": 2.0, "s": "深圳"}\n');
   });
 });
+
+describe("tojson escapes as json.dumps", () => {
+  // Lone surrogates cannot go through test/jinja/cases (its generator writes UTF-8), so the expected
+  // text is Python's, from `.ref/bin/python -c 'import json; x = {"k\ud800": ["a\udc00b",
+  // "\ud83d\ude00", "\\ud800", "\x7f"]}; print(ascii(json.dumps(x, ensure_ascii=False)),
+  // ascii(json.dumps(x, ensure_ascii=True)))'`.
+  const x = { "k\ud800": ["a\udc00b", "\ud83d\ude00", "\\ud800", "\x7f"] };
+  it("keeps lone surrogates and DEL with ensure_ascii=False", () => {
+    expect(compileTemplate("{{ x|tojson }}").render({ x })).toBe('{"k\ud800": ["a\udc00b", "\ud83d\ude00", "\\\\ud800", "\x7f"]}');
+  });
+  it("escapes every code unit outside \\x20-\\x7e with ensure_ascii=True, DEL included", () => {
+    expect(compileTemplate("{{ x|tojson(ensure_ascii=true) }}").render({ x })).toBe('{"k\\ud800": ["a\\udc00b", "\\ud83d\\ude00", "\\\\ud800", "\\u007f"]}');
+    // A long string takes the counted path (escapeString).
+    const long = "\x7f\u00e9".repeat(600);
+    expect(compileTemplate("{{ s|tojson(ensure_ascii=true) }}").render({ s: long })).toBe('"' + "\\u007f\\u00e9".repeat(600) + '"');
+  });
+});

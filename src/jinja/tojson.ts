@@ -236,7 +236,14 @@ function joinMany(count: number, item: (i: number) => string, open: string, betw
   return open + chunks.join(between) + close;
 }
 
-const DEEP_FROZEN = new WeakSet<object>();
+/**
+ * Every object known to be deeply frozen, with what tojson keeps for it: `true` until its first tojson,
+ * `false` once one was made (and not kept), then the text for DEFAULT_OPTIONS (a string) or the texts
+ * by options key (a Map). One map for both, so a frozen object read once and printed once costs one
+ * entry (readSharedJson marks every value it reads; most of a request that shares nothing is printed).
+ */
+const DEEP_FROZEN = new WeakMap<object, FrozenTexts>();
+type FrozenTexts = boolean | string | Map<string, string>;
 
 /**
  * True when the value and everything inside it is frozen, so it can never change again. Memoised for
@@ -247,7 +254,7 @@ export function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
   if (DEEP_FROZEN.has(value)) return true;
   if (!frozenBelow(value)) return false;
-  DEEP_FROZEN.add(value);
+  DEEP_FROZEN.set(value, true);
   return true;
 }
 
@@ -265,14 +272,14 @@ export function freezeDeep<T>(value: T): T {
   if (value !== null && typeof value === "object" && !DEEP_FROZEN.has(value)) {
     for (const child of Array.isArray(value) ? value : Object.values(value)) freezeDeep(child);
     Object.freeze(value);
-    DEEP_FROZEN.add(value);
+    DEEP_FROZEN.set(value, true);
   }
   return value;
 }
 
 /** Records `value` as deeply frozen: its caller froze every container in it (a value no one else has seen yet). */
 export function markedDeepFrozen<T extends object>(value: T): T {
-  DEEP_FROZEN.add(value);
+  DEEP_FROZEN.set(value, true);
   return value;
 }
 
@@ -281,7 +288,7 @@ export function freezeDeepFrom<T>(array: T[], frozen: number): T[] {
   if (DEEP_FROZEN.has(array)) return array;
   for (let i = frozen; i < array.length; i++) freezeDeep(array[i]);
   Object.freeze(array);
-  DEEP_FROZEN.add(array);
+  DEEP_FROZEN.set(array, true);
   return array;
 }
 
@@ -289,15 +296,13 @@ const KEYS = new WeakMap<JsonOptions, string>();
 /** A string naming the options, cached per options object (the default one is shared by every call). */
 function optionsKey(options: JsonOptions): string {
   let key = KEYS.get(options);
-  if (key === undefined) {
-    key = `${options.indent ?? "-"}\u0000${options.itemSeparator}\u0000${options.keySeparator}\u0000${options.sortKeys}\u0000${options.ensureAscii}`;
-    KEYS.set(options, key);
-  }
+  if (key === undefined) KEYS.set(options, (key = keyOf(options)));
   return key;
 }
-
-/** Results for deeply frozen objects, shared by all renders: such an object can never change. */
-const SHARED = new WeakMap<object, Map<string, string>>();
+function keyOf(o: JsonOptions): string {
+  return `${o.indent ?? "-"}\u0000${o.itemSeparator}\u0000${o.keySeparator}\u0000${o.sortKeys}\u0000${o.ensureAscii}`;
+}
+const DEFAULT_KEY = keyOf(DEFAULT_OPTIONS);
 
 /**
  * Results for any other plain-data object, shared by all renders but trusted only after checking the
@@ -316,6 +321,28 @@ const ACROSS = new WeakMap<object, CheckedEntry>();
 const SEEN_ONCE: readonly unknown[] = [];
 const NO_TEXTS = new Map<string, string>();
 
+/**
+ * tojson of a deeply frozen object, shared by all renders: such an object can never change. The text is
+ * kept from its second use on, flattened: most such objects (readSharedJson's reads of a request that
+ * shares nothing) are printed once, and keeping their text, or flattening it only to be copied into
+ * the output once more, cost about a third of encoding them (issue 19).
+ */
+function frozenText(value: object, known: FrozenTexts, options: JsonOptions): string {
+  if (known === true) {
+    DEEP_FROZEN.set(value, false);
+    return dumpJson(value, options);
+  }
+  const key = options === DEFAULT_OPTIONS ? DEFAULT_KEY : optionsKey(options);
+  if (typeof known === "string" && key === DEFAULT_KEY) return known;
+  let text = known instanceof Map ? known.get(key) : undefined;
+  if (text !== undefined) return text;
+  text = flat(dumpJson(value, options));
+  if (known === false && key === DEFAULT_KEY) DEEP_FROZEN.set(value, text);
+  else if (known instanceof Map) known.set(key, text);
+  else DEEP_FROZEN.set(value, new Map(typeof known === "string" ? [[DEFAULT_KEY, known], [key, text]] : [[key, text]]));
+  return text;
+}
+
 /** V8 keeps a concatenation as a deep rope; flattening a shared result once keeps later joins cheap. */
 function flat(text: string): string {
   return (" " + text).slice(1);
@@ -333,6 +360,14 @@ export class JsonCache {
     if (value === null || typeof value !== "object" || value instanceof PyFloat || value instanceof Markup) {
       return dumpJson(value, options);
     }
+    const known = DEEP_FROZEN.get(value);
+    const text = known !== undefined || (Object.isFrozen(value) && isDeepFrozen(value)) ? frozenText(value, known ?? true, options) : this.unfrozen(value, options);
+    // Only the length limit: the text is shared or a rope of parts already charged where they were built.
+    budget().length(text.length);
+    return text;
+  }
+
+  private unfrozen(value: object, options: JsonOptions): string {
     const key = optionsKey(options);
     // Values that cannot be shared (template-made, not plain data) are kept for this render only; looking
     // here first spares them the walk that finds them unshareable on every call.
@@ -343,20 +378,11 @@ export class JsonCache {
       if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
       perObject.set(key, text);
     }
-    // Only the length limit: the text is shared or a rope of parts already charged where they were built.
-    budget().length(text.length);
     return text;
   }
 
-  /** The result shared across renders (computing and storing it), or undefined when `value` cannot be shared. */
+  /** The result shared across renders for an object that is not deeply frozen, or undefined when it cannot be shared. */
   private shared(value: object, key: string, options: JsonOptions): string | undefined {
-    if (Object.isFrozen(value) && isDeepFrozen(value)) {
-      let texts = SHARED.get(value);
-      if (texts === undefined) SHARED.set(value, (texts = new Map()));
-      let text = texts.get(key);
-      if (text === undefined) texts.set(key, (text = flat(dumpJson(value, options))));
-      return text;
-    }
     let entry = ACROSS.get(value);
     if (entry !== undefined && entry.checkedBy !== this) {
       if (entry.record !== SEEN_ONCE && matchesRecord(value, entry.record)) entry.checkedBy = this;

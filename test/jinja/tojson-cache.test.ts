@@ -47,6 +47,18 @@ describe("tojson reuse across renders", () => {
     expect(t.render({ tools })).toBe('{"name": "f", "n": 2.0, "s": "深圳"}\n');
     expect(t.render({ tools })).toBe('{"name": "f", "n": 2.0, "s": "深圳"}\n');
   });
+
+  it("prints a deeply frozen object alike on every use, whatever the options and their order", () => {
+    // A frozen object's text is kept from its second use on, per options (frozenText's states).
+    const both = compileTemplate("{{ x|tojson }}|{{ x|tojson(indent=1) }}|{{ x|tojson(ensure_ascii=true) }}");
+    const expected = '{"a": [1, "é"]}|{\n "a": [\n  1,\n  "é"\n ]\n}|{"a": [1, "\\u00e9"]}';
+    const x = freezeDeep({ a: [1, "é"] });
+    for (let i = 0; i < 4; i++) expect(both.render({ x })).toBe(expected);
+    const y = freezeDeep({ a: [1, "é"] });
+    const indentFirst = compileTemplate("{{ y|tojson(indent=1) }}|{{ y|tojson(indent=1) }}");
+    expect(indentFirst.render({ y })).toBe('{\n "a": [\n  1,\n  "é"\n ]\n}|{\n "a": [\n  1,\n  "é"\n ]\n}');
+    for (let i = 0; i < 3; i++) expect(both.render({ x: y })).toBe(expected);
+  });
 });
 
 describe("tojson escapes as json.dumps", () => {

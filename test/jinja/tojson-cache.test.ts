@@ -77,3 +77,16 @@ describe("tojson escapes as json.dumps", () => {
     expect(compileTemplate("{{ s|tojson(ensure_ascii=true) }}").render({ s: long })).toBe('"' + "\\u007f\\u00e9".repeat(600) + '"');
   });
 });
+
+describe("tojson keys", () => {
+  it("prints every key exactly, past the kept keys' bound and length, with and without escapes", () => {
+    // keyText keeps up to 1024 short keys for `: ` and ensure_ascii=False; these pass both bounds.
+    const d: Record<string, number> = {};
+    for (let i = 0; i < 1100; i++) d[`k"${i}\n`] = i;
+    d["x".repeat(65) + '"'] = -1;
+    const expected = "{" + Object.entries(d).map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(", ") + "}";
+    const t2 = compileTemplate("{{ d|tojson }}|{{ d|tojson(separators=(',', '=')) }}");
+    const compact = "{" + Object.entries(d).map(([k, v]) => `${JSON.stringify(k)}=${v}`).join(",") + "}";
+    for (let i = 0; i < 2; i++) expect(t2.render({ d: { ...d } })).toBe(expected + "|" + compact);
+  });
+});

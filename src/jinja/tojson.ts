@@ -26,7 +26,8 @@ const SHORT: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n"
 
 /**
  * json.encoder with ensure_ascii=False escapes only `"`, `\\` and control characters (short forms where
- * JSON has them). Everything else, lone surrogates included, is copied as is.
+ * JSON has them). Everything else, lone surrogates included, is copied as is. With ensure_ascii=True
+ * every code unit outside `\x20-\x7e` is escaped too, U+007F (DEL) included.
  */
 const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
 
@@ -44,7 +45,7 @@ function encodeString(s: string, ascii: boolean): string {
   if (clean && !ascii) return '"' + s + '"';
   if (s.length < 1024) {
     let body = !clean ? s.replace(ESCAPES, (c) => SHORT[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : s;
-    if (ascii) body = body.replace(/[^\x00-\x7f]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
+    if (ascii) body = body.replace(/[^\x00-\x7e]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
     return '"' + body + '"';
   }
   return escapeString(s, clean, ascii);
@@ -77,7 +78,7 @@ function escapeString(s: string, clean: boolean, ascii: boolean): string {
   b.stringLength(escapedSize(s, ascii));
   let body = s;
   if (!clean) body = replaceEach(body, ESCAPES, (m) => SHORT[m[0]] ?? "\\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0"));
-  if (ascii) body = replaceEach(body, /[^\x00-\x7f]/g, (m) => "\\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0"));
+  if (ascii) body = replaceEach(body, /[^\x00-\x7e]/g, (m) => "\\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0"));
   return '"' + body + '"';
 }
 
@@ -91,7 +92,7 @@ function escapedSize(s: string, ascii: boolean): number {
     if ((i & 0xfffff) === 0) b.scan(Math.min(0x100000, s.length - i));
     const c = s.charCodeAt(i);
     if (c === 0x22 || c === 0x5c || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08 || c === 0x0c) size += 1;
-    else if (c < 0x20 || (ascii && c > 0x7f)) size += 5;
+    else if (c < 0x20 || (ascii && c > 0x7e)) size += 5;
   }
   return size;
 }
@@ -168,11 +169,12 @@ export function dumpJson(value: unknown, options: JsonOptions, depth = 0): strin
       return joinMany(names.length, item, "{" + inner, between, closing(indent, depth, "}"));
     }
     let out = "{" + inner;
+    const b = budget();
     for (let i = 0; i < names.length; i++) {
       if (i > 0) out += between;
-      out += encodeString(names[i]!, options.ensureAscii) + options.keySeparator;
+      out += keyText(names[i]!, options);
       out += dumpJson(value[names[i]!], options, depth + 1);
-      budget().length(out.length);
+      b.length(out.length);
     }
     return out + (indent === null ? "}" : "\n" + indent.repeat(depth) + "}");
   }
@@ -201,6 +203,24 @@ export function dumpJson(value: unknown, options: JsonOptions, depth = 0): strin
   const name = value instanceof Undefined ? "Undefined" : typeName(value);
   throw new JinjaError("TypeError", `Object of type ${name} is not JSON serializable`);
 }
+
+/**
+ * A key with the key separator after it. For json.dumps's `: ` and ensure_ascii=False these are kept
+ * (short keys only, a bounded number): schemas repeat a few dozen keys, and one kept piece instead of
+ * an encoded key and two joins made a tool's text about a fifth cheaper to build and to copy out.
+ */
+function keyText(name: string, options: JsonOptions): string {
+  if (options.ensureAscii || options.keySeparator !== ": " || name.length > MAX_KEPT_KEY) return encodeString(name, options.ensureAscii) + options.keySeparator;
+  let text = KEY_TEXTS.get(name);
+  if (text === undefined) {
+    if (KEY_TEXTS.size >= MAX_KEPT_KEYS) KEY_TEXTS.clear();
+    KEY_TEXTS.set(name, (text = flat(encodeString(name, false) + ": ")));
+  }
+  return text;
+}
+const KEY_TEXTS = new Map<string, string>();
+const MAX_KEPT_KEY = 64;
+const MAX_KEPT_KEYS = 1024;
 
 /** The closing bracket of a container at `depth`, on its own line when indenting. */
 function closing(indent: string | null, depth: number, bracket: string): string {
@@ -235,7 +255,14 @@ function joinMany(count: number, item: (i: number) => string, open: string, betw
   return open + chunks.join(between) + close;
 }
 
-const DEEP_FROZEN = new WeakSet<object>();
+/**
+ * Every object known to be deeply frozen, with what tojson keeps for it: `true` until its first tojson,
+ * `false` once one was made (and not kept), then the text for DEFAULT_OPTIONS (a string) or the texts
+ * by options key (a Map). One map for both, so a frozen object read once and printed once costs one
+ * entry (readSharedJson marks every value it reads; most of a request that shares nothing is printed).
+ */
+const DEEP_FROZEN = new WeakMap<object, FrozenTexts>();
+type FrozenTexts = boolean | string | Map<string, string>;
 
 /**
  * True when the value and everything inside it is frozen, so it can never change again. Memoised for
@@ -246,7 +273,7 @@ export function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
   if (DEEP_FROZEN.has(value)) return true;
   if (!frozenBelow(value)) return false;
-  DEEP_FROZEN.add(value);
+  DEEP_FROZEN.set(value, true);
   return true;
 }
 
@@ -264,14 +291,14 @@ export function freezeDeep<T>(value: T): T {
   if (value !== null && typeof value === "object" && !DEEP_FROZEN.has(value)) {
     for (const child of Array.isArray(value) ? value : Object.values(value)) freezeDeep(child);
     Object.freeze(value);
-    DEEP_FROZEN.add(value);
+    DEEP_FROZEN.set(value, true);
   }
   return value;
 }
 
 /** Records `value` as deeply frozen: its caller froze every container in it (a value no one else has seen yet). */
 export function markedDeepFrozen<T extends object>(value: T): T {
-  DEEP_FROZEN.add(value);
+  DEEP_FROZEN.set(value, true);
   return value;
 }
 
@@ -280,28 +307,22 @@ export function freezeDeepFrom<T>(array: T[], frozen: number): T[] {
   if (DEEP_FROZEN.has(array)) return array;
   for (let i = frozen; i < array.length; i++) freezeDeep(array[i]);
   Object.freeze(array);
-  DEEP_FROZEN.add(array);
+  DEEP_FROZEN.set(array, true);
   return array;
 }
 
 const KEYS = new WeakMap<JsonOptions, string>();
-function keyOf(options: JsonOptions): string {
-  return `${options.indent ?? "-"}\u0000${options.itemSeparator}\u0000${options.keySeparator}\u0000${options.sortKeys}\u0000${options.ensureAscii}`;
+function keyOf(o: JsonOptions): string {
+  return `${o.indent ?? "-"}\u0000${o.itemSeparator}\u0000${o.keySeparator}\u0000${o.sortKeys}\u0000${o.ensureAscii}`;
 }
 const DEFAULT_KEY = keyOf(DEFAULT_OPTIONS);
 /** A string naming the options, cached per options object (the default one is shared by every call). */
 function optionsKey(options: JsonOptions): string {
   if (options === DEFAULT_OPTIONS) return DEFAULT_KEY;
   let key = KEYS.get(options);
-  if (key === undefined) {
-    key = keyOf(options);
-    KEYS.set(options, key);
-  }
+  if (key === undefined) KEYS.set(options, (key = keyOf(options)));
   return key;
 }
-
-/** Results for deeply frozen objects, shared by all renders: such an object can never change. */
-const SHARED = new WeakMap<object, Map<string, string>>();
 
 /**
  * Results for any other plain-data object, shared by all renders but trusted only after checking the
@@ -320,6 +341,28 @@ const ACROSS = new WeakMap<object, CheckedEntry>();
 const SEEN_ONCE: readonly unknown[] = [];
 const NO_TEXTS = new Map<string, string>();
 
+/**
+ * tojson of a deeply frozen object, shared by all renders: such an object can never change. The text is
+ * kept from its second use on, flattened: most such objects (readSharedJson's reads of a request that
+ * shares nothing) are printed once, and keeping their text, or flattening it only to be copied into
+ * the output once more, cost about a third of encoding them (issue 19).
+ */
+function frozenText(value: object, known: FrozenTexts, options: JsonOptions): string {
+  if (known === true) {
+    DEEP_FROZEN.set(value, false);
+    return dumpJson(value, options);
+  }
+  const key = options === DEFAULT_OPTIONS ? DEFAULT_KEY : optionsKey(options);
+  if (typeof known === "string" && key === DEFAULT_KEY) return known;
+  let text = known instanceof Map ? known.get(key) : undefined;
+  if (text !== undefined) return text;
+  text = flat(dumpJson(value, options));
+  if (known === false && key === DEFAULT_KEY) DEEP_FROZEN.set(value, text);
+  else if (known instanceof Map) known.set(key, text);
+  else DEEP_FROZEN.set(value, new Map(typeof known === "string" ? [[DEFAULT_KEY, known], [key, text]] : [[key, text]]));
+  return text;
+}
+
 /** V8 keeps a concatenation as a deep rope; flattening a shared result once keeps later joins cheap. */
 function flat(text: string): string {
   return (" " + text).slice(1);
@@ -337,14 +380,15 @@ export class JsonCache {
     if (value === null || typeof value !== "object" || value instanceof PyFloat || value instanceof Markup) {
       return dumpJson(value, options);
     }
+    const known = DEEP_FROZEN.get(value);
+    const text = known !== undefined || (Object.isFrozen(value) && isDeepFrozen(value)) ? frozenText(value, known ?? true, options) : this.unfrozen(value, options);
+    // Only the length limit: the text is shared or a rope of parts already charged where they were built.
+    budget().length(text.length);
+    return text;
+  }
+
+  private unfrozen(value: object, options: JsonOptions): string {
     const key = optionsKey(options);
-    // A deeply frozen value encoded before (a kept tool, a reused message): one lookup. Only such values
-    // are ever in SHARED, and they cannot change.
-    const known = SHARED.get(value)?.get(key);
-    if (known !== undefined) {
-      budget().length(known.length);
-      return known;
-    }
     // Values that cannot be shared (template-made, not plain data) are kept for this render only; looking
     // here first spares them the walk that finds them unshareable on every call.
     let perObject = this.byObject.get(value);
@@ -354,20 +398,11 @@ export class JsonCache {
       if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
       perObject.set(key, text);
     }
-    // Only the length limit: the text is shared or a rope of parts already charged where they were built.
-    budget().length(text.length);
     return text;
   }
 
-  /** The result shared across renders (computing and storing it), or undefined when `value` cannot be shared. */
+  /** The result shared across renders for an object that is not deeply frozen, or undefined when it cannot be shared. */
   private shared(value: object, key: string, options: JsonOptions): string | undefined {
-    if (Object.isFrozen(value) && isDeepFrozen(value)) {
-      let texts = SHARED.get(value);
-      if (texts === undefined) SHARED.set(value, (texts = new Map()));
-      let text = texts.get(key);
-      if (text === undefined) texts.set(key, (text = flat(dumpJson(value, options))));
-      return text;
-    }
     let entry = ACROSS.get(value);
     if (entry !== undefined && entry.checkedBy !== this) {
       if (entry.record !== SEEN_ONCE && matchesRecord(value, entry.record)) entry.checkedBy = this;

@@ -47,4 +47,46 @@ describe("tojson reuse across renders", () => {
     expect(t.render({ tools })).toBe('{"name": "f", "n": 2.0, "s": "深圳"}\n');
     expect(t.render({ tools })).toBe('{"name": "f", "n": 2.0, "s": "深圳"}\n');
   });
+
+  it("prints a deeply frozen object alike on every use, whatever the options and their order", () => {
+    // A frozen object's text is kept from its second use on, per options (frozenText's states).
+    const both = compileTemplate("{{ x|tojson }}|{{ x|tojson(indent=1) }}|{{ x|tojson(ensure_ascii=true) }}");
+    const expected = '{"a": [1, "é"]}|{\n "a": [\n  1,\n  "é"\n ]\n}|{"a": [1, "\\u00e9"]}';
+    const x = freezeDeep({ a: [1, "é"] });
+    for (let i = 0; i < 4; i++) expect(both.render({ x })).toBe(expected);
+    const y = freezeDeep({ a: [1, "é"] });
+    const indentFirst = compileTemplate("{{ y|tojson(indent=1) }}|{{ y|tojson(indent=1) }}");
+    expect(indentFirst.render({ y })).toBe('{\n "a": [\n  1,\n  "é"\n ]\n}|{\n "a": [\n  1,\n  "é"\n ]\n}');
+    for (let i = 0; i < 3; i++) expect(both.render({ x: y })).toBe(expected);
+  });
+});
+
+describe("tojson escapes as json.dumps", () => {
+  // Lone surrogates cannot go through test/jinja/cases (its generator writes UTF-8), so the expected
+  // text is Python's, from `.ref/bin/python -c 'import json; x = {"k\ud800": ["a\udc00b",
+  // "\ud83d\ude00", "\\ud800", "\x7f"]}; print(ascii(json.dumps(x, ensure_ascii=False)),
+  // ascii(json.dumps(x, ensure_ascii=True)))'`.
+  const x = { "k\ud800": ["a\udc00b", "\ud83d\ude00", "\\ud800", "\x7f"] };
+  it("keeps lone surrogates and DEL with ensure_ascii=False", () => {
+    expect(compileTemplate("{{ x|tojson }}").render({ x })).toBe('{"k\ud800": ["a\udc00b", "\ud83d\ude00", "\\\\ud800", "\x7f"]}');
+  });
+  it("escapes every code unit outside \\x20-\\x7e with ensure_ascii=True, DEL included", () => {
+    expect(compileTemplate("{{ x|tojson(ensure_ascii=true) }}").render({ x })).toBe('{"k\\ud800": ["a\\udc00b", "\\ud83d\\ude00", "\\\\ud800", "\\u007f"]}');
+    // A long string takes the counted path (escapeString).
+    const long = "\x7f\u00e9".repeat(600);
+    expect(compileTemplate("{{ s|tojson(ensure_ascii=true) }}").render({ s: long })).toBe('"' + "\\u007f\\u00e9".repeat(600) + '"');
+  });
+});
+
+describe("tojson keys", () => {
+  it("prints every key exactly, past the kept keys' bound and length, with and without escapes", () => {
+    // keyText keeps up to 1024 short keys for `: ` and ensure_ascii=False; these pass both bounds.
+    const d: Record<string, number> = {};
+    for (let i = 0; i < 1100; i++) d[`k"${i}\n`] = i;
+    d["x".repeat(65) + '"'] = -1;
+    const expected = "{" + Object.entries(d).map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(", ") + "}";
+    const t2 = compileTemplate("{{ d|tojson }}|{{ d|tojson(separators=(',', '=')) }}");
+    const compact = "{" + Object.entries(d).map(([k, v]) => `${JSON.stringify(k)}=${v}`).join(",") + "}";
+    for (let i = 0; i < 2; i++) expect(t2.render({ d: { ...d } })).toBe(expected + "|" + compact);
+  });
 });

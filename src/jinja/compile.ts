@@ -171,11 +171,7 @@ function compileTarget(target: A.Expression): (f: Frame, value: unknown) => void
   if (target.type === "TupleLiteral") {
     const parts = target.value.map(compileTarget);
     return (f, v) => {
-      const items = pyIter(v);
-      if (items.length < parts.length) {
-        throw new JinjaError("ValueError", `not enough values to unpack (expected ${parts.length}, got ${items.length})`);
-      }
-      if (items.length > parts.length) throw new JinjaError("ValueError", `too many values to unpack (expected ${parts.length})`);
+      const items = unpacked(v, parts.length);
       for (let i = 0; i < parts.length; i++) parts[i]!(f, items[i]);
     };
   }
@@ -219,7 +215,8 @@ function compileFor(node: A.For, cx: CompileContext): Stmt {
       let inner: Frame;
       if (frameNames !== null) {
         // The frame bind and set would make, built at once around the compiler's names.
-        const values = single ? [items[i]] : unpack(items[i], frameNames.length - 1);
+        // A copy: pyIter may hand back the item itself, and the frame's values grow by `loop`.
+        const values = single ? [items[i]] : unpacked(items[i], frameNames.length - 1).slice();
         values.push(loop);
         inner = new Frame(f.rt, f, frameNames, values);
       } else {
@@ -250,12 +247,12 @@ function loopFrameNames(target: A.Expression): readonly string[] | null {
   return new Set(names).size === names.length ? names : null;
 }
 
-/** A loop item unpacked into the values of a tuple target's `count` names, as compileTarget does. */
-function unpack(item: unknown, count: number): unknown[] {
+/** The `count` values a tuple target takes from `item` (Python's errors when it holds another number). */
+function unpacked(item: unknown, count: number): readonly unknown[] {
   const items = pyIter(item);
   if (items.length < count) throw new JinjaError("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
   if (items.length > count) throw new JinjaError("ValueError", `too many values to unpack (expected ${count})`);
-  return items.slice();
+  return items;
 }
 
 function compileSet(node: A.SetStatement, cx: CompileContext): Stmt {

@@ -76,7 +76,8 @@ function numeric(op: string, a: unknown, b: unknown): unknown {
 }
 
 export function pyAdd(a: unknown, b: unknown): unknown {
-  // The common case first (`'<|im_start|>' + message.role`): the string branch below, without the Markup tests.
+  // The common case first (`'<|im_start|>' + message.role`), before the Markup tests. V8 concatenates
+  // without copying (a rope): only the length limit applies here.
   if (typeof a === "string" && typeof b === "string") {
     budget().length(a.length + b.length);
     return a + b;
@@ -95,13 +96,9 @@ export function pyAdd(a: unknown, b: unknown): unknown {
     return new Markup(text);
   }
   if (typeof a === "string") {
-    if (typeof b !== "string") {
-      if (b instanceof Undefined) b.fail();
-      throw new JinjaError("TypeError", `can only concatenate str (not "${typeName(b)}") to str`);
-    }
-    // V8 concatenates without copying (a rope): only the length limit applies here.
-    budget().length(a.length + b.length);
-    return a + b;
+    // b is no str (str + str returned above) and no Markup.
+    if (b instanceof Undefined) b.fail();
+    throw new JinjaError("TypeError", `can only concatenate str (not "${typeName(b)}") to str`);
   }
   if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
     budget().items(a.length + b.length);

@@ -352,7 +352,7 @@ function frozenText(value: object, known: FrozenTexts, options: JsonOptions): st
     DEEP_FROZEN.set(value, false);
     return dumpJson(value, options);
   }
-  const key = options === DEFAULT_OPTIONS ? DEFAULT_KEY : optionsKey(options);
+  const key = optionsKey(options);
   if (typeof known === "string" && key === DEFAULT_KEY) return known;
   let text = known instanceof Map ? known.get(key) : undefined;
   if (text !== undefined) return text;

@@ -10,7 +10,8 @@
  *    (`--workers`; on a machine shared with other work the gain is bounded by the idle cores).
  * 3. A 16 MB completion in one SSE line, direct vs through chatwire (linear buffering).
  * 4. CPU per request (issue 19: goal <= 1 ms at one worker), read from the server process's own CPU
- *    time (/proc) over the throughput run's timed round (the warm-up round's printed beside it), and
+ *    time (/proc) over the throughput run's timed round, after 3 x its requests of warm-up (the
+ *    warm-up round's printed beside it), and
  *    its memory while every request carries a tool schema
  *    never seen before: the heap after a full collection (goal: flat; every cache is bounded by bytes),
  *    read through bench/heap-probe.mjs, with the RSS beside it.
@@ -68,20 +69,25 @@ async function latency(url, body, stream, n) {
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-/** Requests per second over the timed round; `between` runs after the warm-up round, before it. */
-async function throughput(url, body, total, concurrency = 32, between = () => {}) {
-  let next = 0;
-  const worker = async () => {
-    while (next < total) {
-      const i = next++;
-      await once(url, body, i % 2 === 1);
-    }
+/**
+ * Requests per second over a timed round of `total` requests, after a warm-up round of `warmUp`;
+ * `between` runs after the warm-up round, before the timed one.
+ */
+async function throughput(url, body, total, { concurrency = 32, warmUp = total, between = () => {} } = {}) {
+  const round = async (count) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < count) {
+        const i = next++;
+        await once(url, body, i % 2 === 1);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
   };
-  await Promise.all(Array.from({ length: concurrency }, worker)); // warm-up round
+  await round(warmUp);
   between();
-  next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await round(total);
   return total / ((performance.now() - t0) / 1000);
 }
 
@@ -153,19 +159,21 @@ export async function runServerBench() {
       console.log(`${(stream ? "streamed" : "whole").padEnd(18)} ${f(d.p50)} ${f(d.p99)}      ${f(c.p50)} ${f(c.p99)}   ${f(c.p50 - d.p50)} ${f(c.p99 - d.p99)}`);
     }
     const total = Math.round(1000 * SCALE);
-    console.log(`\nthroughput, 32 concurrent, half streamed (${total} requests after a warm-up round), requests/s`);
+    console.log(`\nthroughput, 32 concurrent, half streamed (${total} requests after a warm-up round; ${3 * total} for chatwire at 1 worker), requests/s`);
     const td = await throughput(`${backend}/completion`, direct, total);
-    // The throughput run sends `total` requests twice, a warm-up round, then the timed one; the CPU
-    // figure is the timed round's, with the warm-up round's printed beside it. V8 is still optimizing
-    // the request path through the first few thousand requests (--trace-opt: hundreds of functions
-    // per 500 requests at first, a handful past 3,500), so the warm-up round measures that transient
-    // as much as the server, and a long-running server is past it.
+    // The CPU figure is the timed round's, after a warm-up round of 3 x `total` requests (the
+    // latency runs above sent 2 x (20 + n) before it); the warm-up round's is printed beside it. V8 is
+    // still optimizing the request path through the first few thousand requests (--trace-opt: hundreds
+    // of functions per 500 requests at first, a handful past 3,500; CPU per 1000 requests on an idle
+    // machine 1.75, 0.98, 0.65, 0.47, then 0.35-0.42 ms), so a round right after 1,000 requests of
+    // warm-up measured that transient, once per process, as much as the server a client meets.
+    const warmUp = 3 * total;
     const cpu0 = procStats(one.child.pid);
     let cpuMid;
-    const t1 = await throughput(`${one.value}/v1/chat/completions`, chat, total, 32, () => (cpuMid = procStats(one.child.pid)));
+    const t1 = await throughput(`${one.value}/v1/chat/completions`, chat, total, { warmUp, between: () => (cpuMid = procStats(one.child.pid)) });
     const cpu1 = procStats(one.child.pid);
     const cpuPerRequest = cpuMid && cpu1 ? (cpu1.cpuMs - cpuMid.cpuMs) / total : undefined;
-    const cpuWarmUp = cpu0 && cpuMid ? (cpuMid.cpuMs - cpu0.cpuMs) / total : undefined;
+    const cpuWarmUp = cpu0 && cpuMid ? (cpuMid.cpuMs - cpu0.cpuMs) / warmUp : undefined;
     results.cpuPerRequestMs = cpuPerRequest;
     results.cpuPerRequestWarmUpMs = cpuWarmUp;
 
@@ -199,7 +207,7 @@ export async function runServerBench() {
     results.throughput = { direct: td, workers1: t1, workers2: t2 };
     console.log(`stand-in direct ${td.toFixed(0)}   chatwire --workers 1 ${t1.toFixed(0)}   --workers 2 ${t2.toFixed(0)}  (x${(t2 / t1).toFixed(2)}; ${(1000 / t1).toFixed(2)} ms per request at 1 worker)`);
     console.log(
-      `server CPU per request at 1 worker: ${cpuPerRequest === undefined ? "not measured (no /proc)" : `${cpuPerRequest.toFixed(2)} ms (goal <= 1 ms ${cpuPerRequest <= 1 ? "ok" : "MISSED"}; the warm-up round before it ${cpuWarmUp.toFixed(2)} ms)`}`,
+      `server CPU per request at 1 worker: ${cpuPerRequest === undefined ? "not measured (no /proc)" : `${cpuPerRequest.toFixed(2)} ms (goal <= 1 ms ${cpuPerRequest <= 1 ? "ok" : "MISSED"}; the ${warmUp}-request warm-up round before it ${cpuWarmUp.toFixed(2)} ms)`}`,
     );
     // The property is what the process retains: heap after a full collection, flat once the caches are
     // full (the first batches fill them). RSS is printed beside it: V8 sizes its heap from the allocation

@@ -20,9 +20,9 @@ import { endEvents, readJsonBody, sendJson, startEvents, writeDone, writeEvent, 
 import { CHAT_SAMPLING } from "./sampling.js";
 
 export async function chatCompletions(ctx: ServerContext, ex: Exchange): Promise<void> {
-  const generation = await prepareGeneration(ctx, await readJsonBody(ex, ctx.maxBodyBytes), "messages", CHAT_SAMPLING, ex.signal);
+  const generation = await prepareGeneration(ctx, await readJsonBody(ex, ctx.maxBodyBytes), "messages", CHAT_SAMPLING, ex.gone);
   ex.bodyText = undefined; // the request is read and checked; a long generation need not keep its text
-  const pieces = await startBackend(ctx, generation, ex.signal);
+  const pieces = await startBackend(ctx, generation, ex.gone);
   const head = { id: `chatcmpl-${randomAlphanumeric(24)}`, created: Math.floor(Date.now() / 1000), model: generation.model };
   if (generation.stream) await streamAnswer(ctx, generation, pieces, head, ex);
   else await wholeAnswer(ctx, generation, pieces, head, ex);

@@ -10,8 +10,9 @@ import type { ParseOptions } from "../parse/index.js";
 import { PROMPT_SUFFIX_LENGTH } from "../template/chat-template.js";
 import type { ChatTemplate } from "../template/index.js";
 import { ApiError, badRequest } from "./api-error.js";
-import { openBackend, type BackendCall, type BackendPiece, type BackendProtocol, type Constraint, type TransportOptions } from "./backends/index.js";
-import type { PromptTokenizer } from "./prompt-tokens.js";
+import { openBackend, type BackendCall, type BackendPiece, type BackendProtocol, type CancelSource, type Constraint, type TransportOptions } from "./backends/index.js";
+import { NEVER_ABORTED } from "./client-gone.js";
+import { inProcessPrompts, type PromptTokenizer } from "./prompt-tokens.js";
 import { readParseFields } from "./parse-fields.js";
 import { chooseConstraint } from "./request-constraint.js";
 import type { RequestGrammars } from "./request-grammar.js";
@@ -81,10 +82,12 @@ export function checkBody(ctx: ServerContext, raw: unknown, conversationField: "
 }
 
 /** The prompt for `body`: ids with provenance when the server has a tokenizer, else text. */
-export async function renderPrompt(ctx: ServerContext, body: Record<string, unknown>, signal: AbortSignal): Promise<{ text: string; sent: string | number[] }> {
+export async function renderPrompt(ctx: ServerContext, body: Record<string, unknown>, cancel: CancelSource): Promise<{ text: string; sent: string | number[] }> {
   if (ctx.prompts !== undefined) {
     // Ids are the template's text exactly, BOS included when it prints one (as transformers'
-    // apply_chat_template(tokenize=True)); backends use an id prompt as given.
+    // apply_chat_template(tokenize=True)); backends use an id prompt as given. An in-process
+    // tokenizer never waits, so the client's AbortSignal is not made for it (client-gone.ts).
+    const signal = inProcessPrompts.has(ctx.prompts) ? NEVER_ABORTED : cancel.signal;
     const { text, ids } = await ctx.prompts.encode(ctx.template, body, signal);
     return { text, sent: ids };
   }
@@ -101,14 +104,14 @@ export async function prepareGeneration(
   raw: unknown,
   conversationField: "messages" | "input",
   fields: SamplingFields,
-  signal: AbortSignal,
+  cancel: CancelSource,
 ): Promise<Generation> {
   const body = checkBody(ctx, raw, conversationField);
   const stream = streamFlag(body);
   const sampling = readSampling(body, fields);
   const responseFormat = responseFormatOf(body, conversationField === "messages" ? "chat" : "responses");
   const parseFields = readParseFields(body);
-  const { text, sent } = await renderPrompt(ctx, body, signal);
+  const { text, sent } = await renderPrompt(ctx, body, cancel);
   // Rendering (with its tool-schema compile) and the grammar build are each bounded, but a huge tool
   // list makes both long: a turn of the event loop between them keeps other clients answered.
   await nextTurn();
@@ -123,7 +126,7 @@ export async function prepareGeneration(
     sampling,
     stream,
     model: ctx.model ?? (body.model as string | undefined),
-    constraint: await chooseConstraint({ accepts: ctx.protocol.constraints, grammars: ctx.grammars, tokenizer: ctx.tokenizer }, { body, format, output, promptSuffix }, responseFormat, signal),
+    constraint: await chooseConstraint({ accepts: ctx.protocol.constraints, grammars: ctx.grammars, tokenizer: ctx.tokenizer }, { body, format, output, promptSuffix }, responseFormat, cancel),
     preservedTokens: ctx.preservedTokens(output),
   };
   const parseOptions: ParseOptions = { ...parseFields, promptSuffix };
@@ -139,9 +142,9 @@ function withoutLeadingBos(prompt: string, bos: string | undefined): string {
   return bos !== undefined && bos !== "" && prompt.startsWith(bos) ? prompt.slice(bos.length) : prompt;
 }
 
-/** Sends the generation to the backend; `signal` aborts it (the client went away). */
-export function startBackend(ctx: ServerContext, generation: Generation, signal: AbortSignal): Promise<AsyncIterable<BackendPiece[]>> {
-  return openBackend(ctx.protocol, generation.call, ctx.transport, signal);
+/** Sends the generation to the backend; `cancel` stops it (the client went away). */
+export function startBackend(ctx: ServerContext, generation: Generation, cancel: CancelSource): Promise<AsyncIterable<BackendPiece[]>> {
+  return openBackend(ctx.protocol, generation.call, ctx.transport, cancel);
 }
 
 /** What the backend said about the whole answer, gathered from its pieces. */

@@ -32,3 +32,9 @@ export interface PromptTokenizer {
   /** Stops background work (the retried probe of a backend tokenizer). */
   close?(): void;
 }
+
+/**
+ * The tokenizers that work in process (vocab-prompts.ts): they never wait on I/O nor read the signal,
+ * so the server passes them none of a request's own (making one costs an AbortController per request).
+ */
+export const inProcessPrompts = new WeakSet<PromptTokenizer>();

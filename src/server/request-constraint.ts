@@ -5,7 +5,7 @@
  * call starts; under `required` or a named tool the grammar of the whole output. Without tools, the
  * response_format's JSON constraint. Only kinds the backend has a field for are sent.
  */
-import type { Constraint, GrammarTrigger } from "./backends/index.js";
+import type { CancelSource, Constraint, GrammarTrigger } from "./backends/index.js";
 import type { GrammarRequest } from "./generation.js";
 import type { PromptTokenizer } from "./prompt-tokens.js";
 import type { RequestGrammars } from "./request-grammar.js";
@@ -18,7 +18,7 @@ export interface ConstraintSources {
   tokenizer: PromptTokenizer | undefined;
 }
 
-export async function chooseConstraint(src: ConstraintSources, request: GrammarRequest, responseFormat: Constraint | undefined, signal: AbortSignal): Promise<Constraint | undefined> {
+export async function chooseConstraint(src: ConstraintSources, request: GrammarRequest, responseFormat: Constraint | undefined, cancel: AbortSignal | CancelSource): Promise<Constraint | undefined> {
   const { accepts, grammars } = src;
   if (grammars !== undefined) {
     if (accepts.includes("structural_tag")) {
@@ -27,7 +27,7 @@ export async function chooseConstraint(src: ConstraintSources, request: GrammarR
     }
     if (accepts.includes("lazy_gbnf")) {
       const lazy = grammars.lazy(request);
-      if (lazy !== undefined) return { kind: "lazy_gbnf", grammar: lazy.grammar, triggers: await triggersOf(lazy, src.tokenizer, signal) };
+      if (lazy !== undefined) return { kind: "lazy_gbnf", grammar: lazy.grammar, triggers: await triggersOf(lazy, src.tokenizer, cancel) };
     }
     if (accepts.includes("gbnf")) {
       const grammar = grammars.full(request);
@@ -43,10 +43,10 @@ export async function chooseConstraint(src: ConstraintSources, request: GrammarR
  */
 const lazyTriggers = new WeakMap<LazyGrammar, { tokenizer: PromptTokenizer | undefined; triggers: GrammarTrigger[] }>();
 
-async function triggersOf(lazy: LazyGrammar, tokenizer: PromptTokenizer | undefined, signal: AbortSignal): Promise<GrammarTrigger[]> {
+async function triggersOf(lazy: LazyGrammar, tokenizer: PromptTokenizer | undefined, cancel: AbortSignal | CancelSource): Promise<GrammarTrigger[]> {
   const kept = lazyTriggers.get(lazy);
   if (kept !== undefined && kept.tokenizer === tokenizer) return kept.triggers;
-  const triggers = await Promise.all(lazy.triggers.map((t) => (t.kind === "word" ? wordTrigger(tokenizer, t.word, signal) : t)));
+  const triggers = await Promise.all(lazy.triggers.map((t) => (t.kind === "word" ? wordTrigger(tokenizer, t.word, cancel) : t)));
   lazyTriggers.set(lazy, { tokenizer, triggers });
   return triggers;
 }
@@ -54,14 +54,15 @@ async function triggersOf(lazy: LazyGrammar, tokenizer: PromptTokenizer | undefi
 /** Ids of marker texts per tokenizer: a marker is looked up once per server. */
 const markerIds = new WeakMap<PromptTokenizer, Map<string, Promise<number | undefined>>>();
 
-async function wordTrigger(tokenizer: PromptTokenizer | undefined, text: string, signal: AbortSignal): Promise<GrammarTrigger> {
+async function wordTrigger(tokenizer: PromptTokenizer | undefined, text: string, cancel: AbortSignal | CancelSource): Promise<GrammarTrigger> {
   if (tokenizer === undefined) return { kind: "word", text };
   let ids = markerIds.get(tokenizer);
   if (ids === undefined) markerIds.set(tokenizer, (ids = new Map()));
   let id = ids.get(text);
   if (id === undefined) {
     // Special-token text is read as the token (as llama-server tokenizes a trigger word).
-    id = tokenizer.tokenize(text, true, signal).then((t) => (t.length === 1 ? t[0] : undefined));
+    // The client's AbortSignal is made only here, for a lookup not kept yet (client-gone.ts).
+    id = tokenizer.tokenize(text, true, cancel instanceof AbortSignal ? cancel : cancel.signal).then((t) => (t.length === 1 ? t[0] : undefined));
     // A failed lookup (the request was aborted, the backend's /tokenize is down) is not kept.
     id.catch(() => ids.delete(text));
     ids.set(text, id);

@@ -23,9 +23,9 @@ export async function responses(ctx: ServerContext, ex: Exchange): Promise<void>
   if (isObject(raw) && raw.previous_response_id !== undefined && raw.previous_response_id !== null) {
     throw badRequest("previous_response_id", "is not supported: this server stores nothing; send the whole conversation in `input`");
   }
-  const generation = await prepareGeneration(ctx, raw, "input", RESPONSES_SAMPLING, ex.signal);
+  const generation = await prepareGeneration(ctx, raw, "input", RESPONSES_SAMPLING, ex.gone);
   ex.bodyText = undefined; // the request is read and checked; a long generation need not keep its text
-  const pieces = await startBackend(ctx, generation, ex.signal);
+  const pieces = await startBackend(ctx, generation, ex.gone);
   const shell = responseShell(generation);
   if (generation.stream) await streamResponse(ctx, generation, pieces, shell, ex);
   else await wholeResponse(ctx, generation, pieces, shell, ex);

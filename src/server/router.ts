@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyCors, checkApiKey, type AccessOptions } from "./access.js";
 import { ApiError, placedInBody, toApiError } from "./api-error.js";
 import { chatCompletions } from "./chat-completions.js";
+import { ClientGone } from "./client-gone.js";
 import type { Exchange } from "./exchange.js";
 import type { ServerContext } from "./generation.js";
 import { sendError } from "./http-io.js";
@@ -39,12 +40,19 @@ export interface RouterOptions extends AccessOptions {
 export async function route(ctx: ServerContext, options: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Read only for the access log's duration.
   const started = options.accessLog === undefined ? 0n : process.hrtime.bigint();
-  // Aborted when the client goes away before the answer is complete: the backend request stops too.
-  const controller = new AbortController();
+  // Fired when the client goes away before the answer is complete: the backend request stops too.
+  const gone = new ClientGone();
   const path = pathOf(req.url);
-  const ex: Exchange = { req, res, signal: controller.signal };
+  const ex: Exchange = {
+    req,
+    res,
+    gone,
+    get signal() {
+      return gone.signal;
+    },
+  };
   res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) gone.fire();
     options.accessLog?.(accessLine(req, path, res, started, ex));
   });
   // The connection's idle timer (index.ts) is for the wait before a request; a request may legitimately

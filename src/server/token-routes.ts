@@ -61,6 +61,6 @@ export async function detokenizeRoute(ctx: ServerContext, ex: Exchange): Promise
 export async function applyTemplate(ctx: ServerContext, ex: Exchange): Promise<void> {
   const body = await objectBody(ctx, ex);
   const chat = checkBody({ ...ctx, protocol: { ...ctx.protocol, needsModel: false } }, body, body.input !== undefined && body.messages === undefined ? "input" : "messages");
-  const { text } = await renderPrompt({ ...ctx, keepBos: true }, chat, ex.signal);
+  const { text } = await renderPrompt({ ...ctx, keepBos: true }, chat, ex.gone);
   sendJson(ex.res, 200, { prompt: text });
 }

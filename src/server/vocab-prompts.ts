@@ -8,12 +8,12 @@
 import type { Tokenizer } from "@huggingface/tokenizers";
 import type { ChatTemplate } from "../template/index.js";
 import { loadTokenizer, type TokenizerJson } from "../tokens/index.js";
-import type { EncodedPrompt, PromptTokenizer } from "./prompt-tokens.js";
+import { inProcessPrompts, type EncodedPrompt, type PromptTokenizer } from "./prompt-tokens.js";
 
 export async function vocabPrompts(json: TokenizerJson, source: string): Promise<PromptTokenizer> {
   const tokenizer = await loadTokenizer(json);
   let decoder: Tokenizer | undefined;
-  return {
+  const prompts: PromptTokenizer = {
     source,
     async encode(template: ChatTemplate, body: Record<string, unknown>): Promise<EncodedPrompt> {
       const { ids, prompt } = template.renderTokens(body, tokenizer);
@@ -30,4 +30,6 @@ export async function vocabPrompts(json: TokenizerJson, source: string): Promise
     },
     isControl: (id) => tokenizer.specialIds.has(id),
   };
+  inProcessPrompts.add(prompts);
+  return prompts;
 }

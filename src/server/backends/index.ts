@@ -8,3 +8,4 @@ export const PROTOCOLS: Readonly<Record<BackendKind, BackendProtocol>> = { llama
 
 export { openBackend, type TransportOptions } from "./transport.js";
 export * from "./types.js";
+export type { CancelSource } from "./watchdog.js";

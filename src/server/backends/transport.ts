@@ -11,7 +11,7 @@ import { post, type PostAnswer } from "./http-post.js";
 import { errorText } from "./read-fields.js";
 import { ndjsonReader, sseReader } from "./frames.js";
 import { BackendError, type BackendCall, type BackendPiece, type BackendProtocol } from "./types.js";
-import { Watchdog } from "./watchdog.js";
+import { signalSource, Watchdog, type CancelSource } from "./watchdog.js";
 
 export interface TransportOptions {
   /** The backend's base URL (`http://127.0.0.1:8080`); the protocol's path is appended. */
@@ -34,17 +34,18 @@ const ERROR_BODY_BYTES = 16_384;
 /**
  * Sends one completion request. Resolves once the backend has accepted it (2xx) with its pieces of
  * text as they come; rejects with a BackendError when it cannot be reached, answers with an error
- * status, or does not answer in time. The pieces iterator throws BackendError the same way.
+ * status, or does not answer in time. The pieces iterator throws BackendError the same way. `cancel`
+ * stops it (the client went away).
  */
 export async function openBackend(
   protocol: BackendProtocol,
   call: BackendCall,
   options: TransportOptions,
-  signal: AbortSignal,
+  cancel: CancelSource,
 ): Promise<AsyncIterable<BackendPiece[]>> {
   const { path, body } = protocol.request(call);
   const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
-  const watch = new Watchdog(options.timeoutMs, signal);
+  const watch = new Watchdog(options.timeoutMs, cancel);
   let response: PostAnswer;
   try {
     response = await post(url, call.stream ? STREAM_HEADERS : WHOLE_HEADERS, toJsonBody(mergeExtra(body, options.extraBody)), watch);
@@ -164,7 +165,7 @@ export async function backendRequest(
   signal: AbortSignal,
 ): Promise<{ response: Response; chunks: (limit: number) => AsyncGenerator<Uint8Array>; done: () => void }> {
   const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
-  const watch = new Watchdog(options.timeoutMs, signal);
+  const watch = new Watchdog(options.timeoutMs, signalSource(signal));
   let response: Response;
   try {
     const headers: Record<string, string> = init.body === undefined ? {} : { "content-type": "application/json" };

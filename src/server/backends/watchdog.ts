@@ -3,9 +3,10 @@
  * or by abort() (the consumer left); it remembers which, so a timeout is reported as 504 and not as a
  * broken connection.
  *
- * The completion request (http-post.ts) listens through listen(): one listener on the caller's signal.
- * fetch needs an AbortSignal, made only when asked for: AbortSignal.any and two AbortControllers were a
- * few percent of a served request's CPU. The joined signal is AbortSignal.any rather than an abort
+ * The completion request (http-post.ts) listens through listen(): one listener on the caller's cancel
+ * (a client request's ClientGone, or an AbortSignal through signalSource()). fetch needs an
+ * AbortSignal, made only when asked for: AbortSignal.any and two AbortControllers were a few percent of
+ * a served request's CPU. The joined signal is AbortSignal.any rather than an abort
  * listener: a request's many parallel raw calls (the start-up probe of special tokens, a prompt's
  * segments) each added one, and past ten Node printed MaxListenersExceededWarning, which operators read
  * as a leak.
@@ -19,6 +20,25 @@ export interface Cancel {
   listen(onAbort: () => void): () => void;
 }
 
+/** What a backend request is cancelled by from outside: a Cancel that also gives an AbortSignal (for fetch). */
+export interface CancelSource extends Cancel {
+  readonly signal: AbortSignal;
+}
+
+/** An AbortSignal as a CancelSource. */
+export function signalSource(signal: AbortSignal): CancelSource {
+  return {
+    get aborted() {
+      return signal.aborted;
+    },
+    signal,
+    listen(onAbort) {
+      signal.addEventListener("abort", onAbort, { once: true });
+      return () => signal.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
 export class Watchdog implements Cancel {
   private timer: NodeJS.Timeout | undefined;
   private timedOut = false;
@@ -30,7 +50,7 @@ export class Watchdog implements Cancel {
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly outer: AbortSignal,
+    private readonly outer: CancelSource,
   ) {
     this.reset();
   }
@@ -44,7 +64,7 @@ export class Watchdog implements Cancel {
     if (this.joined === undefined) {
       this.controller = new AbortController();
       if (this.cancelled) this.controller.abort();
-      this.joined = AbortSignal.any([this.outer, this.controller.signal]);
+      this.joined = AbortSignal.any([this.outer.signal, this.controller.signal]);
     }
     return this.joined;
   }
@@ -57,12 +77,12 @@ export class Watchdog implements Cancel {
       stop();
       onAbort();
     };
+    this.hooks.add(once);
+    const unlisten = this.outer.listen(once);
     const stop = (): void => {
       this.hooks.delete(once);
-      this.outer.removeEventListener("abort", once);
+      unlisten();
     };
-    this.hooks.add(once);
-    this.outer.addEventListener("abort", once, { once: true });
     return stop;
   }
 

@@ -15,7 +15,7 @@ export interface ReadAll {
 }
 
 /** The error a stream closed before its end gives (the message and code Node's own readers use). */
-function prematureClose(): Error {
+export function prematureClose(): Error {
   return Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
 }
 

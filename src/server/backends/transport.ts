@@ -7,6 +7,7 @@
 import type { Readable } from "node:stream";
 import { toJson, toJsonBody } from "../json-text.js";
 import { readAll, utf8Text } from "../read-all.js";
+import { ChunkReader } from "../read-chunks.js";
 import { post, type PostAnswer } from "./http-post.js";
 import { errorText } from "./read-fields.js";
 import { ndjsonReader, sseReader } from "./frames.js";
@@ -76,6 +77,7 @@ async function* pieces(
   // Once the whole body is read there is nothing to stop: aborting then cost a DOMException (with its
   // stack) and an abort event per request.
   let drained = false;
+  let reader: ChunkReader | undefined;
   try {
     if (!stream) {
       const text = await readText(response.body, limit, watch, true);
@@ -94,7 +96,8 @@ async function* pieces(
     const frames = protocol.framing === "sse" ? sseReader() : ndjsonReader();
     const batch = new PieceBatch(protocol);
     let size = 0;
-    for await (const chunk of response.body) {
+    reader = new ChunkReader(response.body);
+    for (let chunk = await reader.next(); chunk !== undefined; chunk = await reader.next()) {
       watch.reset();
       size += chunk.length;
       if (size > limit) throw new BackendError(`the backend's answer is larger than ${limit} bytes`);
@@ -117,6 +120,7 @@ async function* pieces(
   } catch (err) {
     throw watch.explain(err, "the backend's answer broke off");
   } finally {
+    reader?.stop();
     watch.stop();
     // Stops the backend's work when the consumer leaves early (client disconnect, an error of ours).
     if (!drained && !watch.aborted) watch.abort();

@@ -32,14 +32,18 @@ const MAX_CHARS = 4 << 20;
  *
  * The key is the JSON text of the array of those values, each printed on its own: a deeply frozen
  * value (readSharedJson's tools list, the same object again while the client sends the same tools)
- * keeps its text by identity, so a request whose tools were seen before costs no walk of them. One key
- * per request: the full and the lazy grammar read the same one.
+ * keeps its text by identity, so a request whose tools were seen before costs no walk of them, and it
+ * stands in the key as a short id of that text (`~7`; no JSON text starts with `~`), so the key
+ * hashed and compared at every lookup is tens of characters, not the tools' text (tens of KB for a
+ * client with many tools). An id is given once per kept text: two frozen objects of equal text get
+ * two ids, and at worst a grammar is built twice. One key per request: the full and the lazy grammar
+ * read the same one.
  */
 const keys = new WeakMap<GrammarRequest, string | undefined>();
 const keyTexts = new WeakMap<object, KeyText>();
 
 interface KeyText {
-  /** JSON text, `null` for undefined (as in an array). */
+  /** JSON text, `null` for undefined (as in an array); for a frozen value kept by identity, its id (`~7`). */
   text: string;
   /** Holds a string that starts with NUL: no key. */
   ambiguous: boolean;
@@ -52,10 +56,13 @@ function keyText(value: unknown): KeyText {
   let kept = keyTexts.get(value);
   if (kept === undefined) {
     kept = printed(value);
-    if (isDeepFrozen(value)) keyTexts.set(value, kept);
+    if (isDeepFrozen(value)) keyTexts.set(value, (kept = { text: `~${(nextId++).toString(36)}`, ambiguous: kept.ambiguous }));
   }
   return kept;
 }
+
+/** The next id for a frozen value's text (a double: exact past any count of requests a server meets). */
+let nextId = 0;
 
 function printed(value: unknown): KeyText {
   let ambiguous = false;

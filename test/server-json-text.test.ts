@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
 import { readJson } from "../src/request/read-json.js";
 import { chunkText } from "../src/server/chunk-text.js";
-import { toJson, toJsonBody } from "../src/server/json-text.js";
+import { toJson, toJsonBytes } from "../src/server/json-text.js";
 
 describe("toJson", () => {
   it("prints PyFloat as a number at any depth, and everything else as JSON.stringify", () => {
@@ -39,8 +39,8 @@ describe("chunkText", () => {
   });
 });
 
-describe("toJsonBody", () => {
-  it("prints a body as toJson does, long strings kept or not, every time", () => {
+describe("toJsonBytes", () => {
+  it("prints a body as the UTF-8 bytes of toJson, long strings kept or not, every time", () => {
     const grammar = `root ::= "<tool_call>" "\\"x\\"" \n${"a ::= [0-9] | \"\\u2028\" \n".repeat(200)}`;
     const bodies: Record<string, unknown>[] = [
       { prompt: [1, 2, 3], stream: true, grammar, grammar_lazy: true, grammar_triggers: [{ type: 1, value: "<tool_call>" }] },
@@ -49,6 +49,6 @@ describe("toJsonBody", () => {
       {},
       { only: undefined },
     ];
-    for (let round = 0; round < 2; round++) for (const body of bodies) expect(toJsonBody(body)).toBe(toJson(body));
+    for (let round = 0; round < 2; round++) for (const body of bodies) expect(toJsonBytes(body).equals(Buffer.from(toJson(body) as string, "utf8"))).toBe(true);
   });
 });

@@ -31,25 +31,47 @@ function holdsPyFloat(value: unknown, depth: number): boolean {
 }
 
 /**
- * Long strings printed before, by their text: a request's grammar (several KB, tens of KB for many
- * tools) is the same string object for every request with those tools (src/server/request-grammar.ts
- * keeps it), and escaping it again was the largest part of printing the backend body. Bounded like the
- * grammars: 256 strings and 4 M characters of string and its JSON text.
+ * Long strings printed before, by their text, as the UTF-8 bytes of their JSON: a request's grammar
+ * (several KB, tens of KB for many tools) is the same string object for every request with those tools
+ * (src/server/request-grammar.ts keeps it), and escaping and encoding it again was the largest part of
+ * printing the backend body. Bounded like the grammars: 256 strings and 4 M of characters of string
+ * and bytes of its JSON.
  */
 const LONG_STRING = 1024;
-const printedStrings = new BoundedCache<string, string>(256, 4 << 20, (text, json) => text.length + json.length);
+const printedStrings = new BoundedCache<string, Buffer>(256, 4 << 20, (text, json) => text.length + json.length);
+
+/** Bytes in memory of their own: a small Buffer.from is a slice of an 8 KB pool, which a kept one would hold. */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.buffer.byteLength === bytes.length) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
 
 /**
- * toJson of a plain object (a backend request body), with each long string field's JSON kept: the same
- * text as toJson(body), key for key.
+ * The UTF-8 bytes of toJson(body) for a plain object (a backend request body), key for key, each long
+ * string field's bytes kept: the body is sent as bytes (backends/http-post.ts), and joining the kept
+ * bytes costs no JS string of the whole body (made flat, then encoded) per request.
  */
-export function toJsonBody(body: Record<string, unknown>): string {
-  let out = "";
+export function toJsonBytes(body: Record<string, unknown>): Buffer {
+  const parts: Buffer[] = [];
+  let text = "";
   for (const key of Object.keys(body)) {
     const value = body[key];
-    const json = typeof value === "string" && value.length >= LONG_STRING ? printedStrings.get(value, (v) => JSON.stringify(v)) : toJson(value);
-    if (json === undefined) continue; // undefined, a function: JSON.stringify leaves the key out
-    out += `${out === "" ? "{" : ","}${JSON.stringify(key)}:${json}`;
+    const long = typeof value === "string" && value.length >= LONG_STRING;
+    const json = long ? undefined : toJson(value);
+    if (!long && json === undefined) continue; // undefined, a function: JSON.stringify leaves the key out
+    text += `${parts.length === 0 && text === "" ? "{" : ","}${JSON.stringify(key)}:`;
+    if (json !== undefined) {
+      text += json;
+      continue;
+    }
+    parts.push(Buffer.from(text, "utf8"), printedStrings.get(value as string, (v) => ownBytes(JSON.stringify(v))));
+    text = "";
   }
-  return out === "" ? "{}" : `${out}}`;
+  text = parts.length === 0 && text === "" ? "{}" : `${text}}`;
+  if (parts.length === 0) return Buffer.from(text, "utf8");
+  parts.push(Buffer.from(text, "utf8"));
+  return Buffer.concat(parts);
 }

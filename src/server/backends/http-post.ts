@@ -9,8 +9,8 @@
  * and the options object was copied twice per request. The Host header, which Node adds only to
  * object headers, is ours then: the URL's host, as Node would print it.
  *
- * The body goes as its UTF-8 bytes, encoded once: given as text, it was made flat in the JS heap where
- * its length was taken, and again where Node joined it to the head and wrote it (the body of a
+ * The body goes as bytes (json-text.ts's toJsonBytes): given as text, it was made flat in the JS heap
+ * where its length was taken, and again where Node joined it to the head and wrote it (the body of a
  * request with tools is KBs of grammar, so these two copies were about 15% of the bytes a served
  * request allocated). Head and body still leave in one writev.
  */
@@ -67,7 +67,7 @@ function targetOf(url: string): Target {
  * stops its work); once the body has ended it does nothing, and the connection is kept for the next
  * request.
  */
-export function post(url: string, headers: readonly string[], body: string, cancel: Cancel): Promise<PostAnswer> {
+export function post(url: string, headers: readonly string[], body: string | Uint8Array, cancel: Cancel): Promise<PostAnswer> {
   return new Promise((resolve, reject) => {
     if (cancel.aborted) return reject(abortError());
     const { send, place, fixed } = targetOf(url);
@@ -77,7 +77,7 @@ export function post(url: string, headers: readonly string[], body: string, canc
       req.destroy(err);
       response?.destroy(err);
     });
-    const bytes = Buffer.from(body, "utf8");
+    const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
     const lines = [...headers, "content-length", String(bytes.length), ...fixed];
     const options: RequestOptions = { protocol: place.protocol, hostname: place.hostname, port: place.port, path: place.path, method: "POST", headers: lines };
     const req = send(options, (res) => {

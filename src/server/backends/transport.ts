@@ -5,7 +5,7 @@
  * backend's work when the caller aborts (the client went away).
  */
 import type { Readable } from "node:stream";
-import { toJson, toJsonBody } from "../json-text.js";
+import { toJson, toJsonBytes } from "../json-text.js";
 import { readAll, utf8Text } from "../read-all.js";
 import { ChunkReader } from "../read-chunks.js";
 import { post, type PostAnswer } from "./http-post.js";
@@ -49,7 +49,7 @@ export async function openBackend(
   const watch = new Watchdog(options.timeoutMs, cancel);
   let response: PostAnswer;
   try {
-    response = await post(url, call.stream ? STREAM_HEADERS : WHOLE_HEADERS, toJsonBody(mergeExtra(body, options.extraBody)), watch);
+    response = await post(url, call.stream ? STREAM_HEADERS : WHOLE_HEADERS, toJsonBytes(mergeExtra(body, options.extraBody)), watch);
   } catch (err) {
     watch.stop();
     throw watch.explain(err, `cannot reach the backend at ${url}`);

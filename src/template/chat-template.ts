@@ -149,7 +149,9 @@ export class ChatTemplate {
   render<R>(request: R & RequestInput<R>, options: RenderOptions = {}): string {
     const source = this.variantFor(request);
     const info = this.templateInfo(source);
-    const conversation = normalizeRequest(request, info);
+    // Messages made for an earlier render of the same messages may be shared (deeply frozen), except
+    // where continue_final_message marks the last one in place.
+    const conversation = normalizeRequest(request, info, !options.continueFinalMessage);
     if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
     const spans = options.generationSpans;
     const spansBefore = spans?.length ?? 0;

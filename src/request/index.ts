@@ -21,12 +21,16 @@ export interface Conversation {
   warnings: string[];
 }
 
+export function normalizeRequest(body: unknown, templateInfo: TemplateInfo): Conversation {
+  return normalizeConversation(body, templateInfo, false);
+}
+
 /**
- * `shareMessages`: the messages may be ones made for an earlier request with the same messages, deeply
- * frozen (kept-messages.ts); for a render, which never writes to them. Off for a caller of this export,
- * who gets messages of its own.
+ * normalizeRequest for a render, which never writes to the messages: with `shareMessages` they may be
+ * ones made for an earlier request with the same (frozen) messages array, deeply frozen
+ * (kept-messages.ts). normalizeRequest's own callers get messages of their own.
  */
-export function normalizeRequest(body: unknown, templateInfo: TemplateInfo, shareMessages = false): Conversation {
+export function normalizeConversation(body: unknown, templateInfo: TemplateInfo, shareMessages: boolean): Conversation {
   // Rule 1: `messages` makes it a Chat Completions body, else `input` a Responses body.
   if (!isObject(body) || (body.messages === undefined && body.input === undefined)) {
     throw invalidRequest("messages", "the request needs `messages` (Chat Completions) or `input` (Responses)");

@@ -7,7 +7,7 @@ import { detectFormat, getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
 import { compileTemplate, type GenerationSpan, type RenderCallOptions, type RenderLimits } from "../jinja/index.js";
 import { createStreamParser, parseCompletion, type ParseOptions } from "../parse/index.js";
-import { normalizeRequest, type Conversation } from "../request/index.js";
+import { normalizeConversation, normalizeRequest, type Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
 import type { TemplateInfo } from "../request/message-rules.js";
 import type { ParseResult, RequestInput, StreamParser } from "../types.js";
@@ -151,7 +151,7 @@ export class ChatTemplate {
     const info = this.templateInfo(source);
     // Messages made for an earlier render of the same messages may be shared (deeply frozen), except
     // where continue_final_message marks the last one in place.
-    const conversation = normalizeRequest(request, info, !options.continueFinalMessage);
+    const conversation = normalizeConversation(request, info, !options.continueFinalMessage);
     if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
     const spans = options.generationSpans;
     const spansBefore = spans?.length ?? 0;

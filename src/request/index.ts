@@ -6,6 +6,7 @@
 import { invalidRequest } from "../errors.js";
 import type { FunctionTool } from "../types.js";
 import { chatMessages } from "./chat.js";
+import { keptMessages } from "./kept-messages.js";
 import { isObject } from "./is-object.js";
 import { MessageRules, type Message, type TemplateInfo } from "./message-rules.js";
 import { responsesMessages } from "./responses.js";
@@ -21,15 +22,28 @@ export interface Conversation {
 }
 
 export function normalizeRequest(body: unknown, templateInfo: TemplateInfo): Conversation {
+  return normalizeConversation(body, templateInfo, false);
+}
+
+/**
+ * normalizeRequest for a render, which never writes to the messages: with `shareMessages` they may be
+ * ones made for an earlier request with the same (frozen) messages array, deeply frozen
+ * (kept-messages.ts). normalizeRequest's own callers get messages of their own.
+ */
+export function normalizeConversation(body: unknown, templateInfo: TemplateInfo, shareMessages: boolean): Conversation {
   // Rule 1: `messages` makes it a Chat Completions body, else `input` a Responses body.
   if (!isObject(body) || (body.messages === undefined && body.input === undefined)) {
     throw invalidRequest("messages", "the request needs `messages` (Chat Completions) or `input` (Responses)");
   }
   const warnings: string[] = [];
   const rules = new MessageRules(templateInfo, warnings);
-  const messages: Message[] = rules.oneCallPerMessage(
-    body.messages !== undefined ? chatMessages(body.messages, rules) : responsesMessages(body.instructions, body.input, rules),
-  );
+  // Only a frozen array can be one met before (a caller's own array is normalised as it is now).
+  const messages: Message[] =
+    shareMessages && Array.isArray(body.messages) && Object.isFrozen(body.messages)
+      ? keptMessages(body.messages, templateInfo, warnings, (list) => rules.oneCallPerMessage(chatMessages(list, rules)))
+      : rules.oneCallPerMessage(
+          body.messages !== undefined ? chatMessages(body.messages, rules) : responsesMessages(body.instructions, body.input, rules),
+        );
   const tools = normalizeTools(body.tools);
   const conversation: Conversation = { messages, toolChoice: normalizeToolChoice(body.tool_choice), warnings };
   if (tools !== undefined && tools.length > 0) conversation.tools = tools;

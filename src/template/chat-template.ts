@@ -7,7 +7,7 @@ import { detectFormat, getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
 import { compileTemplate, type GenerationSpan, type RenderCallOptions, type RenderLimits } from "../jinja/index.js";
 import { createStreamParser, parseCompletion, type ParseOptions } from "../parse/index.js";
-import { normalizeRequest, type Conversation } from "../request/index.js";
+import { normalizeConversation, normalizeRequest, type Conversation } from "../request/index.js";
 import { isObject } from "../request/is-object.js";
 import type { TemplateInfo } from "../request/message-rules.js";
 import type { ParseResult, RequestInput, StreamParser } from "../types.js";
@@ -69,6 +69,11 @@ export interface TemplateParseOptions extends ParseOptions {
 /** How many characters of the prompt's end the parser gets, to see a generation prompt that opened `<think>`. */
 /** How many characters of the prompt's end tell whether the generation prompt opened reasoning. */
 export const PROMPT_SUFFIX_LENGTH = 200;
+
+/** A string of its own (a flat copy), not a view of the string it was sliced from. */
+function copyOf(text: string): string {
+  return (" " + text).slice(1);
+}
 
 /**
  * Options that do not tell two prompt ends apart: warnings, and the two that only generation prompts are
@@ -144,7 +149,9 @@ export class ChatTemplate {
   render<R>(request: R & RequestInput<R>, options: RenderOptions = {}): string {
     const source = this.variantFor(request);
     const info = this.templateInfo(source);
-    const conversation = normalizeRequest(request, info);
+    // Messages made for an earlier render of the same messages may be shared (deeply frozen), except
+    // where continue_final_message marks the last one in place.
+    const conversation = normalizeConversation(request, info, !options.continueFinalMessage);
     if (options.onWarning !== undefined) conversation.warnings.forEach(options.onWarning);
     const spans = options.generationSpans;
     const spansBefore = spans?.length ?? 0;
@@ -159,7 +166,11 @@ export class ChatTemplate {
       });
     }
     if (typeof request === "object" && request !== null && options.addGenerationPrompt !== false && !options.continueFinalMessage) {
-      this.lastPromptEnd.set(request, { options, suffix: prompt.slice(-PROMPT_SUFFIX_LENGTH) });
+      // A copy, not a slice: a slice keeps the whole prompt alive as long as the entry, and V8's young
+      // generation GC keeps (and promotes) a WeakMap's values until a full GC even when their keys die
+      // young, so every render of a caller's new request object moved its whole prompt to the old
+      // generation (issue 19: the plain-objects loop's scavenges took 15x as long, with full GCs).
+      this.lastPromptEnd.set(request, { options, suffix: copyOf(prompt.slice(-PROMPT_SUFFIX_LENGTH)) });
     }
     return prompt;
   }

@@ -290,6 +290,10 @@ export function readSharedJson(text: string): unknown {
  * up each of its parts cost more than reading them (issue 19: requests that share nothing).
  */
 class SharingReader extends Reader {
+  /** Where the text may first hold a float (firstMaybeFloat) from `floatFrom` on (-1: not searched yet). */
+  private floatFrom = -1;
+  private floatAt = 0;
+
   override value(): unknown {
     const c = this.text.charCodeAt(this.pos);
     if ((c !== 0x7b && c !== 0x5b) || this.depth === 0) return super.value();
@@ -442,27 +446,38 @@ class SharingReader extends Reader {
    */
   private nativeArray(key: number, start: number): unknown[] | undefined {
     const text = this.text;
-    let end = text.lastIndexOf("]") + 1;
-    if (end <= start || end - start > MAX_SHARED) return undefined;
+    const last = text.lastIndexOf("]") + 1;
+    if (last <= start || last - start > MAX_SHARED) return undefined;
+    // Where a float may first be, searched once for this array and the body's later ones. One before the
+    // last `]` may be in this array: the scan reads it (a JSON.parse first would be for nothing).
+    if (start < this.floatFrom || this.floatAt < start) this.floatAt = firstMaybeFloat(text, (this.floatFrom = start));
+    if (this.floatAt < last) return undefined;
+    let end = last;
     let own = text.slice(start, end);
     let read: unknown;
+    // No stack for an error that only says where the array ends: capturing one was a third of its cost.
+    const stackLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     try {
       read = JSON.parse(own);
     } catch (err) {
+      Error.stackTraceLimit = stackLimit;
       // Another member follows: the error's position (a hint only: the text must parse on its own) is where.
       const at = err instanceof SyntaxError ? AT_POSITION.exec(err.message) : null;
       if (at === null) return undefined;
       end = start + Number(at[1]);
       while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
-      if (end <= start || end >= start + own.length) return undefined;
+      if (end <= start || end >= last) return undefined;
       own = text.slice(start, end);
       try {
         read = JSON.parse(own);
       } catch {
         return undefined;
       }
+    } finally {
+      Error.stackTraceLimit = stackLimit;
     }
-    if (!Array.isArray(read) || mayHoldFloat(own)) return undefined;
+    if (!Array.isArray(read)) return undefined;
     const height = frozenHeight(read, MAX_DEPTH - this.depth);
     if (height < 0) return undefined;
     this.pos = end;
@@ -472,6 +487,7 @@ class SharingReader extends Reader {
     keep(key, 2 * own.length >= text.length ? own : ownText(text, start, end), markedDeepFrozen(read), height, null);
     return read;
   }
+
 
   /**
    * The container at `start`, new, read natively and deeply frozen: one scan (`scan`, or made here)
@@ -527,30 +543,30 @@ const AT_POSITION = /at position (\d+)/;
 const DIGIT_THEN_FRACTION = /\d[.eE]/g;
 
 /**
- * Whether the text may hold a number with a fraction or an exponent (so maybe an integral float, which
- * JSON.parse makes an int): a digit followed by `.`, `e` or `E`, whose digits (and sign) follow, past
+ * Where, from `from`, the text may first hold a number with a fraction or an exponent, so maybe an
+ * integral float, which JSON.parse makes an int (the text's length: nowhere): a digit followed by `.`, `e` or `E`, whose digits (and sign) follow, past
  * whitespace, `,`, `[` or a key's `":` (a quote no backslash escapes). In a string that is prose like
  * `release 2.4` or code like `price: 12.99` or `{\"x\": 1.5}`, passed over; `, 2.5` in a string is
  * taken for a number too (then the scan decides, for nothing). One native search, then a look back at
  * each match: a regex starting at each `:` and `,` took four times as long as this.
  */
-function mayHoldFloat(text: string): boolean {
-  DIGIT_THEN_FRACTION.lastIndex = 0;
+function firstMaybeFloat(text: string, from: number): number {
+  DIGIT_THEN_FRACTION.lastIndex = from;
   for (let m = DIGIT_THEN_FRACTION.exec(text); m !== null; m = DIGIT_THEN_FRACTION.exec(text)) {
     let i = m.index;
     for (let c = text.charCodeAt(i); (c >= 0x30 && c <= 0x39) || c === 0x2d; c = text.charCodeAt(--i));
     let c = text.charCodeAt(i);
     while (isSpace(c)) c = text.charCodeAt(--i);
-    if (c === 0x2c || c === 0x5b || i < 0) return true;
+    if (c === 0x2c || c === 0x5b || i < 0) return m.index;
     if (c !== 0x3a) continue;
     do c = text.charCodeAt(--i);
     while (isSpace(c));
     if (c !== 0x22) continue;
     let slashes = 0;
     while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
-    if (slashes % 2 === 0) return true;
+    if (slashes % 2 === 0) return m.index;
   }
-  return false;
+  return text.length;
 }
 
 /**

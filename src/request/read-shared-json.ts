@@ -587,9 +587,13 @@ function frozenHeight(node: object, limit: number): number {
       }
     }
   } else {
-    const keys = Object.keys(node);
-    if (keys.length > 0 && isIndexKey(keys[0]!)) return -1;
-    for (const key of keys) {
+    // for-in, not Object.keys: no array per object (a quarter of this walk). JSON.parse's objects inherit nothing enumerable.
+    let first = true;
+    for (const key in node) {
+      if (first) {
+        if (isIndexKey(key)) return -1;
+        first = false;
+      }
       const v: unknown = (node as Record<string, unknown>)[key];
       if (v !== null && typeof v === "object") {
         const h = frozenHeight(v, limit - 1);

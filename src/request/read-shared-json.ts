@@ -79,6 +79,19 @@ interface Kept {
 
 /** Top-level arrays (and other containers over MAX_HASHED characters) by fingerprint, in buckets. */
 const kept = new Map<number, Kept[]>();
+/**
+ * Fingerprints of top-level arrays nativeArray found it could not read well: another member followed
+ * (JSON.parse had to stop, then read it again: more than the scan costs) or it held an integral float.
+ * A client's bodies keep their shape, so the next array with that fingerprint goes to the scan at once.
+ * Bounded: cleared when full (which costs one try more, never a wrong value).
+ */
+const scanFirst = new Set<number>();
+const MAX_SCAN_FIRST = 4096;
+function scanFromNowOn(key: number): void {
+  if (scanFirst.size >= MAX_SCAN_FIRST) scanFirst.clear();
+  scanFirst.add(key);
+}
+
 /** Every other container kept (up to MAX_HASHED characters), by its whole text. */
 const whole = new Map<string, Kept>();
 /**
@@ -290,10 +303,6 @@ export function readSharedJson(text: string): unknown {
  * up each of its parts cost more than reading them (issue 19: requests that share nothing).
  */
 class SharingReader extends Reader {
-  /** Where the text may first hold a float (firstMaybeFloat) from `floatFrom` on (-1: not searched yet). */
-  private floatFrom = -1;
-  private floatAt = 0;
-
   override value(): unknown {
     const c = this.text.charCodeAt(this.pos);
     if ((c !== 0x7b && c !== 0x5b) || this.depth === 0) return super.value();
@@ -437,7 +446,8 @@ class SharingReader extends Reader {
    * A new top-level array (as coldArray) read without a scan: JSON.parse finds its end. Scanning a
    * tool list for its end, item ends, integral floats and depth cost as much as JSON.parse reading it
    * (issue 19: requests that share nothing). When it is the body's last array, its text runs to the
-   * body's last `]`; when not, JSON.parse of that much stops where it ends, and says where. Either way
+   * body's last `]`; when not, JSON.parse of that much stops where it ends, and says where (then it is
+   * read again: arrays of its fingerprint go to the scan from then on, see scanFirst). Either way
    * the text is taken only if it parses as one value, which makes it exactly this array. Its item ends
    * are scanned when a later array with its fingerprint needs them (itemEnds); its depth and
    * integer-like keys are found by the walk that freezes it. Undefined where coldArray decides: over
@@ -447,11 +457,7 @@ class SharingReader extends Reader {
   private nativeArray(key: number, start: number): unknown[] | undefined {
     const text = this.text;
     const last = text.lastIndexOf("]") + 1;
-    if (last <= start || last - start > MAX_SHARED) return undefined;
-    // Where a float may first be, searched once for this array and the body's later ones. One before the
-    // last `]` may be in this array: the scan reads it (a JSON.parse first would be for nothing).
-    if (start < this.floatFrom || this.floatAt < start) this.floatAt = firstMaybeFloat(text, (this.floatFrom = start));
-    if (this.floatAt < last) return undefined;
+    if (last <= start || last - start > MAX_SHARED || scanFirst.has(key)) return undefined;
     let end = last;
     let own = text.slice(start, end);
     let read: unknown;
@@ -465,6 +471,7 @@ class SharingReader extends Reader {
       // Another member follows: the error's position (a hint only: the text must parse on its own) is where.
       const at = err instanceof SyntaxError ? AT_POSITION.exec(err.message) : null;
       if (at === null) return undefined;
+      scanFromNowOn(key);
       end = start + Number(at[1]);
       while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
       if (end <= start || end >= last) return undefined;
@@ -478,8 +485,13 @@ class SharingReader extends Reader {
       Error.stackTraceLimit = stackLimit;
     }
     if (!Array.isArray(read)) return undefined;
-    const height = frozenHeight(read, MAX_DEPTH - this.depth);
-    if (height < 0) return undefined;
+    const walk: Walk = { limit: MAX_DEPTH - this.depth, ints: false };
+    const height = frozenHeight(read, walk);
+    // Only an int can have been written `1.0`: the text is searched for such a literal only when there is one.
+    if (height < 0 || (walk.ints && mayHoldIntegralFloat(own))) {
+      scanFromNowOn(key);
+      return undefined;
+    }
     this.pos = end;
     this.reached(this.depth + height);
     // Each item recorded as deeply frozen (see coldArray).
@@ -543,48 +555,63 @@ const AT_POSITION = /at position (\d+)/;
 const DIGIT_THEN_FRACTION = /\d[.eE]/g;
 
 /**
- * Where, from `from`, the text may first hold a number with a fraction or an exponent, so maybe an
- * integral float, which JSON.parse makes an int (the text's length: nowhere): a digit followed by `.`, `e` or `E`, whose digits (and sign) follow, past
- * whitespace, `,`, `[` or a key's `":` (a quote no backslash escapes). In a string that is prose like
- * `release 2.4` or code like `price: 12.99` or `{\"x\": 1.5}`, passed over; `, 2.5` in a string is
- * taken for a number too (then the scan decides, for nothing). One native search, then a look back at
- * each match: a regex starting at each `:` and `,` took four times as long as this.
+ * Whether the text may hold an integral float literal (`1.0`, `2e3`), which JSON.parse makes an int: a
+ * digit followed by `.`, `e` or `E` in a literal whose value is an integer, whose digits (and sign)
+ * follow, past whitespace, `,`, `[` or a key's `":` (a quote no backslash escapes). In a string that is
+ * prose like `release 2.0` or code like `price: 12.0` or `{\"x\": 1.0}`, passed over; `, 2.0` in a
+ * string is taken for a number too (then the scan decides, for nothing). One native search, then a look
+ * around each match: a regex starting at each `:` and `,` took four times as long as this.
  */
-function firstMaybeFloat(text: string, from: number): number {
-  DIGIT_THEN_FRACTION.lastIndex = from;
+function mayHoldIntegralFloat(text: string): boolean {
+  DIGIT_THEN_FRACTION.lastIndex = 0;
   for (let m = DIGIT_THEN_FRACTION.exec(text); m !== null; m = DIGIT_THEN_FRACTION.exec(text)) {
     let i = m.index;
     for (let c = text.charCodeAt(i); (c >= 0x30 && c <= 0x39) || c === 0x2d; c = text.charCodeAt(--i));
+    const from = i + 1;
+    let to = m.index + 1;
+    for (let c = text.charCodeAt(to); (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45; c = text.charCodeAt(++to));
+    // 2.5 or 1e-3 (not an integer): JSON.parse reads it as Python does.
+    const value = Number(text.slice(from, to));
+    if (!Number.isNaN(value) && !Number.isInteger(value)) continue;
     let c = text.charCodeAt(i);
     while (isSpace(c)) c = text.charCodeAt(--i);
-    if (c === 0x2c || c === 0x5b || i < 0) return m.index;
+    if (c === 0x2c || c === 0x5b || i < 0) return true;
     if (c !== 0x3a) continue;
     do c = text.charCodeAt(--i);
     while (isSpace(c));
     if (c !== 0x22) continue;
     let slashes = 0;
     while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
-    if (slashes % 2 === 0) return m.index;
+    if (slashes % 2 === 0) return true;
   }
-  return text.length;
+  return false;
+}
+
+/** What frozenHeight is told (how deep it may go) and finds (whether any number is an int). */
+interface Walk {
+  limit: number;
+  ints: boolean;
 }
 
 /**
- * Freezes a value JSON.parse just made (no floats in it) and returns its height (1 for a container of
- * scalars), or -1 when it nests past `limit` or holds an integer-like key (JSON.parse enumerates those
- * first, so an object holding one has one first; the reader keeps the text's order).
+ * Freezes a value JSON.parse just made and returns its height (1 for a container of scalars), or -1
+ * when it nests past `walk.limit` or holds an integer-like key (JSON.parse enumerates those first, so
+ * an object holding one has one first; the reader keeps the text's order). Notes in `walk.ints`
+ * whether it holds an int (which the text may have written as an integral float).
  */
-function frozenHeight(node: object, limit: number): number {
-  if (limit <= 0) return -1;
+function frozenHeight(node: object, walk: Walk): number {
+  if (walk.limit <= 0) return -1;
+  walk.limit--;
   let height = 0;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
       const v: unknown = node[i];
-      if (v !== null && typeof v === "object") {
-        const h = frozenHeight(v, limit - 1);
+      if (typeof v === "object") {
+        if (v === null) continue;
+        const h = frozenHeight(v, walk);
         if (h < 0) return -1;
         if (h > height) height = h;
-      }
+      } else if (typeof v === "number" && Number.isInteger(v)) walk.ints = true;
     }
   } else {
     // for-in, not Object.keys: no array per object (a quarter of this walk). JSON.parse's objects inherit nothing enumerable.
@@ -595,13 +622,15 @@ function frozenHeight(node: object, limit: number): number {
         first = false;
       }
       const v: unknown = (node as Record<string, unknown>)[key];
-      if (v !== null && typeof v === "object") {
-        const h = frozenHeight(v, limit - 1);
+      if (typeof v === "object") {
+        if (v === null) continue;
+        const h = frozenHeight(v, walk);
         if (h < 0) return -1;
         if (h > height) height = h;
-      }
+      } else if (typeof v === "number" && Number.isInteger(v)) walk.ints = true;
     }
   }
+  walk.limit++;
   Object.freeze(node);
   return height + 1;
 }

@@ -200,6 +200,11 @@ describe("readSharedJson", () => {
       `{"m": [{"a": "${pad}", "b": 2.0}]}`,
       `{"m": [{"a": "${pad}"}, ${"[".repeat(1200)}${"]".repeat(1200)}]}`,
       `{"m": [{"a": "${pad}"}, {"s": "a, 3.0"}, 4]}`,
+      `{"m": [{"a": "${pad}", "b": 2.5, "c": 3, "d": "1e3 x: 4.0"}]}`,
+      `{"m": [{"a": "${pad}", "b": -0.0}, 1e2]}`,
+      // Bodies of one shape again (their arrays' fingerprints met before), other contents.
+      `{"messages": ${list(2, 11)}, "tools": ${list(3, 21)}, "t": 0.5}`,
+      `{"m": [{"a": "${pad}", "b": 2.0, "e": 1}]}`,
     ];
     for (const t of texts) {
       if (t.includes("[".repeat(1200))) {

@@ -82,14 +82,29 @@ const kept = new Map<number, Kept[]>();
 /**
  * Fingerprints of top-level arrays nativeArray found it could not read well: another member followed
  * (JSON.parse had to stop, then read it again: more than the scan costs) or it held an integral float.
- * A client's bodies keep their shape, so the next array with that fingerprint goes to the scan at once.
+ * A client's bodies keep their shape, so the next arrays with that fingerprint go to the scan at once,
+ * with how many more are to (SCAN_FIRST of them, then one is tried again: an array of the same first
+ * characters from another body, or a client whose tools changed, is not sent to the scan for good).
  * Bounded: cleared when full (which costs one try more, never a wrong value).
  */
-const scanFirst = new Set<number>();
+const scanFirst = new Map<number, number>();
 const MAX_SCAN_FIRST = 4096;
+const SCAN_FIRST = 15;
 function scanFromNowOn(key: number): void {
   if (scanFirst.size >= MAX_SCAN_FIRST) scanFirst.clear();
-  scanFirst.add(key);
+  scanFirst.set(key, SCAN_FIRST);
+}
+
+/** Whether an array of fingerprint `key` goes to the scan this time (scanFirst). */
+function toTheScan(key: number): boolean {
+  const left = scanFirst.get(key);
+  if (left === undefined) return false;
+  if (left === 0) {
+    scanFirst.delete(key);
+    return false;
+  }
+  scanFirst.set(key, left - 1);
+  return true;
 }
 
 /** Every other container kept (up to MAX_HASHED characters), by its whole text. */
@@ -447,7 +462,7 @@ class SharingReader extends Reader {
    * tool list for its end, item ends, integral floats and depth cost as much as JSON.parse reading it
    * (issue 19: requests that share nothing). When it is the body's last array, its text runs to the
    * body's last `]`; when not, JSON.parse of that much stops where it ends, and says where (then it is
-   * read again: arrays of its fingerprint go to the scan from then on, see scanFirst). Either way
+   * read again: the next arrays of its fingerprint go to the scan, see scanFirst). Either way
    * the text is taken only if it parses as one value, which makes it exactly this array. Its item ends
    * are scanned when a later array with its fingerprint needs them (itemEnds); its depth and
    * integer-like keys are found by the walk that freezes it. Undefined where coldArray decides: over
@@ -457,7 +472,7 @@ class SharingReader extends Reader {
   private nativeArray(key: number, start: number): unknown[] | undefined {
     const text = this.text;
     const last = text.lastIndexOf("]") + 1;
-    if (last <= start || last - start > MAX_SHARED || scanFirst.has(key)) return undefined;
+    if (last <= start || last - start > MAX_SHARED || toTheScan(key)) return undefined;
     let end = last;
     let own = text.slice(start, end);
     let read: unknown;

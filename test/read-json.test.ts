@@ -215,6 +215,12 @@ describe("readSharedJson", () => {
       expect(same(read, readJson(t)), t).toBe(true);
       for (const v of Object.values(read as Record<string, unknown>)) if (typeof v === "object") expect(Object.isFrozen(v)).toBe(true);
     }
+    // Bodies of one fingerprint, with and without an integral float, last or not, many times over (some go to the scan, some are tried again).
+    for (let i = 0; i < 40; i++) {
+      const tail = i % 3 === 0 ? `{"x": ${i}.0, "p": "${pad}"}` : `{"x": ${i}, "p": "${pad}"}`;
+      const t = i % 5 === 0 ? `{"q": [{"p": "${pad}"}, ${tail}], "r": [1, "${pad}"]}` : `{"q": [{"p": "${pad}"}, ${tail}]}`;
+      expect(same(readSharedJson(t), readJson(t)), t).toBe(true);
+    }
     // A grown version of a list read without a scan shares its items (their ends are found when needed).
     const first = readSharedJson(`{"z": ${list(3, 50)}, "k": 1}`) as { z: object[] };
     const grown = readSharedJson(`{"z": ${list(4, 50)}, "k": 1}`) as { z: object[] };

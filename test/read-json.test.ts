@@ -187,6 +187,49 @@ describe("readSharedJson", () => {
     }
   });
 
+  it("reads a long new array without a scan where nothing in it needs one, last member or not, as readJson does", () => {
+    const pad = "w".repeat(300);
+    const tool = (k: number) => `{"name": "t${k}", "description": "price: 12.99, release 2.4 ${pad}", "args": "{\\"x\\": 1.5}", "n": [1, 2, {"m": -3}]}`;
+    const list = (n: number, from = 0) => `[${Array.from({ length: n }, (_, k) => tool(from + k)).join(",\n ")}]`;
+    const texts = [
+      `{"tools": ${list(3)}}`,
+      `{"messages": ${list(2, 10)}, "tools": ${list(3, 20)}, "t": 0.5}`,
+      `{"a": ${list(2, 30)} , "b": [1.0, "${pad}"], "c": {"x": [${list(1, 40)}]}}`,
+      // What the walk or the float look-back must hand to the scan: an integer-like key, a float after a key, deep nesting.
+      `{"m": [{"3": "x", "a": "${pad}"}, {"b": 1}]}`,
+      `{"m": [{"a": "${pad}", "b": 2.0}]}`,
+      `{"m": [{"a": "${pad}"}, ${"[".repeat(1200)}${"]".repeat(1200)}]}`,
+      `{"m": [{"a": "${pad}"}, {"s": "a, 3.0"}, 4]}`,
+      `{"m": [{"a": "${pad}", "b": 2.5, "c": 3, "d": "1e3 x: 4.0"}]}`,
+      `{"m": [{"a": "${pad}", "b": -0.0}, 1e2]}`,
+      // Bodies of one shape again (their arrays' fingerprints met before), other contents.
+      `{"messages": ${list(2, 11)}, "tools": ${list(3, 21)}, "t": 0.5}`,
+      `{"m": [{"a": "${pad}", "b": 2.0, "e": 1}]}`,
+    ];
+    for (const t of texts) {
+      if (t.includes("[".repeat(1200))) {
+        expect(() => readSharedJson(t)).toThrow(SyntaxError);
+        continue;
+      }
+      const read = readSharedJson(t);
+      expect(same(read, readJson(t)), t).toBe(true);
+      for (const v of Object.values(read as Record<string, unknown>)) if (typeof v === "object") expect(Object.isFrozen(v)).toBe(true);
+    }
+    // Bodies of one fingerprint, with and without an integral float, last or not, many times over (some go to the scan, some are tried again).
+    for (let i = 0; i < 40; i++) {
+      const tail = i % 3 === 0 ? `{"x": ${i}.0, "p": "${pad}"}` : `{"x": ${i}, "p": "${pad}"}`;
+      const t = i % 5 === 0 ? `{"q": [{"p": "${pad}"}, ${tail}], "r": [1, "${pad}"]}` : `{"q": [{"p": "${pad}"}, ${tail}]}`;
+      expect(same(readSharedJson(t), readJson(t)), t).toBe(true);
+    }
+    // A grown version of a list read without a scan shares its items (their ends are found when needed).
+    const first = readSharedJson(`{"z": ${list(3, 50)}, "k": 1}`) as { z: object[] };
+    const grown = readSharedJson(`{"z": ${list(4, 50)}, "k": 1}`) as { z: object[] };
+    expect(grown.z[2]).toBe(first.z[2]);
+    expect(same(grown, readJson(`{"z": ${list(4, 50)}, "k": 1}`))).toBe(true);
+    const again = readSharedJson(`{"z": ${list(3, 50)}, "k": 2}`) as { z: object[] };
+    expect(again.z).toBe(first.z);
+  });
+
   it("returns the same frozen subtrees for text read before, and a fresh root", () => {
     const history = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
     const first = readSharedJson(body(history)) as { tools: object[]; messages: object[] };

@@ -9,6 +9,7 @@
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
 import { freezeDeep, freezeDeepFrom, markedDeepFrozen } from "../jinja/index.js";
+import { isIndexKey } from "../jinja/key-order.js";
 import { type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
 
 /**
@@ -33,7 +34,7 @@ const BYTES_PER_CHAR = 16;
 const BYTES_PER_ENTRY = 256;
 const MAX_KEPT_BYTES = 16 << 20;
 const MAX_ENTRIES = 1 << 16;
-const weightOf = (text: string, ends: readonly number[] | undefined): number => BYTES_PER_ENTRY + BYTES_PER_CHAR * text.length + 8 * (ends?.length ?? 0);
+const weightOf = (text: string, ends: readonly number[] | undefined | null): number => BYTES_PER_ENTRY + BYTES_PER_CHAR * text.length + 8 * (ends?.length ?? 0);
 
 /**
  * Top-level arrays (`tools`, `messages`) are looked up by a fingerprint of their first PREFIX characters
@@ -64,12 +65,48 @@ interface Kept {
   readonly height: number;
   /** Out of its bucket already (pushed out by a newer one of the same fingerprint). */
   gone: boolean;
-  /** An array read item by item: where each item's text ends (from the array's start). */
-  readonly ends: readonly number[] | undefined;
+  /**
+   * An array read item by item: where each item's text ends (from the array's start). Null for an
+   * array read natively without a scan (nativeArray), until a later array with its fingerprint needs
+   * them (itemEnds); undefined for anything else.
+   */
+  ends: readonly number[] | undefined | null;
+  /** Its first item's end, for an array whose ends are not known yet (null: not looked for yet). */
+  firstEnd: number | null;
+  /** The bytes it is taken to hold (weightOf when kept). */
+  readonly weight: number;
 }
 
 /** Top-level arrays (and other containers over MAX_HASHED characters) by fingerprint, in buckets. */
 const kept = new Map<number, Kept[]>();
+/**
+ * Fingerprints of top-level arrays nativeArray found it could not read well: another member followed
+ * (JSON.parse had to stop, then read it again: more than the scan costs) or it held an integral float.
+ * A client's bodies keep their shape, so the next arrays with that fingerprint go to the scan at once,
+ * with how many more are to (SCAN_FIRST of them, then one is tried again: an array of the same first
+ * characters from another body, or a client whose tools changed, is not sent to the scan for good).
+ * Bounded: cleared when full (which costs one try more, never a wrong value).
+ */
+const scanFirst = new Map<number, number>();
+const MAX_SCAN_FIRST = 4096;
+const SCAN_FIRST = 15;
+function scanFromNowOn(key: number): void {
+  if (scanFirst.size >= MAX_SCAN_FIRST) scanFirst.clear();
+  scanFirst.set(key, SCAN_FIRST);
+}
+
+/** Whether an array of fingerprint `key` goes to the scan this time (scanFirst). */
+function toTheScan(key: number): boolean {
+  const left = scanFirst.get(key);
+  if (left === undefined) return false;
+  if (left === 0) {
+    scanFirst.delete(key);
+    return false;
+  }
+  scanFirst.set(key, left - 1);
+  return true;
+}
+
 /** Every other container kept (up to MAX_HASHED characters), by its whole text. */
 const whole = new Map<string, Kept>();
 /**
@@ -144,9 +181,14 @@ function sharedItems(key: number, text: string, start: number): { entry: Kept; c
   let best: { entry: Kept; count: number; length: number } | undefined;
   for (let b = bucket.length - 1; b >= 0; b--) {
     const entry = bucket[b]!;
-    const ends = entry.ends;
-    if (ends === undefined) continue;
     const old = entry.text;
+    if (entry.ends === null) {
+      // Read without a scan: its first item is found and compared before its ends are looked for.
+      const first = firstItemEnd(entry);
+      if (first < 0 || text.slice(start, start + first) !== old.slice(0, first)) continue;
+    }
+    const ends = itemEnds(entry);
+    if (ends === undefined) continue;
     let firstSame = false;
     for (let count = ends.length; count > 0 && count >= ends.length - CHANGED_TAIL; count--) {
       const m = ends[count - 1]!;
@@ -172,11 +214,30 @@ function sharedItems(key: number, text: string, start: number): { entry: Kept; c
   return best;
 }
 
+/** Where each item of a kept array ends, scanned from its own text the first time they are needed. */
+function itemEnds(entry: Kept): readonly number[] | undefined {
+  if (entry.ends !== null) return entry.ends;
+  const ends: number[] = [];
+  const scan = scanJson(entry.text, 0, MAX_DEPTH, true, ends);
+  return (entry.ends = scan !== undefined && scan.end === entry.text.length ? ends : undefined);
+}
+
+/** Where the first item of a kept array read without a scan ends (-1: not a container, or no item; itemEnds decides). */
+function firstItemEnd(entry: Kept): number {
+  if (entry.firstEnd !== null) return entry.firstEnd;
+  const old = entry.text;
+  let at = 1;
+  while (at < old.length && isSpace(old.charCodeAt(at))) at++;
+  const c = old.charCodeAt(at);
+  const scan = c === 0x7b || c === 0x5b ? scanJson(old, at, MAX_DEPTH, true) : undefined;
+  return (entry.firstEnd = scan === undefined ? -1 : scan.end);
+}
+
 /** Takes `entry` out of the cache's accounting (it may still sit in the queue, marked gone). */
 function forget(entry: Kept): void {
   entry.gone = true;
   keptChars -= entry.text.length;
-  keptBytes -= weightOf(entry.text, entry.ends);
+  keptBytes -= entry.weight;
   keptEntries--;
 }
 
@@ -208,13 +269,13 @@ function account(entry: Kept, weight: number): void {
 }
 
 /** Keeps a top-level array (or a container too long for `whole`) under its fingerprint. */
-function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined): void {
+function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined | null): void {
   const weight = weightOf(text, ends);
   makeRoom(weight);
   let bucket = kept.get(key);
   if (bucket === undefined) kept.set(key, (bucket = []));
   if (bucket.length >= BUCKET) forget(bucket.shift()!);
-  const entry: Kept = { key, text, value, height, gone: false, ends };
+  const entry: Kept = { key, text, value, height, gone: false, ends, firstEnd: null, weight };
   bucket.push(entry);
   account(entry, weight);
 }
@@ -223,7 +284,7 @@ function keep(key: number, text: string, value: unknown, height: number, ends: r
 function keepWhole(text: string, value: unknown, height: number): void {
   const weight = weightOf(text, undefined);
   makeRoom(weight);
-  const entry: Kept = { key: undefined, text, value, height, gone: false, ends: undefined };
+  const entry: Kept = { key: undefined, text, value, height, gone: false, ends: undefined, firstEnd: null, weight };
   whole.set(text, entry);
   account(entry, weight);
 }
@@ -351,7 +412,7 @@ class SharingReader extends Reader {
     } else {
       // A short one (within its fingerprint's PREFIX characters) is read item by item: a grown version
       // has another fingerprint, so only its items' own entries can share them.
-      const cold = length < 0 ? this.coldArray(key, start) : undefined;
+      const cold = length < 0 ? (this.nativeArray(key, start) ?? this.coldArray(key, start)) : undefined;
       if (cold !== undefined) return cold;
       if (this.open("]")) {
         value = [];
@@ -395,6 +456,65 @@ class SharingReader extends Reader {
     keep(key, ownText(text, start, scan.end), markedDeepFrozen(Object.freeze(read)), scan.height, ends);
     return read;
   }
+
+  /**
+   * A new top-level array (as coldArray) read without a scan: JSON.parse finds its end. Scanning a
+   * tool list for its end, item ends, integral floats and depth cost as much as JSON.parse reading it
+   * (issue 19: requests that share nothing). When it is the body's last array, its text runs to the
+   * body's last `]`; when not, JSON.parse of that much stops where it ends, and says where (then it is
+   * read again: the next arrays of its fingerprint go to the scan, see scanFirst). Either way
+   * the text is taken only if it parses as one value, which makes it exactly this array. Its item ends
+   * are scanned when a later array with its fingerprint needs them (itemEnds); its depth and
+   * integer-like keys are found by the walk that freezes it. Undefined where coldArray decides: over
+   * MAX_SHARED characters, text that may hold an integral float (`1.0`, which JSON.parse makes an
+   * int), an integer-like key, nesting past the limit, bad JSON.
+   */
+  private nativeArray(key: number, start: number): unknown[] | undefined {
+    const text = this.text;
+    const last = text.lastIndexOf("]") + 1;
+    if (last <= start || last - start > MAX_SHARED || toTheScan(key)) return undefined;
+    let end = last;
+    let own = text.slice(start, end);
+    let read: unknown;
+    // No stack for an error that only says where the array ends: capturing one was a third of its cost.
+    const stackLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      read = JSON.parse(own);
+    } catch (err) {
+      Error.stackTraceLimit = stackLimit;
+      // Another member follows: the error's position (a hint only: the text must parse on its own) is where.
+      const at = err instanceof SyntaxError ? AT_POSITION.exec(err.message) : null;
+      if (at === null) return undefined;
+      scanFromNowOn(key);
+      end = start + Number(at[1]);
+      while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+      if (end <= start || end >= last) return undefined;
+      own = text.slice(start, end);
+      try {
+        read = JSON.parse(own);
+      } catch {
+        return undefined;
+      }
+    } finally {
+      Error.stackTraceLimit = stackLimit;
+    }
+    if (!Array.isArray(read)) return undefined;
+    const walk: Walk = { limit: MAX_DEPTH - this.depth, ints: false };
+    const height = frozenHeight(read, walk);
+    // Only an int can have been written `1.0`: the text is searched for such a literal only when there is one.
+    if (height < 0 || (walk.ints && mayHoldIntegralFloat(own))) {
+      scanFromNowOn(key);
+      return undefined;
+    }
+    this.pos = end;
+    this.reached(this.depth + height);
+    // Each item recorded as deeply frozen (see coldArray).
+    for (const item of read) if (item !== null && typeof item === "object") markedDeepFrozen(item);
+    keep(key, 2 * own.length >= text.length ? own : ownText(text, start, end), markedDeepFrozen(read), height, null);
+    return read;
+  }
+
 
   /**
    * The container at `start`, new, read natively and deeply frozen: one scan (`scan`, or made here)
@@ -441,6 +561,93 @@ function floatsIn(read: unknown[], text: string, start: number, ends: readonly n
     }
   }
   return true;
+}
+
+/** Where JSON.parse's message says it stopped (V8: "... at position 1234"). */
+const AT_POSITION = /at position (\d+)/;
+
+/** A digit followed by what only a number with a fraction or an exponent has there. */
+const DIGIT_THEN_FRACTION = /\d[.eE]/g;
+
+/**
+ * Whether the text may hold an integral float literal (`1.0`, `2e3`), which JSON.parse makes an int: a
+ * digit followed by `.`, `e` or `E` in a literal whose value is an integer, whose digits (and sign)
+ * follow, past whitespace, `,`, `[` or a key's `":` (a quote no backslash escapes). In a string that is
+ * prose like `release 2.0` or code like `price: 12.0` or `{\"x\": 1.0}`, passed over; `, 2.0` in a
+ * string is taken for a number too (then the scan decides, for nothing). One native search, then a look
+ * around each match: a regex starting at each `:` and `,` took four times as long as this.
+ */
+function mayHoldIntegralFloat(text: string): boolean {
+  DIGIT_THEN_FRACTION.lastIndex = 0;
+  for (let m = DIGIT_THEN_FRACTION.exec(text); m !== null; m = DIGIT_THEN_FRACTION.exec(text)) {
+    let i = m.index;
+    for (let c = text.charCodeAt(i); (c >= 0x30 && c <= 0x39) || c === 0x2d; c = text.charCodeAt(--i));
+    const from = i + 1;
+    let to = m.index + 1;
+    for (let c = text.charCodeAt(to); (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45; c = text.charCodeAt(++to));
+    // 2.5 or 1e-3 (not an integer): JSON.parse reads it as Python does.
+    const value = Number(text.slice(from, to));
+    if (!Number.isNaN(value) && !Number.isInteger(value)) continue;
+    let c = text.charCodeAt(i);
+    while (isSpace(c)) c = text.charCodeAt(--i);
+    if (c === 0x2c || c === 0x5b || i < 0) return true;
+    if (c !== 0x3a) continue;
+    do c = text.charCodeAt(--i);
+    while (isSpace(c));
+    if (c !== 0x22) continue;
+    let slashes = 0;
+    while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return true;
+  }
+  return false;
+}
+
+/** What frozenHeight is told (how deep it may go) and finds (whether any number is an int). */
+interface Walk {
+  limit: number;
+  ints: boolean;
+}
+
+/**
+ * Freezes a value JSON.parse just made and returns its height (1 for a container of scalars), or -1
+ * when it nests past `walk.limit` or holds an integer-like key (JSON.parse enumerates those first, so
+ * an object holding one has one first; the reader keeps the text's order). Notes in `walk.ints`
+ * whether it holds an int (which the text may have written as an integral float).
+ */
+function frozenHeight(node: object, walk: Walk): number {
+  if (walk.limit <= 0) return -1;
+  walk.limit--;
+  let height = 0;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const v: unknown = node[i];
+      if (typeof v === "object") {
+        if (v === null) continue;
+        const h = frozenHeight(v, walk);
+        if (h < 0) return -1;
+        if (h > height) height = h;
+      } else if (typeof v === "number" && Number.isInteger(v)) walk.ints = true;
+    }
+  } else {
+    // for-in, not Object.keys: no array per object (a quarter of this walk). JSON.parse's objects inherit nothing enumerable.
+    let first = true;
+    for (const key in node) {
+      if (first) {
+        if (isIndexKey(key)) return -1;
+        first = false;
+      }
+      const v: unknown = (node as Record<string, unknown>)[key];
+      if (typeof v === "object") {
+        if (v === null) continue;
+        const h = frozenHeight(v, walk);
+        if (h < 0) return -1;
+        if (h > height) height = h;
+      } else if (typeof v === "number" && Number.isInteger(v)) walk.ints = true;
+    }
+  }
+  walk.limit++;
+  Object.freeze(node);
+  return height + 1;
 }
 
 /** The text of [start, end): a copy where it is a small part of `text` (a view would keep all of it alive). */

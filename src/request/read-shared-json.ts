@@ -620,13 +620,9 @@ function frozenHeight(node: object, walk: Walk): number {
   let height = 0;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
-      const v: unknown = node[i];
-      if (typeof v === "object") {
-        if (v === null) continue;
-        const h = frozenHeight(v, walk);
-        if (h < 0) return -1;
-        if (h > height) height = h;
-      } else if (typeof v === "number" && Number.isInteger(v)) walk.ints = true;
+      const h = childHeight(node[i], walk);
+      if (h < 0) return -1;
+      if (h > height) height = h;
     }
   } else {
     // for-in, not Object.keys: no array per object (a quarter of this walk). JSON.parse's objects inherit nothing enumerable.
@@ -636,18 +632,21 @@ function frozenHeight(node: object, walk: Walk): number {
         if (isIndexKey(key)) return -1;
         first = false;
       }
-      const v: unknown = (node as Record<string, unknown>)[key];
-      if (typeof v === "object") {
-        if (v === null) continue;
-        const h = frozenHeight(v, walk);
-        if (h < 0) return -1;
-        if (h > height) height = h;
-      } else if (typeof v === "number" && Number.isInteger(v)) walk.ints = true;
+      const h = childHeight((node as Record<string, unknown>)[key], walk);
+      if (h < 0) return -1;
+      if (h > height) height = h;
     }
   }
   walk.limit++;
   Object.freeze(node);
   return height + 1;
+}
+
+/** One child of a container frozenHeight walks: its height (0 for a scalar, -1 as frozenHeight), noting an int in `walk.ints`. */
+function childHeight(v: unknown, walk: Walk): number {
+  if (typeof v === "object") return v === null ? 0 : frozenHeight(v, walk);
+  if (typeof v === "number" && Number.isInteger(v)) walk.ints = true;
+  return 0;
 }
 
 /** The text of [start, end): a copy where it is a small part of `text` (a view would keep all of it alive). */

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
 import { readJson } from "../src/request/read-json.js";
-import { readSharedJson } from "../src/request/read-shared-json.js";
+import { readSharedJson, sharedJsonStats } from "../src/request/read-shared-json.js";
 import { seededRandom } from "./helpers/rng.js";
 
 /** A canonical text of a read value: floats marked, -0 told apart, keys in enumeration order. */
@@ -104,6 +104,20 @@ function bodies(seed: number, count: number): string[] {
 }
 
 describe("readSharedJson is readJson on every path", () => {
+  // First, while the cache has room (the random bodies below fill it, and a full cache forgets as it keeps).
+  it("counts the item ends of an array read without a scan in the cache's bytes once they are found", () => {
+    const item = (k: number) => `{"name": "ends${k}", "description": "${"b".repeat(300)}"}`;
+    const list = (n: number) => `[${Array.from({ length: n }, (_, k) => item(k)).join(", ")}]`;
+    const first = readSharedJson(`{"z": ${list(3)}}`) as { z: object[] };
+    const before = sharedJsonStats();
+    // A grown version: the first array's ends are found to share its items, and the new one is kept with its own.
+    const grown = readSharedJson(`{"z": ${list(4)}}`) as { z: object[] };
+    expect(grown.z[2]).toBe(first.z[2]);
+    const after = sharedJsonStats();
+    const entry = (text: string, ends: number) => 256 + 16 * text.length + 8 * ends;
+    expect(after.bytes - before.bytes).toBe(8 * 3 + entry(list(4), 4) + entry(item(3), 0));
+  });
+
   it.each([1, 2, 3])("reads 1500 random bodies (seed %i) as readJson does: values, float marks, key order, errors", (seed) => {
     const limit = Error.stackTraceLimit;
     let failures = 0;
@@ -169,4 +183,5 @@ describe("readSharedJson is readJson on every path", () => {
       expect(Error.stackTraceLimit).toBe(limit);
     }
   });
+
 });

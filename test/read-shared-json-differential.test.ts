@@ -149,6 +149,11 @@ describe("readSharedJson is readJson on every path", () => {
       `{"tools": [${list}, ${list}], "m": "]]"}`,
       `[${list}, ${list}]`,
       `{"tools": ${list.slice(0, -1)}, "s": "]"}`, // the array never closes before the string's `]`
+      // JSON.parse's message quotes the text: a quoted "at position N" must not be taken for where it stopped.
+      `{"tools": ${list}, "s": "Unexpected token at position 12 ]"}`,
+      `{"tools": ${list}, "s": [at position 12]}`,
+      `{"tools": [${item(4)}, x at position 3], "s": "]"}`,
+      `{"tools": [${item(5)}, "at position 12"] , "t": [1]}`,
     ];
     for (const text of texts) expect(outcome(readSharedJson, text), text).toBe(outcome(readJson, text));
   });

@@ -75,6 +75,19 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 describe("readJson", () => {
+  it("refuses a number JSON does not allow even where its value is an integral float (01.0, 1.e5), as JSON.parse and Python do", () => {
+    const pad = "n".repeat(300);
+    for (const literal of ["01.0", "-01.0", "00.0", "1.e5", "01e2", "-00.5e1"]) {
+      for (const text of [`[${literal}]`, `{"a": ${literal}}`, `{"t": [{"p": "${pad}"}, {"x": ${literal}}]}`, `{"t": {"p": "${pad}", "x": ${literal}}}`, `{"1": ${literal}}`]) {
+        expect(() => JSON.parse(text), text).toThrow(SyntaxError);
+        expect(() => readJson(text), text).toThrow(JsonSyntaxError);
+        expect(() => readSharedJson(text), text).toThrow(JsonSyntaxError);
+      }
+    }
+    // Its neighbours in JSON stay floats.
+    expect(readJson("[0.0, -0.0, 1.0e5, 10.0, 1E+2]")).toEqual([new PyFloat(0), new PyFloat(-0), new PyFloat(1e5), new PyFloat(10), new PyFloat(100)]);
+  });
+
   it("reads 3000 random documents back to the values they were written from", () => {
     const rand = seededRandom(7);
     for (let i = 0; i < 3000; i++) {

@@ -21,6 +21,10 @@ export type Behaviour =
   | { kind: "stall-after-first" }
   /** Streams the first pieces, then closes the connection cleanly without the final event. */
   | { kind: "close-mid-answer" }
+  /** Streams the first pieces, then drops the connection (no end of the chunked body). */
+  | { kind: "reset-mid-answer" }
+  /** Streams a piece every 20 ms for about a minute (a long generation, for a client that leaves mid-way). */
+  | { kind: "slow" }
   /** Answers 200 with JSON of another shape (whole and per stream event). */
   | { kind: "wrong-shape" }
   /** Answers the whole completion as one stream event. */
@@ -122,6 +126,13 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
       else res.writeHead(200, { "content-type": "text/event-stream" }).end(kind === "ollama" ? `${JSON.stringify(odd)}\n` : `data: ${JSON.stringify(odd)}\n\n`);
       return;
     }
+    if (body.stream !== true && behaviour.kind === "reset-mid-answer") {
+      const text = JSON.stringify(frame(kind, completion, true, stop));
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(text.slice(0, text.length >> 1));
+      setImmediate(() => res.socket?.destroy());
+      return;
+    }
     if (body.stream !== true && behaviour.kind === "close-mid-answer") {
       const text = JSON.stringify(frame(kind, completion, true, stop));
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
@@ -145,7 +156,19 @@ export async function fakeBackend(kind: Kind, initial: FakeOptions): Promise<Fak
       send(frame(kind, parts[0] ?? "", false, stop));
       return;
     }
+    if (behaviour.kind === "slow") {
+      for (let i = 0; i < 3000 && !res.destroyed; i++) {
+        send(frame(kind, "x", false, stop));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      if (!res.destroyed) res.end();
+      return;
+    }
     for (const [i, part] of parts.entries()) {
+      if (behaviour.kind === "reset-mid-answer" && i === 2) {
+        res.socket?.destroy();
+        return;
+      }
       if (behaviour.kind === "close-mid-answer" && i === 2) {
         res.end();
         return;

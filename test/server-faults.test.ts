@@ -39,7 +39,7 @@ describe.each<Kind>(["llamacpp", "vllm", "ollama"])("backend faults (%s)", (kind
   });
   afterEach(() => backend.set({ behaviour: { kind: "ok" } }));
 
-  it.each(["close-mid-answer", "wrong-shape"] as const)("%s: 502 whole, a final error event streamed", async (fault) => {
+  it.each(["close-mid-answer", "reset-mid-answer", "wrong-shape"] as const)("%s: 502 whole, a final error event streamed", async (fault) => {
     backend.set({ behaviour: { kind: fault } });
     const whole = await post(`${server.url}/v1/chat/completions`, ASK);
     expect(whole.status).toBe(502);
@@ -54,6 +54,30 @@ describe.each<Kind>(["llamacpp", "vllm", "ollama"])("backend faults (%s)", (kind
     const events = sseEvents((await post(`${server.url}/v1/responses`, { model: "m", input: "hi", stream: true })).text);
     expect(events.at(-1)?.event).toBe("error");
     expect(events.some((e) => e.event === "response.completed")).toBe(false);
+  });
+
+  it("says the answer broke off when the backend drops the connection mid-stream", async () => {
+    backend.set({ behaviour: { kind: "reset-mid-answer" } });
+    const chat = sseEvents((await post(`${server.url}/v1/chat/completions`, { ...ASK, stream: true })).text);
+    expect(chat.at(-2)?.data).toMatchObject({ error: { type: "backend_error", message: expect.stringMatching(/broke off/) } });
+    const whole = await post(`${server.url}/v1/chat/completions`, ASK);
+    expect(whole.json().error).toMatchObject({ type: "backend_error", message: expect.stringMatching(/broke off/) });
+  });
+
+  it("stops the backend request when the client leaves while the backend is streaming, and serves the next one", async () => {
+    backend.set({ behaviour: { kind: "slow" } });
+    const before = backend.abortedRequests;
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ ...ASK, stream: true }), headers: { "content-type": "application/json" }, signal: controller.signal });
+    const reader = res.body!.getReader();
+    // Pieces are flowing (the backend writes one every 20 ms): leave in the middle of them.
+    let seen = "";
+    while (!seen.includes('"content":"x')) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await expect.poll(() => backend.abortedRequests, { timeout: 10_000 }).toBe(before + 1);
+    backend.set({ behaviour: { kind: "ok" } });
+    const next = await post(`${server.url}/v1/chat/completions`, ASK);
+    expect(next.status).toBe(200);
   });
 });
 

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { buildGbnf, buildLazyGbnf } from "../src/grammar/index.js";
 import { getFormat } from "../src/formats/index.js";
+import { freezeDeep } from "../src/jinja/index.js";
+import { readJson } from "../src/request/read-json.js";
 import { readSharedJson } from "../src/request/read-shared-json.js";
 import { requestGrammars } from "../src/server/request-grammar.js";
 import { loadTemplate } from "../src/template/index.js";
@@ -56,5 +58,26 @@ describe("the server's grammar cache", () => {
     expect(grammar({ body, format: "hermes", output: getFormat("hermes"), promptSuffix: "" })).toBeUndefined();
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/no grammar for this request.*tool_choice/);
+  });
+
+  it("tells apart frozen tool lists kept by identity (a short id each) from one another and from plain ones, whatever their text", async () => {
+    const template = await loadTemplate("qwen3");
+    const grammars = requestGrammars(template, undefined);
+    const lists = [`[${WEATHER}]`, `[${INT}]`, `[${FLOAT}]`, `[${WEATHER}, ${INT}]`];
+    // Frozen lists (each a new identity, some of equal text), plain ones, and tool_choice / parallel_tool_calls
+    // strings that look like an id (`~0`): each request's grammar must be the one its own tools give.
+    const requests: Record<string, unknown>[] = [];
+    for (let round = 0; round < 3; round++) {
+      lists.forEach((list, i) => {
+        requests.push({ tools: freezeDeep(readJson(list)) });
+        requests.push({ tools: readJson(list) });
+        requests.push({ tools: freezeDeep(readJson(list)), tool_choice: i % 2 === 0 ? "required" : "auto", parallel_tool_calls: `~${i}` });
+        requests.push({ tools: freezeDeep(readJson(lists[(i + 1) % lists.length]!)), parallel_tool_calls: `~${round}` });
+      });
+    }
+    for (const body of requests) {
+      const fresh = buildGbnf("hermes", body, { promptSuffix: "", templateSource: template.source });
+      expect(grammars.full({ body, format: "hermes", output: getFormat("hermes"), promptSuffix: "" }), JSON.stringify(body)).toBe(fresh);
+    }
   });
 });

@@ -51,4 +51,21 @@ describe("toJsonBytes", () => {
     ];
     for (let round = 0; round < 2; round++) for (const body of bodies) expect(toJsonBytes(body).equals(Buffer.from(toJson(body) as string, "utf8"))).toBe(true);
   });
+
+  it("gives the bytes of non-ASCII text, long or short, keys included, and a lone surrogate as JSON.stringify escapes it", () => {
+    const long = `é日本😀\u2028\u2029\ud800x"\\${"ü".repeat(600)}`;
+    const bodies: Record<string, unknown>[] = [
+      { prompt: long, grammar: long },
+      { "clé": long, "日本": "短い", n: 1 },
+      { a: long, b: `${long}2`, c: long },
+      { before: "ß", prompt: [1, 2], grammar: `${"\u0000"}${long}` },
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const body of bodies) {
+        const bytes = toJsonBytes(body);
+        expect(bytes.equals(Buffer.from(toJson(body) as string, "utf8"))).toBe(true);
+        expect(JSON.parse(bytes.toString("utf8"))).toEqual(JSON.parse(toJson(body) as string));
+      }
+    }
+  });
 });

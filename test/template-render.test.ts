@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURES } from "../scripts/render-fixtures.mjs";
 import { ChatwireError } from "../src/errors.js";
-import { readJson } from "../src/request/index.js";
+import { readJson, readSharedJson } from "../src/request/index.js";
 import { loadTemplate, type RenderOptions } from "../src/template/index.js";
 
 const user = (content: unknown) => ({ messages: [{ role: "user", content }] });
@@ -111,6 +111,15 @@ describe("continue_final_message (transformers' tag trick)", () => {
     expect(t.caps.readsContentParts).toBe(true);
     expect(t.render(user("hello  "), { continueFinalMessage: true })).toBe("[hello");
     expect(t.render(user([{ type: "image" }, { type: "text", text: "tx " }]), { continueFinalMessage: true })).toBe("[tx ");
+  });
+  it("continues a named field's last text part without writing to the caller's parts (plain or read by readSharedJson)", async () => {
+    const t = await tmpl("{% for m in messages %}{{ m.role }}:{{ m.content }}{% for p in m.thinking or [] %}[{{ p.text }}]{% endfor %}{% endfor %}");
+    const request = { messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "x", thinking: [{ type: "text", text: "deep" }, { type: "text", text: "er " }] }] };
+    const text = JSON.stringify(request);
+    expect(t.render(request, { continueFinalMessage: "thinking" })).toBe("user:hiassistant:x[deep][er ");
+    expect(JSON.stringify(request)).toBe(text);
+    for (let i = 0; i < 2; i++) expect(t.render(readSharedJson(text) as never, { continueFinalMessage: "thinking" })).toBe("user:hiassistant:x[deep][er ");
+    expect(t.render(request, { continueFinalMessage: "thinking" })).toBe("user:hiassistant:x[deep][er ");
   });
   it("transformers' errors", async () => {
     const both = await renderError("{{ messages[-1].content }}", user("x"), { continueFinalMessage: true, addGenerationPrompt: true });

@@ -73,8 +73,8 @@ interface Kept {
   ends: readonly number[] | undefined | null;
   /** Its first item's end, for an array whose ends are not known yet (null: not looked for yet). */
   firstEnd: number | null;
-  /** The bytes it is taken to hold (weightOf when kept). */
-  readonly weight: number;
+  /** The bytes it is taken to hold (weightOf when kept, with its item ends once itemEnds found them). */
+  weight: number;
 }
 
 /** Top-level arrays (and other containers over MAX_HASHED characters) by fingerprint, in buckets. */
@@ -219,7 +219,14 @@ function itemEnds(entry: Kept): readonly number[] | undefined {
   if (entry.ends !== null) return entry.ends;
   const ends: number[] = [];
   const scan = scanJson(entry.text, 0, MAX_DEPTH, true, ends);
-  return (entry.ends = scan !== undefined && scan.end === entry.text.length ? ends : undefined);
+  entry.ends = scan !== undefined && scan.end === entry.text.length ? ends : undefined;
+  // Counted as an array read with its ends is (weightOf): the cache's bound covers them too.
+  if (entry.ends !== undefined && !entry.gone) {
+    const more = weightOf(entry.text, entry.ends) - entry.weight;
+    entry.weight += more;
+    keptBytes += more;
+  }
+  return entry.ends;
 }
 
 /** Where the first item of a kept array read without a scan ends (-1: not a container, or no item; itemEnds decides). */

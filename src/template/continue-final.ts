@@ -39,7 +39,11 @@ export function markFinalMessage(messages: Record<string, unknown>[], field: str
       const part = final[i] as Record<string, unknown>;
       if (typeof part === "object" && part !== null && "text" in part) {
         const text = String(part.text);
-        final[i] = withFields(part, { text: text + TAG });
+        // Into a copy of the parts: a field other than content is the caller's own array (or a frozen
+        // one readSharedJson shares), which only the message holding it is chatwire's copy of.
+        const parts = final.slice();
+        parts[i] = withFields(part, { text: text + TAG });
+        last[field] = parts;
         return text;
       }
     }

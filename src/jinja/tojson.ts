@@ -233,7 +233,7 @@ function compactList(value: unknown[], options: JsonOptions, depth: number): str
     const bare = typeof v === "string" && needsNoEscape(v);
     const lead = i === 0 ? (bare ? '["' : "[") : quoted ? (bare ? '", "' : '", ') : bare ? ', "' : ", ";
     out = i === 0 ? lead : out + lead;
-    out += bare ? (v as string) : dumpJson(v, options, depth + 1);
+    out += bare ? (v as string) : compactValue(v, options, depth + 1);
     quoted = bare;
     b.length(out.length);
   }
@@ -256,11 +256,19 @@ function compactDict(value: Record<string, unknown>, names: string[], options: J
     const bare = typeof v === "string" && needsNoEscape(v);
     const piece = keyPiece(name, (i === 0 ? 0 : quoted ? 4 : 2) | (bare ? 1 : 0));
     out = i === 0 ? piece : out + piece;
-    out += bare ? (v as string) : dumpJson(v, options, depth + 1);
+    out += bare ? (v as string) : compactValue(v, options, depth + 1);
     quoted = bare;
     b.length(out.length);
   }
   return out + (quoted ? '"}' : "}");
+}
+
+/** dumpJson of an item, the common scalars of a schema (ints, booleans, null) without the call. */
+function compactValue(v: unknown, options: JsonOptions, depth: number): string {
+  if (typeof v === "number" && Number.isSafeInteger(v)) return String(v);
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (v === null) return "null";
+  return dumpJson(v, options, depth);
 }
 
 /**

@@ -1,0 +1,33 @@
+/**
+ * tojson in json.dumps's default layout (built from kept key pieces, read with for-in): what the general
+ * builder gives, whatever else the process has done to Object.prototype. Expected strings: Python's
+ * json.dumps(x, ensure_ascii=False).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { compileTemplate } from "../../src/jinja/index.js";
+
+const tojson = (x: unknown, args = "") => compileTemplate(`{{ x | tojson${args} }}`).render({ x });
+
+describe("tojson's default layout", () => {
+  afterEach(() => {
+    delete (Object.prototype as Record<string, unknown>).polluted;
+  });
+
+  it("writes strings bare between quote-carrying separators, escapes the others", () => {
+    const x = { a: "x", b: 'q"', c: ["s", 1, "t\n", null, true], d: {}, e: [], f: "", g: { h: "i" } };
+    expect(tojson(x)).toBe('{"a": "x", "b": "q\\"", "c": ["s", 1, "t\\n", null, true], "d": {}, "e": [], "f": "", "g": {"h": "i"}}');
+    expect(tojson(["a", "b"])).toBe('["a", "b"]');
+    expect(tojson({ "k\u0001": "v" })).toBe('{"k\\u0001": "v"}');
+  });
+
+  it("lists only own keys when Object.prototype has an enumerable property", () => {
+    (Object.prototype as Record<string, unknown>).polluted = "no";
+    expect(tojson({ a: "x", b: 2 })).toBe('{"a": "x", "b": 2}');
+    expect(tojson(Object.assign(Object.create(null), { a: 1 }))).toBe('{"a": 1}');
+  });
+
+  it("gives the same text for other options as before", () => {
+    expect(tojson({ b: "x", a: ["y"] }, "(sort_keys=true)")).toBe('{"a": ["y"], "b": "x"}');
+    expect(tojson({ a: "x" }, "(indent=2)")).toBe('{\n  "a": "x"\n}');
+  });
+});

@@ -258,11 +258,8 @@ function compactDict(value: Record<string, unknown>, names: string[], options: J
     const name = names[i]!;
     const v = value[name];
     const bare = typeof v === "string" && needsNoEscape(v);
-    const piece = keyPiece(name, (i === 0 ? 0 : quoted ? 4 : 2) | (bare ? 1 : 0));
-    out = i === 0 ? piece : out + piece;
-    out += bare ? (v as string) : compactValue(v, options, depth + 1);
+    out = withMember(out, name, v, i === 0 ? 0 : quoted ? 4 : 2, bare, options, depth, b);
     quoted = bare;
-    b.length(out.length);
   }
   return out + (quoted ? '"}' : "}");
 }
@@ -283,13 +280,24 @@ function compactMembers(value: Record<string, unknown>, options: JsonOptions, de
     if (++count > MANY) return undefined;
     const v = value[name];
     const bare = typeof v === "string" && needsNoEscape(v);
-    const piece = keyPiece(name, (count === 1 ? 0 : quoted ? 4 : 2) | (bare ? 1 : 0));
-    out = count === 1 ? piece : out + piece;
-    out += bare ? (v as string) : compactValue(v, options, depth + 1);
+    out = withMember(out, name, v, count === 1 ? 0 : quoted ? 4 : 2, bare, options, depth, b);
     quoted = bare;
-    b.length(out.length);
   }
   return count === 0 ? "{}" : out + (quoted ? '"}' : "}");
+}
+
+/**
+ * `out` with one more member of a compact dict: the key's piece (`lead`: 0 the dict's first member,
+ * 2 after a value, 4 after a bare string, whose closing quote the piece carries), then the value, a
+ * `bare` string (no escape needed) as its own text. compactDict and compactMembers differ only in how
+ * they go over the keys.
+ */
+function withMember(out: string, name: string, v: unknown, lead: number, bare: boolean, options: JsonOptions, depth: number, b: ReturnType<typeof budget>): string {
+  const piece = keyPiece(name, lead | (bare ? 1 : 0));
+  out = lead === 0 ? piece : out + piece;
+  out += bare ? (v as string) : compactValue(v, options, depth + 1);
+  b.length(out.length);
+  return out;
 }
 
 /** True while no one has added an enumerable property to Object.prototype (for-in would list it). */

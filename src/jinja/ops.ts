@@ -3,6 +3,7 @@
  * list `+`/`*`, `%` string formatting, `in`. Undefined operands raise UndefinedError like Jinja2.
  */
 import { ChatwireError } from "../errors.js";
+import { flatCopy } from "../flat-copy.js";
 import { budget } from "./limits.js";
 import { percentFormat } from "./pyformat.js";
 import {
@@ -126,7 +127,7 @@ function repeat(seq: string | unknown[], times: unknown): unknown {
     budget().stringLength(seq.length * n);
     const out = seq.repeat(n);
     // repeat() makes a deep rope; one flat copy now keeps every later character access cheap.
-    return out.length > 4096 ? (" " + out).slice(1) : out;
+    return out.length > 4096 ? flatCopy(out) : out;
   }
   const b = budget();
   const total = seq.length * n;

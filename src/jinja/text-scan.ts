@@ -4,6 +4,7 @@
  * `\p{...}` class scans a few tens of MB per second: so replacements run as an exec loop with a step per
  * match, and tests over long strings run in chunks, each charged before it is scanned.
  */
+import { flatCopy } from "../flat-copy.js";
 import { budget } from "./limits.js";
 
 /** Pieces are joined every this many, so no list of every piece is ever held. */
@@ -48,7 +49,7 @@ export function anyMatch(s: string, re: RegExp, unicodeClass = true): boolean {
     return re.test(s);
   }
   // Slicing a concatenation (a rope) flattens all of it each time: flatten once, then slice the copy.
-  s = (" " + s).slice(1);
+  s = flatCopy(s);
   for (let i = 0; i < s.length; ) {
     let end = Math.min(s.length, i + CHUNK);
     // Never cut a surrogate pair in two.

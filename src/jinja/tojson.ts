@@ -5,6 +5,7 @@
  * within a render freely, across renders only when the object cannot have changed.
  */
 import { ChatwireError } from "../errors.js";
+import { flatCopy } from "../flat-copy.js";
 import { PyFloat } from "./py-float.js";
 import { JinjaError, Markup, PyDict, Undefined, dictItems, floatRepr, isPlainDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
 import { compareStrings } from "./code-points.js";
@@ -336,7 +337,7 @@ function keyPiece(name: string, variant: number): string {
   }
   let piece = pieces[variant];
   if (piece === undefined) {
-    piece = pieces[variant] = flat(LEADS[variant >> 1] + encodeString(name, false) + ((variant & 1) === 1 ? ': "' : ": "));
+    piece = pieces[variant] = flatCopy(LEADS[variant >> 1] + encodeString(name, false) + ((variant & 1) === 1 ? ': "' : ": "));
     keptChars += piece.length + 16; // with a share of the entry's own size
   }
   return piece;
@@ -480,17 +481,13 @@ function frozenText(value: object, known: FrozenTexts, options: JsonOptions): st
   if (typeof known === "string" && key === DEFAULT_KEY) return known;
   let text = known instanceof Map ? known.get(key) : undefined;
   if (text !== undefined) return text;
-  text = flat(dumpJson(value, options));
+  text = flatCopy(dumpJson(value, options));
   if (known === false && key === DEFAULT_KEY) DEEP_FROZEN.set(value, text);
   else if (known instanceof Map) known.set(key, text);
   else DEEP_FROZEN.set(value, new Map(typeof known === "string" ? [[DEFAULT_KEY, known], [key, text]] : [[key, text]]));
   return text;
 }
 
-/** V8 keeps a concatenation as a deep rope; flattening a shared result once keeps later joins cheap. */
-function flat(text: string): string {
-  return (" " + text).slice(1);
-}
 
 /**
  * tojson results by object identity and options. Within one render any object qualifies (the immutable
@@ -544,7 +541,7 @@ export class JsonCache {
       ACROSS.set(value, (entry = { record, texts: new Map(), checkedBy: this }));
     }
     let text = entry.texts.get(key);
-    if (text === undefined) entry.texts.set(key, (text = flat(dumpJson(value, options))));
+    if (text === undefined) entry.texts.set(key, (text = flatCopy(dumpJson(value, options))));
     return text;
   }
 }

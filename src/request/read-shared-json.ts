@@ -8,6 +8,7 @@
  * The root value is always new and not frozen (a caller may add fields to a body); every container
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
+import { flatCopy } from "../flat-copy.js";
 import { freezeDeep, freezeDeepFrom, markedDeepFrozen } from "../jinja/index.js";
 import { isIndexKey } from "../jinja/key-order.js";
 import { type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
@@ -518,7 +519,7 @@ class SharingReader extends Reader {
     this.reached(this.depth + height);
     // Each item recorded as deeply frozen (see coldArray).
     for (const item of read) if (item !== null && typeof item === "object") markedDeepFrozen(item);
-    keep(key, 2 * own.length >= text.length ? own : ownText(text, start, end), markedDeepFrozen(read), height, null);
+    keep(key, ownText(text, start, end), markedDeepFrozen(read), height, null);
     return read;
   }
 
@@ -658,7 +659,7 @@ function childHeight(v: unknown, walk: Walk): number {
 
 /** The text of [start, end): a copy where it is a small part of `text` (a view would keep all of it alive). */
 function ownText(text: string, start: number, end: number): string {
-  return 2 * (end - start) >= text.length ? text.slice(start, end) : (" " + text.slice(start, end)).slice(1);
+  return 2 * (end - start) >= text.length ? text.slice(start, end) : flatCopy(text.slice(start, end));
 }
 
 /**

@@ -3,6 +3,7 @@
  * transformers) and parses the model's completions back, with the template's own tool-call format.
  */
 import { ChatwireError, invalidRequest } from "../errors.js";
+import { flatCopy } from "../flat-copy.js";
 import { detectFormat, getFormat } from "../formats/index.js";
 import type { FormatId } from "../formats/types.js";
 import { compileTemplate, type GenerationSpan, type RenderCallOptions, type RenderLimits } from "../jinja/index.js";
@@ -69,11 +70,6 @@ export interface TemplateParseOptions extends ParseOptions {
 /** How many characters of the prompt's end the parser gets, to see a generation prompt that opened `<think>`. */
 /** How many characters of the prompt's end tell whether the generation prompt opened reasoning. */
 export const PROMPT_SUFFIX_LENGTH = 200;
-
-/** A string of its own (a flat copy), not a view of the string it was sliced from. */
-function copyOf(text: string): string {
-  return (" " + text).slice(1);
-}
 
 /**
  * Options that do not tell two prompt ends apart: warnings, and the two that only generation prompts are
@@ -170,7 +166,7 @@ export class ChatTemplate {
       // generation GC keeps (and promotes) a WeakMap's values until a full GC even when their keys die
       // young, so every render of a caller's new request object moved its whole prompt to the old
       // generation (issue 19: the plain-objects loop's scavenges took 15x as long, with full GCs).
-      this.lastPromptEnd.set(request, { options, suffix: copyOf(prompt.slice(-PROMPT_SUFFIX_LENGTH)) });
+      this.lastPromptEnd.set(request, { options, suffix: flatCopy(prompt.slice(-PROMPT_SUFFIX_LENGTH)) });
     }
     return prompt;
   }

@@ -21,15 +21,10 @@ export class ClientGone implements CancelSource {
     return this.controller.signal;
   }
 
+  /** Each listener runs at most once: fire() takes the set before it calls them (a listener given twice is one, as with addEventListener). */
   listen(onAbort: () => void): () => void {
-    let called = false;
-    const once = (): void => {
-      if (called) return;
-      called = true;
-      onAbort();
-    };
-    (this.hooks ??= new Set()).add(once);
-    return () => void this.hooks?.delete(once);
+    (this.hooks ??= new Set()).add(onAbort);
+    return () => void this.hooks?.delete(onAbort);
   }
 
   fire(): void {

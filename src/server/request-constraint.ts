@@ -18,7 +18,7 @@ export interface ConstraintSources {
   tokenizer: PromptTokenizer | undefined;
 }
 
-export async function chooseConstraint(src: ConstraintSources, request: GrammarRequest, responseFormat: Constraint | undefined, cancel: AbortSignal | CancelSource): Promise<Constraint | undefined> {
+export async function chooseConstraint(src: ConstraintSources, request: GrammarRequest, responseFormat: Constraint | undefined, cancel: CancelSource): Promise<Constraint | undefined> {
   const { accepts, grammars } = src;
   if (grammars !== undefined) {
     if (accepts.includes("structural_tag")) {
@@ -43,7 +43,7 @@ export async function chooseConstraint(src: ConstraintSources, request: GrammarR
  */
 const lazyTriggers = new WeakMap<LazyGrammar, { tokenizer: PromptTokenizer | undefined; triggers: GrammarTrigger[] }>();
 
-async function triggersOf(lazy: LazyGrammar, tokenizer: PromptTokenizer | undefined, cancel: AbortSignal | CancelSource): Promise<GrammarTrigger[]> {
+async function triggersOf(lazy: LazyGrammar, tokenizer: PromptTokenizer | undefined, cancel: CancelSource): Promise<GrammarTrigger[]> {
   const kept = lazyTriggers.get(lazy);
   if (kept !== undefined && kept.tokenizer === tokenizer) return kept.triggers;
   const triggers = await Promise.all(lazy.triggers.map((t) => (t.kind === "word" ? wordTrigger(tokenizer, t.word, cancel) : t)));
@@ -54,7 +54,7 @@ async function triggersOf(lazy: LazyGrammar, tokenizer: PromptTokenizer | undefi
 /** Ids of marker texts per tokenizer: a marker is looked up once per server. */
 const markerIds = new WeakMap<PromptTokenizer, Map<string, Promise<number | undefined>>>();
 
-async function wordTrigger(tokenizer: PromptTokenizer | undefined, text: string, cancel: AbortSignal | CancelSource): Promise<GrammarTrigger> {
+async function wordTrigger(tokenizer: PromptTokenizer | undefined, text: string, cancel: CancelSource): Promise<GrammarTrigger> {
   if (tokenizer === undefined) return { kind: "word", text };
   let ids = markerIds.get(tokenizer);
   if (ids === undefined) markerIds.set(tokenizer, (ids = new Map()));
@@ -62,7 +62,7 @@ async function wordTrigger(tokenizer: PromptTokenizer | undefined, text: string,
   if (id === undefined) {
     // Special-token text is read as the token (as llama-server tokenizes a trigger word).
     // The client's AbortSignal is made only here, for a lookup not kept yet (client-gone.ts).
-    id = tokenizer.tokenize(text, true, cancel instanceof AbortSignal ? cancel : cancel.signal).then((t) => (t.length === 1 ? t[0] : undefined));
+    id = tokenizer.tokenize(text, true, cancel.signal).then((t) => (t.length === 1 ? t[0] : undefined));
     // A failed lookup (the request was aborted, the backend's /tokenize is down) is not kept.
     id.catch(() => ids.delete(text));
     ids.set(text, id);

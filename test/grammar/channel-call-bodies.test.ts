@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGbnf } from "../../src/grammar/index.js";
+import { signalSource } from "../../src/server/backends/watchdog.js";
 import { chooseConstraint } from "../../src/server/request-constraint.js";
 import { requestGrammars } from "../../src/server/request-grammar.js";
 import { loadTemplate } from "../../src/template/index.js";
@@ -83,7 +84,7 @@ describe("Muse Glimmer: the grammar writes what its template renders", () => {
     expect(promptSuffix.endsWith(SUFFIX)).toBe(true);
     const request = { body, format: "muse-glimmer" as const, output: getFormat("muse-glimmer"), promptSuffix };
     const sources = { accepts: ["structural_tag", "lazy_gbnf", "gbnf"] as const, grammars: requestGrammars(template, undefined), tokenizer: undefined };
-    const constraint = await chooseConstraint(sources, request, undefined, new AbortController().signal);
+    const constraint = await chooseConstraint(sources, request, undefined, signalSource(new AbortController().signal));
     expect(constraint).toEqual({ kind: "gbnf", grammar: buildGbnf("muse-glimmer", body, { promptSuffix, templateSource: template.source }) });
   });
 });

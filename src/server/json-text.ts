@@ -56,13 +56,15 @@ function ownBytes(text: string): Buffer {
  */
 export function toJsonBytes(body: Record<string, unknown>): Buffer {
   const parts: Buffer[] = [];
-  let text = "";
+  let text = "{";
+  let first = true;
   for (const key of Object.keys(body)) {
     const value = body[key];
     const long = typeof value === "string" && value.length >= LONG_STRING;
     const json = long ? undefined : toJson(value);
     if (!long && json === undefined) continue; // undefined, a function: JSON.stringify leaves the key out
-    text += `${parts.length === 0 && text === "" ? "{" : ","}${JSON.stringify(key)}:`;
+    text += `${first ? "" : ","}${JSON.stringify(key)}:`;
+    first = false;
     if (json !== undefined) {
       text += json;
       continue;
@@ -70,8 +72,8 @@ export function toJsonBytes(body: Record<string, unknown>): Buffer {
     parts.push(Buffer.from(text, "utf8"), printedStrings.get(value as string, (v) => ownBytes(JSON.stringify(v))));
     text = "";
   }
-  text = parts.length === 0 && text === "" ? "{}" : `${text}}`;
-  if (parts.length === 0) return Buffer.from(text, "utf8");
-  parts.push(Buffer.from(text, "utf8"));
+  const tail = Buffer.from(`${text}}`, "utf8");
+  if (parts.length === 0) return tail;
+  parts.push(tail);
   return Buffer.concat(parts);
 }

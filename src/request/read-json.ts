@@ -146,7 +146,10 @@ export function scanJson(text: string, start: number, maxHeight: number, toClose
       }
       // Only a literal JSON allows: `01.0` or `1.e5` is a number to Number() but bad JSON, and marked as a
       // string it would get past JSON.parse (left as it is, JSON.parse refuses it and the reader says where).
-      if (float && Number.isInteger(Number(text.slice(from, i + 1))) && JSON_NUMBER.test(text.slice(from, i + 1))) floats.push(from - start, i + 1 - start);
+      if (float) {
+        const literal = text.slice(from, i + 1);
+        if (Number.isInteger(Number(literal)) && JSON_NUMBER.test(literal)) floats.push(from - start, i + 1 - start);
+      }
       if (depth === 1 && ends !== undefined) ends.push(i + 1 - start);
     } else if (depth === 1 && ends !== undefined && (c === 0x74 || c === 0x66 || c === 0x6e)) {
       // An item `true`, `false` or `null`: it ends after its letters (JSON.parse checks the word).
@@ -239,8 +242,8 @@ function restoreFloats(value: unknown, count: number): unknown {
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-/** A whole JSON number literal (scanJson's check of an integral float before it marks it). */
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/** A whole JSON number literal, NUMBER anchored (scanJson's check of an integral float before it marks it). */
+const JSON_NUMBER = new RegExp(`^(?:${NUMBER.source})$`);
 
 export class Reader {
   pos = 0;

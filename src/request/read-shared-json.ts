@@ -490,7 +490,6 @@ class SharingReader extends Reader {
     try {
       read = JSON.parse(own);
     } catch (err) {
-      Error.stackTraceLimit = stackLimit;
       // Another member follows: the error's position (a hint only: the text must parse on its own) is where.
       const at = err instanceof SyntaxError ? AT_POSITION.exec(err.message) : null;
       if (at === null) return undefined;
@@ -522,7 +521,6 @@ class SharingReader extends Reader {
     keep(key, ownText(text, start, end), markedDeepFrozen(read), height, null);
     return read;
   }
-
 
   /**
    * The container at `start`, new, read natively and deeply frozen: one scan (`scan`, or made here)

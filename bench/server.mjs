@@ -198,7 +198,8 @@ export async function runServerBench() {
     // Memory under requests that share no schema, after each of 16 batches: RSS and V8's heap as they
     // are, nothing collected by the bench (a collection forced at every reading kept RSS lower than a
     // server's nobody probes: bench/heap-probe.mjs), and the heap V8's own last full collection left.
-    // Sixteen, because RSS climbs for the first 8-10 (caches filling, V8 sizing its old space to them).
+    // Sixteen: the first 4-5 fill the caches; V8's default heap growth (without the factor `chatwire
+    // serve` sets) kept RSS climbing for 11-18 of them, which six batches could not show.
     const batches = 16;
     const batch = Math.round(1000 * SCALE);
     let k = 0;

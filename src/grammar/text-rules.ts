@@ -12,6 +12,7 @@
  * The same construction serves the inside of quoted strings (JSON, Python): there the alphabet is
  * restricted (`exclude`) and escape sequences (`atoms`) are extra steps that end any marker prefix.
  */
+import { BoundedCache } from "../bounded-cache.js";
 import { cls, lit, type GbnfBuilder } from "./gbnf.js";
 
 /** Longest whitespace run a grammar allows in a structural position (between tokens, around calls). */
@@ -137,6 +138,46 @@ function guardAccepts(guard: TextGuard, g: string): boolean {
  * the start rule.
  */
 export function textWithout(builder: GbnfBuilder, hint: string, markers: readonly string[], options: TextOptions = {}): string {
+  const rules = builtRules.get(rulesKey(hint, markers, options), () => textRules(hint, markers, options));
+  const names = rules.map((r) => builder.reserve(r.hint));
+  rules.forEach((r, k) => names[k]!.define(r.moves.map(([text, to]) => (to < 0 ? text : `${text}${names[to]!.name}`)).join(" | ").trimStart()));
+  return names[0]!.name;
+}
+
+/**
+ * One rule of the text's automaton, builder-free: its name hint and its moves, each some GBNF text and
+ * the rule (its index in the list, -1 for none) it goes on to.
+ */
+interface TextRule {
+  hint: string;
+  moves: [string, number][];
+}
+
+/**
+ * The rules by what decides them, so that a request's grammar does not build the same automaton again
+ * (a new tool schema in every request built it for each: 0.4 MB of allocation a request, the most of
+ * any step). Bounded by entries and by the characters of the rules and their key.
+ */
+const builtRules = new BoundedCache<string, TextRule[]>(256, 4 << 20, (key, rules) => key.length + rules.reduce((n, r) => n + r.hint.length + r.moves.reduce((m, [text]) => m + text.length + 16, 0), 0));
+
+/**
+ * What the rules depend on. `excluded` is a function: it is read only on whitespace, marker and guard
+ * characters, so its answers on those stand for it.
+ */
+function rulesKey(hint: string, markers: readonly string[], options: TextOptions): string {
+  const excluded = options.excluded;
+  let mask = "";
+  if (excluded !== undefined) {
+    const chars = [...WHITESPACE, ...markers.flatMap((m) => [...m])];
+    const guard = options.guard;
+    if (guard !== undefined) chars.push(...guard.firstNot, ...guard.words.flatMap((w) => [...w.text, ...(w.caseless ? w.text.toUpperCase() : "")]));
+    for (const ch of chars) mask += excluded(ch) ? "1" : "0";
+  }
+  const { exclude, atoms, maxWhitespace, guard, noEdgeNewlines, followedBy } = options;
+  return JSON.stringify([hint, markers, mask, exclude ?? null, atoms ?? null, maxWhitespace ?? null, guard ?? null, noEdgeNewlines ?? null, followedBy ?? null]);
+}
+
+function textRules(hint: string, markers: readonly string[], options: TextOptions): TextRule[] {
   const real = markers.filter((m) => m !== "");
   const states = automaton(real);
   const excluded = options.excluded ?? (() => false);
@@ -225,11 +266,14 @@ export function textWithout(builder: GbnfBuilder, hint: string, markers: readonl
       }
     });
   }
-  const slots = new Map<number, { name: string; define(body: string): void }>();
-  for (const i of [first, ...[...live].filter((i) => i !== first)]) slots.set(i, builder.reserve(i === first ? hint : `${hint}-${i}`));
-  for (const [i, slot] of slots) {
-    const moves = bodies[i]!.filter((o) => o === "" || live.has(target(o)));
-    slot.define(moves.map((o) => o.replace(/@(\d+)$/, (_, n: string) => slots.get(Number(n))!.name)).join(" | ").trimStart());
-  }
-  return slots.get(first)!.name;
+  // The start rule first, then the live ones in the order they were found (the order names are reserved in).
+  const kept = [first, ...[...live].filter((i) => i !== first)];
+  const at = new Map(kept.map((i, k) => [i, k]));
+  return kept.map((i) => ({
+    hint: i === first ? hint : `${hint}-${i}`,
+    moves: bodies[i]!.filter((o) => o === "" || live.has(target(o))).map((o): [string, number] => {
+      const m = /@(\d+)$/.exec(o);
+      return m === null ? [o, -1] : [o.slice(0, m.index), at.get(Number(m[1]))!];
+    }),
+  }));
 }

@@ -3,6 +3,8 @@
  * for every random document is the value it was written from (floats kept as PyFloat), not the output of
  * another path of the same reader.
  */
+import { runInNewContext } from "node:vm";
+import { setFlagsFromString } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
 import { JsonSyntaxError, jsonSyntaxError, notJsonMessage, readJson } from "../src/request/read-json.js";
@@ -338,6 +340,18 @@ describe("readSharedJson", () => {
     const again = readSharedJson(text) as { m: object[] };
     expect(again.m[0]).not.toBe(first.m[0]);
     expect(again.m[0]).toEqual(first.m[0]);
+  });
+
+  it("lets go of an array pushed out of its full bucket: arrays alike in their first characters do not pile up", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // The same first 256 characters (one fingerprint, one bucket of 16), then a part new in every body.
+    const body = (i: number) => `{"messages": [{"content": "${"x".repeat(300)}"}, {"content": "turn ${i}"}]}`;
+    const first = new WeakRef((readSharedJson(body(0)) as { messages: object }).messages);
+    for (let i = 1; i <= 16; i++) readSharedJson(body(i));
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef holds its target until the job ends
+    gc();
+    expect(first.deref()).toBeUndefined();
   });
 
   it("holds at most 16 MB by its estimate, however many distinct small subtrees it is fed", () => {

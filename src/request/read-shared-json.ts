@@ -56,8 +56,9 @@ const MAX_HASHED = 16383;
 interface Kept {
   /** Its fingerprint (a top-level array's entry, in `kept`), or undefined for an entry of `whole`. */
   readonly key: number | undefined;
-  readonly text: string;
-  readonly value: unknown;
+  /** Its text and value: "" and undefined once pushed out of its bucket (dropped), so the queue holds on to neither. */
+  text: string;
+  value: unknown;
   /**
    * How deeply the subtree nests (1 for a container of scalars): a hit must not pass MAX_DEPTH either.
    * An array that reused another's first items may count that one's depth: too deep at worst, which
@@ -120,6 +121,8 @@ let oldest = 0;
 let keptBytes = 0;
 let keptChars = 0;
 let keptEntries = 0;
+/** Entries in the queue (past `oldest`) already out of the cache: pushed out of a full bucket (drop). */
+let droppedInQueue = 0;
 
 /** The fingerprint of the `length` characters at `start` (the subtree's first PREFIX, or all of it). */
 function fingerprint(text: string, start: number, length: number): number {
@@ -249,11 +252,29 @@ function forget(entry: Kept): void {
   keptEntries--;
 }
 
+/**
+ * Takes an entry pushed out of its full bucket out of the cache. It stays in the queue (taking it out
+ * there would be a search), so its text and value are let go now: otherwise the queue kept every array
+ * ever pushed out of a bucket, which only the cache's bound on bytes (never reached while buckets
+ * overflow) would have let go: a client whose arrays all share their first characters (requests
+ * that share nothing) grew the heap by each request's whole tree (issue 19).
+ */
+function drop(entry: Kept): void {
+  forget(entry);
+  entry.text = "";
+  entry.value = undefined;
+  entry.ends = undefined;
+  droppedInQueue++;
+}
+
 /** Makes room for an entry of `weight` bytes, the oldest entries out first. */
 function makeRoom(weight: number): void {
   while ((keptBytes + weight > MAX_KEPT_BYTES || keptEntries >= MAX_ENTRIES) && oldest < order.length) {
     const entry = order[oldest++]!;
-    if (entry.gone) continue;
+    if (entry.gone) {
+      droppedInQueue--;
+      continue;
+    }
     forget(entry);
     if (entry.key === undefined) {
       whole.delete(entry.text);
@@ -263,9 +284,11 @@ function makeRoom(weight: number): void {
     bucket.splice(bucket.indexOf(entry), 1);
     if (bucket.length === 0) kept.delete(entry.key);
   }
-  if (oldest > 1024 && oldest * 2 > order.length) {
-    order = order.slice(oldest);
+  // The queue is rebuilt when most of it is out already: the entries before `oldest`, or dropped ones.
+  if ((oldest > 1024 && oldest * 2 > order.length) || (droppedInQueue > 1024 && droppedInQueue * 2 > order.length - oldest)) {
+    order = order.slice(oldest).filter((entry) => !entry.gone);
     oldest = 0;
+    droppedInQueue = 0;
   }
 }
 
@@ -282,7 +305,7 @@ function keep(key: number, text: string, value: unknown, height: number, ends: r
   makeRoom(weight);
   let bucket = kept.get(key);
   if (bucket === undefined) kept.set(key, (bucket = []));
-  if (bucket.length >= BUCKET) forget(bucket.shift()!);
+  if (bucket.length >= BUCKET) drop(bucket.shift()!);
   const entry: Kept = { key, text, value, height, gone: false, ends, firstEnd: null, weight };
   bucket.push(entry);
   account(entry, weight);

@@ -268,6 +268,32 @@ describe("readSharedJson", () => {
     expect(c.m[0]).toBe(a.m[0]);
   });
 
+  it("tells apart long arrays alike in their first 256 characters and their end, and still shares their grown versions", () => {
+    // Histories of one system prompt (one fingerprint, one bucket), each differing from the others at
+    // character ~600 and ending alike, and each past 2048 characters (so the second fingerprint applies).
+    const history = (i: number) => [
+      { role: "system", content: `${"s".repeat(560)} ${i} ${"t".repeat(900)}` },
+      { role: "user", content: "u".repeat(1200) },
+    ];
+    const body = (messages: object[]) => JSON.stringify({ messages });
+    const firsts = Array.from({ length: 6 }, (_, i) => (readSharedJson(body(history(i))) as { messages: object[] }).messages);
+    for (let i = 0; i < 6; i++) {
+      const again = (readSharedJson(body(history(i))) as { messages: object[] }).messages;
+      expect(again).toBe(firsts[i]);
+      const grown = (readSharedJson(body([...history(i), { role: "assistant", content: `reply ${i}` }])) as { messages: object[] }).messages;
+      expect(grown[0]).toBe(firsts[i]![0]);
+      expect(grown[1]).toBe(firsts[i]![1]);
+      expect(grown[2]).toEqual({ role: "assistant", content: `reply ${i}` });
+    }
+    // One that differs from all of them only past the second fingerprint's 768 characters: the text decides.
+    const late = history(3);
+    late[1] = { role: "user", content: `${"u".repeat(1199)}v` };
+    const other = (readSharedJson(body(late)) as { messages: { content: string }[] }).messages;
+    expect(other).not.toBe(firsts[3]);
+    expect(other[0]).toBe(firsts[3]![0]);
+    expect(other[1]!.content.endsWith("v")).toBe(true);
+  });
+
   it("shares the children of a subtree too large to keep whole", () => {
     const big = "x".repeat(300_000);
     const text = `{"messages": [{"role": "tool", "content": "${big}"}, {"role": "user", "content": "a question long enough to be kept"}], "pad": ["${big}"]}`;

@@ -50,6 +50,18 @@ const weightOf = (text: string, ends: readonly number[] | undefined | null): num
  */
 const BUCKET = 16;
 const PREFIX = 256;
+/**
+ * Arrays of one fingerprint that differ later on (a tool list or a history of another request whose
+ * first PREFIX characters are the same: its first tool's name, its system prompt's start) are told
+ * apart by a second fingerprint, of their characters from PREFIX to DEEP, before any text is compared:
+ * a bucket of such arrays, each ending as the others do, compared each one's tail and first item with
+ * the new text, a tenth of reading a request that shares nothing (issue 19). Taken only where a bucket
+ * holds more than one array, and only from arrays of at least 2 * DEEP characters: one that repeats
+ * the first items of such an array (a history with a new turn) repeats its first DEEP characters
+ * unless they are shorter than that, and reading those again costs little. DEEP is short because an
+ * agent loop's versions of its history all agree there, so it pays for the hash and gains nothing.
+ */
+const DEEP = 768;
 /** The longest text V8 hashes in full (String::kMaxHashCalcLength): longer keys in `whole` would all collide by length. */
 const MAX_HASHED = 16383;
 
@@ -75,6 +87,8 @@ interface Kept {
   ends: readonly number[] | undefined | null;
   /** Its first item's end, for an array whose ends are not known yet (null: not looked for yet). */
   firstEnd: number | null;
+  /** The fingerprint of its characters from PREFIX to DEEP (deepOf): undefined until asked, null when it is too short to have one. */
+  deep: number | null | undefined;
   /** The bytes it is taken to hold (weightOf when kept, with its item ends once itemEnds found them). */
   weight: number;
 }
@@ -148,10 +162,34 @@ function shortLength(text: string, start: number): number {
   return -1;
 }
 
-function lookup(key: number, text: string, start: number, length: number): Kept | undefined {
+/** The second fingerprint of a kept array (see DEEP), null when it is too short to have one. */
+function deepOf(entry: Kept): number | null {
+  if (entry.deep === undefined) entry.deep = entry.text.length >= 2 * DEEP ? fingerprint(entry.text, PREFIX, DEEP - PREFIX) : null;
+  return entry.deep;
+}
+
+/** Whether a kept array's characters from PREFIX to DEEP differ from those `deep` (the new text's, or undefined: not taken) fingerprints. */
+function differsEarly(entry: Kept, deep: number | undefined): boolean {
+  if (deep === undefined) return false;
+  const own = deepOf(entry);
+  return own !== null && own !== deep;
+}
+
+/** The second fingerprint of the text at `start`, where the bucket of `key` holds arrays it may tell apart (see DEEP). */
+function deepKey(key: number, text: string, start: number): number | undefined {
+  const bucket = kept.get(key);
+  if (bucket === undefined || bucket.length < 2 || start + DEEP > text.length) return undefined;
+  // Its oldest and newest alike there (versions of one history, an agent loop's): most likely so is this one.
+  const newest = deepOf(bucket[bucket.length - 1]!);
+  if (newest !== null && newest === deepOf(bucket[0]!)) return undefined;
+  return fingerprint(text, start + PREFIX, DEEP - PREFIX);
+}
+
+function lookup(key: number, text: string, start: number, length: number, deep?: number): Kept | undefined {
   const bucket = kept.get(key);
   if (bucket === undefined) return undefined;
   for (const entry of bucket) {
+    if (differsEarly(entry, deep)) continue;
     const n = entry.text.length;
     // The end first: a sibling (the same history with another last message) has the same first
     // characters and would otherwise be compared to its end. A slice is a view, and string equality
@@ -179,12 +217,13 @@ const CHANGED_TAIL = 3;
  * regenerated). Same first characters, so the same bucket; the most items win. Returns the array and
  * how many of its items, with the length of their text.
  */
-function sharedItems(key: number, text: string, start: number): { entry: Kept; count: number; length: number } | undefined {
+function sharedItems(key: number, text: string, start: number, deep: number | undefined): { entry: Kept; count: number; length: number } | undefined {
   const bucket = kept.get(key);
   if (bucket === undefined) return undefined;
   let best: { entry: Kept; count: number; length: number } | undefined;
   for (let b = bucket.length - 1; b >= 0; b--) {
     const entry = bucket[b]!;
+    if (differsEarly(entry, deep)) continue;
     const old = entry.text;
     if (entry.ends === null) {
       // Read without a scan: its first item is found and compared before its ends are looked for.
@@ -300,13 +339,14 @@ function account(entry: Kept, weight: number): void {
 }
 
 /** Keeps a top-level array (or a container too long for `whole`) under its fingerprint. */
-function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined | null): void {
+function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined | null, deep?: number): void {
   const weight = weightOf(text, ends);
   makeRoom(weight);
   let bucket = kept.get(key);
   if (bucket === undefined) kept.set(key, (bucket = []));
   if (bucket.length >= BUCKET) drop(bucket.shift()!);
-  const entry: Kept = { key, text, value, height, gone: false, ends, firstEnd: null, weight };
+  // The new text's second fingerprint where it was taken, and the array is long enough to have one.
+  const entry: Kept = { key, text, value, height, gone: false, ends, firstEnd: null, deep: deep !== undefined && text.length >= 2 * DEEP ? deep : undefined, weight };
   bucket.push(entry);
   account(entry, weight);
 }
@@ -315,7 +355,7 @@ function keep(key: number, text: string, value: unknown, height: number, ends: r
 function keepWhole(text: string, value: unknown, height: number): void {
   const weight = weightOf(text, undefined);
   makeRoom(weight);
-  const entry: Kept = { key: undefined, text, value, height, gone: false, ends: undefined, firstEnd: null, weight };
+  const entry: Kept = { key: undefined, text, value, height, gone: false, ends: undefined, firstEnd: null, deep: null, weight };
   whole.set(text, entry);
   account(entry, weight);
 }
@@ -408,7 +448,8 @@ class SharingReader extends Reader {
     // Too short to be worth an entry: reading it costs less than looking it up.
     if (length >= 0 && length < MIN_SHARED) return this.native(start);
     const key = fingerprint(text, start, length >= 0 ? length : Math.min(PREFIX, text.length - start));
-    const hit = lookup(key, text, start, length);
+    const deep = deepKey(key, text, start);
+    const hit = lookup(key, text, start, length, deep);
     if (hit !== undefined && this.depth + hit.height <= MAX_DEPTH) {
       this.pos = start + hit.text.length;
       this.reached(this.depth + hit.height);
@@ -419,7 +460,7 @@ class SharingReader extends Reader {
     let reused = 0;
     const outer = this.peak;
     this.peak = this.depth;
-    const shared = sharedItems(key, text, start);
+    const shared = sharedItems(key, text, start, deep);
     if (shared !== undefined && this.depth + shared.entry.height <= MAX_DEPTH) {
       // A loop, not slice(): slicing a frozen array takes V8's slow path (ten times the cost).
       const all = shared.entry.value as readonly unknown[];
@@ -443,7 +484,7 @@ class SharingReader extends Reader {
     } else {
       // A short one (within its fingerprint's PREFIX characters) is read item by item: a grown version
       // has another fingerprint, so only its items' own entries can share them.
-      const cold = length < 0 ? (this.nativeArray(key, start) ?? this.coldArray(key, start)) : undefined;
+      const cold = length < 0 ? (this.nativeArray(key, start, deep) ?? this.coldArray(key, start, deep)) : undefined;
       if (cold !== undefined) return cold;
       if (this.open("]")) {
         value = [];
@@ -456,7 +497,9 @@ class SharingReader extends Reader {
     this.reached(outer);
     // A view where the array is most of the request (a history): copying it cost more than reading it.
     const end = this.pos;
-    if (end - start <= MAX_SHARED) keep(key, ownText(text, start, end), reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value), height, ends);
+    // An array that repeats another's first DEEP characters has its second fingerprint too (a loop's history: no hash).
+    const own = deep ?? (shared !== undefined && shared.length >= DEEP ? (deepOf(shared.entry) ?? undefined) : undefined);
+    if (end - start <= MAX_SHARED) keep(key, ownText(text, start, end), reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value), height, ends, own);
     return value;
   }
 
@@ -468,7 +511,7 @@ class SharingReader extends Reader {
    * the item-by-item reader must decide: an array over MAX_SHARED characters (not kept, so its items
    * are), an integer-like key, a string like a float's mark, nesting past the limit, bad JSON.
    */
-  private coldArray(key: number, start: number): unknown[] | undefined {
+  private coldArray(key: number, start: number, deep: number | undefined): unknown[] | undefined {
     const text = this.text;
     const ends: number[] = [];
     const scan = scanJson(text, start, MAX_DEPTH - this.depth, true, ends, MAX_SHARED);
@@ -484,7 +527,7 @@ class SharingReader extends Reader {
       // (tojson of a tool), and would otherwise walk each to find it frozen.
       markedDeepFrozen(item);
     }
-    keep(key, ownText(text, start, scan.end), markedDeepFrozen(Object.freeze(read)), scan.height, ends);
+    keep(key, ownText(text, start, scan.end), markedDeepFrozen(Object.freeze(read)), scan.height, ends, deep);
     return read;
   }
 
@@ -500,7 +543,7 @@ class SharingReader extends Reader {
    * MAX_SHARED characters, text that may hold an integral float (`1.0`, which JSON.parse makes an
    * int), an integer-like key, nesting past the limit, bad JSON.
    */
-  private nativeArray(key: number, start: number): unknown[] | undefined {
+  private nativeArray(key: number, start: number, deep: number | undefined): unknown[] | undefined {
     const text = this.text;
     const last = text.lastIndexOf("]") + 1;
     if (last <= start || last - start > MAX_SHARED || toTheScan(key)) return undefined;
@@ -541,7 +584,7 @@ class SharingReader extends Reader {
     this.reached(this.depth + height);
     // Each item recorded as deeply frozen (see coldArray).
     for (const item of read) if (item !== null && typeof item === "object") markedDeepFrozen(item);
-    keep(key, ownText(text, start, end), markedDeepFrozen(read), height, null);
+    keep(key, ownText(text, start, end), markedDeepFrozen(read), height, null, deep);
     return read;
   }
 

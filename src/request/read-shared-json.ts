@@ -96,8 +96,8 @@ interface Kept {
 /** Top-level arrays (and other containers over MAX_HASHED characters) by fingerprint, in buckets. */
 const kept = new Map<number, Kept[]>();
 /**
- * Fingerprints of top-level arrays nativeArray found it could not read well: another member followed
- * (JSON.parse had to stop, then read it again: more than the scan costs) or it held an integral float.
+ * Fingerprints of top-level arrays nativeArray found it could not read well: cut where what followed
+ * the last one came (followers), the text did not parse, or it held an integral float.
  * A client's bodies keep their shape, so the next arrays with that fingerprint go to the scan at once,
  * with how many more are to (SCAN_FIRST of them, then one is tried again: an array of the same first
  * characters from another body, or a client whose tools changed, is not sent to the scan for good).
@@ -109,6 +109,22 @@ const SCAN_FIRST = 15;
 function scanFromNowOn(key: number): void {
   if (scanFirst.size >= MAX_SCAN_FIRST) scanFirst.clear();
   scanFirst.set(key, SCAN_FIRST);
+}
+
+/**
+ * What followed a top-level array of each fingerprint that was not the body's last (its first
+ * FOLLOWER characters: `,\n  "tools": [`). A client's bodies keep their shape, so the next array of
+ * that fingerprint is cut where those characters come next and taken if that parses as one value
+ * (nativeArray): JSON.parse of the text to the body's last `]` stopped at its end and was read again,
+ * and the scan that finds its end cost as much as JSON.parse reading it (issue 19). Bounded as
+ * scanFirst is.
+ */
+const followers = new Map<number, string>();
+const FOLLOWER = 16;
+function noteFollower(key: number, text: string, end: number): void {
+  if (followers.size >= MAX_SCAN_FIRST) followers.clear();
+  // A copy: a slice of 13 characters or more is a view that would keep the whole body alive.
+  followers.set(key, flatCopy(text.slice(end, end + FOLLOWER)));
 }
 
 /** Whether an array of fingerprint `key` goes to the scan this time (scanFirst). */
@@ -516,6 +532,9 @@ class SharingReader extends Reader {
     const ends: number[] = [];
     const scan = scanJson(text, start, MAX_DEPTH - this.depth, true, ends, MAX_SHARED);
     if (scan === undefined || scan.indexKeys) return undefined;
+    // Not the body's last array: the next of its fingerprint is cut where what follows it comes (nativeArray).
+    if (text.lastIndexOf("]") >= scan.end) noteFollower(key, text, scan.end);
+    else followers.delete(key);
     const read = JSON.parse(text.slice(start, scan.end)) as unknown[];
     if (scan.floats.length > 0 && !floatsIn(read, text, start, ends, scan.floats)) return undefined;
     this.pos = scan.end;
@@ -536,8 +555,9 @@ class SharingReader extends Reader {
    * tool list for its end, item ends, integral floats and depth cost as much as JSON.parse reading it
    * (issue 19: requests that share nothing). When it is the body's last array, its text runs to the
    * body's last `]`; when not, JSON.parse of that much stops where it ends, and says where (then it is
-   * read again: the next arrays of its fingerprint go to the scan, see scanFirst). Either way
-   * the text is taken only if it parses as one value, which makes it exactly this array. Its item ends
+   * read again, and what follows it is noted: the next arrays of its fingerprint are cut where that
+   * comes, see followers). Either way the text is taken only if it parses as one value, which makes
+   * it exactly this array. Its item ends
    * are scanned when a later array with its fingerprint needs them (itemEnds); its depth and
    * integer-like keys are found by the walk that freezes it. Undefined where coldArray decides: over
    * MAX_SHARED characters, text that may hold an integral float (`1.0`, which JSON.parse makes an
@@ -546,8 +566,11 @@ class SharingReader extends Reader {
   private nativeArray(key: number, start: number, deep: number | undefined): unknown[] | undefined {
     const text = this.text;
     const last = text.lastIndexOf("]") + 1;
-    if (last <= start || last - start > MAX_SHARED || toTheScan(key)) return undefined;
-    let end = last;
+    if (last <= start || toTheScan(key)) return undefined;
+    // Where what followed the last array of this fingerprint comes next, or the body's last `]`.
+    const follower = followers.get(key);
+    let end = follower === undefined ? last : text.indexOf(follower, start + 1);
+    if (end <= start || end - start > MAX_SHARED) return undefined;
     let own = text.slice(start, end);
     let read: unknown;
     // No stack for an error that only says where the array ends: capturing one was a third of its cost.
@@ -556,13 +579,20 @@ class SharingReader extends Reader {
     try {
       read = JSON.parse(own);
     } catch (err) {
+      // Cut where the follower came, in the wrong place (or it came too late): the scan reads it, and
+      // the next arrays of this fingerprint (a text that holds the follower may come again).
+      if (follower !== undefined) {
+        followers.delete(key);
+        scanFromNowOn(key);
+        return undefined;
+      }
       // Another member follows: the error's position (a hint only: the text must parse on its own) is where.
       const at = err instanceof SyntaxError ? AT_POSITION.exec(err.message) : null;
       if (at === null) return undefined;
-      scanFromNowOn(key);
       end = start + Number(at[1]);
       while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
       if (end <= start || end >= last) return undefined;
+      noteFollower(key, text, end);
       own = text.slice(start, end);
       try {
         read = JSON.parse(own);

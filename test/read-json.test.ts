@@ -296,20 +296,24 @@ describe("readSharedJson", () => {
 
   it("cuts an array that is not the body's last where what followed it last time comes, and takes the cut only if it parses", () => {
     const tools = [{ type: "function", function: { name: "f", description: "d".repeat(60) } }];
-    // One fingerprint (the system prompt's first 256 characters), a new first item each time (nothing shared).
-    const body = (i: number, user: object) => JSON.stringify({ messages: [{ role: "system", content: `${"s".repeat(300)} ${i}` }, user], tools });
+    // One fingerprint per `c` (the system prompt's first 256 characters), a new first item each time (nothing shared).
+    const body = (c: string, i: number, user: object) => JSON.stringify({ messages: [{ role: "system", content: `${c.repeat(300)} ${i}` }, user], tools });
     const texts = [
-      body(1, { role: "user", content: "one" }),
-      body(2, { role: "user", content: "two" }), // cut where `,"tools":[{"type` came after the first
+      body("s", 1, { role: "user", content: "one" }),
+      body("s", 2, { role: "user", content: "two" }), // cut where `,"tools":[{"type` came after the first
       // A message with a member that reads as what follows the array, ahead of its real end: that cut does not parse.
-      body(3, { role: "user", content: "three", tools }),
-      body(4, { role: "user", content: "four" }),
-      body(4, { role: "user", content: "four" }),
+      body("s", 3, { role: "user", content: "three", tools }),
+      body("s", 4, { role: "user", content: "four" }),
+      body("s", 4, { role: "user", content: "four" }),
+      body("t", 1, { role: "user", content: "one" }),
+      // Cut where the follower comes, holding an integral float (JSON.parse would make it an int): the scan reads it.
+      body("t", 2, { role: "user", content: "two", n: "@float" }).replace('"@float"', "1.0"),
     ];
     const read = texts.map((t) => readSharedJson(t) as { messages: object[]; tools: object[] });
     texts.forEach((t, i) => expect(same(read[i], readJson(t))).toBe(true));
     expect(read[4]!.messages).toBe(read[3]!.messages);
     expect(read[1]!.tools).toBe(read[0]!.tools);
+    expect((read[6]!.messages[1] as Record<string, unknown>).n).toEqual(new PyFloat(1));
   });
 
   it("shares the children of a subtree too large to keep whole", () => {

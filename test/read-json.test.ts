@@ -3,6 +3,8 @@
  * for every random document is the value it was written from (floats kept as PyFloat), not the output of
  * another path of the same reader.
  */
+import { runInNewContext } from "node:vm";
+import { setFlagsFromString } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
 import { JsonSyntaxError, jsonSyntaxError, notJsonMessage, readJson } from "../src/request/read-json.js";
@@ -266,6 +268,54 @@ describe("readSharedJson", () => {
     expect(c.m[0]).toBe(a.m[0]);
   });
 
+  it("tells apart long arrays alike in their first 256 characters and their end, and still shares their grown versions", () => {
+    // Histories of one system prompt (one fingerprint, one bucket), each differing from the others at
+    // character ~600 and ending alike, and each past 2048 characters (so the second fingerprint applies).
+    const history = (i: number) => [
+      { role: "system", content: `${"s".repeat(560)} ${i} ${"t".repeat(900)}` },
+      { role: "user", content: "u".repeat(1200) },
+    ];
+    const body = (messages: object[]) => JSON.stringify({ messages });
+    const firsts = Array.from({ length: 6 }, (_, i) => (readSharedJson(body(history(i))) as { messages: object[] }).messages);
+    for (let i = 0; i < 6; i++) {
+      const again = (readSharedJson(body(history(i))) as { messages: object[] }).messages;
+      expect(again).toBe(firsts[i]);
+      const grown = (readSharedJson(body([...history(i), { role: "assistant", content: `reply ${i}` }])) as { messages: object[] }).messages;
+      expect(grown[0]).toBe(firsts[i]![0]);
+      expect(grown[1]).toBe(firsts[i]![1]);
+      expect(grown[2]).toEqual({ role: "assistant", content: `reply ${i}` });
+    }
+    // One that differs from all of them only past the second fingerprint's 768 characters: the text decides.
+    const late = history(3);
+    late[1] = { role: "user", content: `${"u".repeat(1199)}v` };
+    const other = (readSharedJson(body(late)) as { messages: { content: string }[] }).messages;
+    expect(other).not.toBe(firsts[3]);
+    expect(other[0]).toBe(firsts[3]![0]);
+    expect(other[1]!.content.endsWith("v")).toBe(true);
+  });
+
+  it("cuts an array that is not the body's last where what followed it last time comes, and takes the cut only if it parses", () => {
+    const tools = [{ type: "function", function: { name: "f", description: "d".repeat(60) } }];
+    // One fingerprint per `c` (the system prompt's first 256 characters), a new first item each time (nothing shared).
+    const body = (c: string, i: number, user: object) => JSON.stringify({ messages: [{ role: "system", content: `${c.repeat(300)} ${i}` }, user], tools });
+    const texts = [
+      body("s", 1, { role: "user", content: "one" }),
+      body("s", 2, { role: "user", content: "two" }), // cut where `,"tools":[{"type` came after the first
+      // A message with a member that reads as what follows the array, ahead of its real end: that cut does not parse.
+      body("s", 3, { role: "user", content: "three", tools }),
+      body("s", 4, { role: "user", content: "four" }),
+      body("s", 4, { role: "user", content: "four" }),
+      body("t", 1, { role: "user", content: "one" }),
+      // Cut where the follower comes, holding an integral float (JSON.parse would make it an int): the scan reads it.
+      body("t", 2, { role: "user", content: "two", n: "@float" }).replace('"@float"', "1.0"),
+    ];
+    const read = texts.map((t) => readSharedJson(t) as { messages: object[]; tools: object[] });
+    texts.forEach((t, i) => expect(same(read[i], readJson(t))).toBe(true));
+    expect(read[4]!.messages).toBe(read[3]!.messages);
+    expect(read[1]!.tools).toBe(read[0]!.tools);
+    expect((read[6]!.messages[1] as Record<string, unknown>).n).toEqual(new PyFloat(1));
+  });
+
   it("shares the children of a subtree too large to keep whole", () => {
     const big = "x".repeat(300_000);
     const text = `{"messages": [{"role": "tool", "content": "${big}"}, {"role": "user", "content": "a question long enough to be kept"}], "pad": ["${big}"]}`;
@@ -338,6 +388,18 @@ describe("readSharedJson", () => {
     const again = readSharedJson(text) as { m: object[] };
     expect(again.m[0]).not.toBe(first.m[0]);
     expect(again.m[0]).toEqual(first.m[0]);
+  });
+
+  it("lets go of an array pushed out of its full bucket: arrays alike in their first characters do not pile up", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // The same first 256 characters (one fingerprint, one bucket of 16), then a part new in every body.
+    const body = (i: number) => `{"messages": [{"content": "${"x".repeat(300)}"}, {"content": "turn ${i}"}]}`;
+    const first = new WeakRef((readSharedJson(body(0)) as { messages: object }).messages);
+    for (let i = 1; i <= 16; i++) readSharedJson(body(i));
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef holds its target until the job ends
+    gc();
+    expect(first.deref()).toBeUndefined();
   });
 
   it("holds at most 16 MB by its estimate, however many distinct small subtrees it is fed", () => {

@@ -50,14 +50,27 @@ const weightOf = (text: string, ends: readonly number[] | undefined | null): num
  */
 const BUCKET = 16;
 const PREFIX = 256;
+/**
+ * Arrays of one fingerprint that differ later on (a tool list or a history of another request whose
+ * first PREFIX characters are the same: its first tool's name, its system prompt's start) are told
+ * apart by a second fingerprint, of their characters from PREFIX to DEEP, before any text is compared:
+ * a bucket of such arrays, each ending as the others do, compared each one's tail and first item with
+ * the new text, a tenth of reading a request that shares nothing (issue 19). Taken only where a bucket
+ * holds more than one array, and only from arrays of at least 2 * DEEP characters: one that repeats
+ * the first items of such an array (a history with a new turn) repeats its first DEEP characters
+ * unless they are shorter than that, and reading those again costs little. DEEP is short because an
+ * agent loop's versions of its history all agree there, so it pays for the hash and gains nothing.
+ */
+const DEEP = 768;
 /** The longest text V8 hashes in full (String::kMaxHashCalcLength): longer keys in `whole` would all collide by length. */
 const MAX_HASHED = 16383;
 
 interface Kept {
   /** Its fingerprint (a top-level array's entry, in `kept`), or undefined for an entry of `whole`. */
   readonly key: number | undefined;
-  readonly text: string;
-  readonly value: unknown;
+  /** Its text and value: "" and undefined once pushed out of its bucket (dropped), so the queue holds on to neither. */
+  text: string;
+  value: unknown;
   /**
    * How deeply the subtree nests (1 for a container of scalars): a hit must not pass MAX_DEPTH either.
    * An array that reused another's first items may count that one's depth: too deep at worst, which
@@ -74,6 +87,8 @@ interface Kept {
   ends: readonly number[] | undefined | null;
   /** Its first item's end, for an array whose ends are not known yet (null: not looked for yet). */
   firstEnd: number | null;
+  /** The fingerprint of its characters from PREFIX to DEEP (deepOf): undefined until asked, null when it is too short to have one. */
+  deep: number | null | undefined;
   /** The bytes it is taken to hold (weightOf when kept, with its item ends once itemEnds found them). */
   weight: number;
 }
@@ -81,8 +96,8 @@ interface Kept {
 /** Top-level arrays (and other containers over MAX_HASHED characters) by fingerprint, in buckets. */
 const kept = new Map<number, Kept[]>();
 /**
- * Fingerprints of top-level arrays nativeArray found it could not read well: another member followed
- * (JSON.parse had to stop, then read it again: more than the scan costs) or it held an integral float.
+ * Fingerprints of top-level arrays nativeArray found it could not read well: cut where what followed
+ * the last one came (followers), the text did not parse, or it held an integral float.
  * A client's bodies keep their shape, so the next arrays with that fingerprint go to the scan at once,
  * with how many more are to (SCAN_FIRST of them, then one is tried again: an array of the same first
  * characters from another body, or a client whose tools changed, is not sent to the scan for good).
@@ -94,6 +109,22 @@ const SCAN_FIRST = 15;
 function scanFromNowOn(key: number): void {
   if (scanFirst.size >= MAX_SCAN_FIRST) scanFirst.clear();
   scanFirst.set(key, SCAN_FIRST);
+}
+
+/**
+ * What followed a top-level array of each fingerprint that was not the body's last (its first
+ * FOLLOWER characters: `,\n  "tools": [`). A client's bodies keep their shape, so the next array of
+ * that fingerprint is cut where those characters come next and taken if that parses as one value
+ * (nativeArray): JSON.parse of the text to the body's last `]` stopped at its end and was read again,
+ * and the scan that finds its end cost as much as JSON.parse reading it (issue 19). Bounded as
+ * scanFirst is.
+ */
+const followers = new Map<number, string>();
+const FOLLOWER = 16;
+function noteFollower(key: number, text: string, end: number): void {
+  if (followers.size >= MAX_SCAN_FIRST) followers.clear();
+  // A copy: a slice of 13 characters or more is a view that would keep the whole body alive.
+  followers.set(key, flatCopy(text.slice(end, end + FOLLOWER)));
 }
 
 /** Whether an array of fingerprint `key` goes to the scan this time (scanFirst). */
@@ -120,6 +151,8 @@ let oldest = 0;
 let keptBytes = 0;
 let keptChars = 0;
 let keptEntries = 0;
+/** Entries in the queue (past `oldest`) already out of the cache: pushed out of a full bucket (drop). */
+let droppedInQueue = 0;
 
 /** The fingerprint of the `length` characters at `start` (the subtree's first PREFIX, or all of it). */
 function fingerprint(text: string, start: number, length: number): number {
@@ -145,10 +178,34 @@ function shortLength(text: string, start: number): number {
   return -1;
 }
 
-function lookup(key: number, text: string, start: number, length: number): Kept | undefined {
+/** The second fingerprint of a kept array (see DEEP), null when it is too short to have one. */
+function deepOf(entry: Kept): number | null {
+  if (entry.deep === undefined) entry.deep = entry.text.length >= 2 * DEEP ? fingerprint(entry.text, PREFIX, DEEP - PREFIX) : null;
+  return entry.deep;
+}
+
+/** Whether a kept array's characters from PREFIX to DEEP differ from those `deep` (the new text's, or undefined: not taken) fingerprints. */
+function differsEarly(entry: Kept, deep: number | undefined): boolean {
+  if (deep === undefined) return false;
+  const own = deepOf(entry);
+  return own !== null && own !== deep;
+}
+
+/** The second fingerprint of the text at `start`, where the bucket of `key` holds arrays it may tell apart (see DEEP). */
+function deepKey(key: number, text: string, start: number): number | undefined {
+  const bucket = kept.get(key);
+  if (bucket === undefined || bucket.length < 2 || start + DEEP > text.length) return undefined;
+  // Its oldest and newest alike there (versions of one history, an agent loop's): most likely so is this one.
+  const newest = deepOf(bucket[bucket.length - 1]!);
+  if (newest !== null && newest === deepOf(bucket[0]!)) return undefined;
+  return fingerprint(text, start + PREFIX, DEEP - PREFIX);
+}
+
+function lookup(key: number, text: string, start: number, length: number, deep?: number): Kept | undefined {
   const bucket = kept.get(key);
   if (bucket === undefined) return undefined;
   for (const entry of bucket) {
+    if (differsEarly(entry, deep)) continue;
     const n = entry.text.length;
     // The end first: a sibling (the same history with another last message) has the same first
     // characters and would otherwise be compared to its end. A slice is a view, and string equality
@@ -176,12 +233,13 @@ const CHANGED_TAIL = 3;
  * regenerated). Same first characters, so the same bucket; the most items win. Returns the array and
  * how many of its items, with the length of their text.
  */
-function sharedItems(key: number, text: string, start: number): { entry: Kept; count: number; length: number } | undefined {
+function sharedItems(key: number, text: string, start: number, deep: number | undefined): { entry: Kept; count: number; length: number } | undefined {
   const bucket = kept.get(key);
   if (bucket === undefined) return undefined;
   let best: { entry: Kept; count: number; length: number } | undefined;
   for (let b = bucket.length - 1; b >= 0; b--) {
     const entry = bucket[b]!;
+    if (differsEarly(entry, deep)) continue;
     const old = entry.text;
     if (entry.ends === null) {
       // Read without a scan: its first item is found and compared before its ends are looked for.
@@ -249,11 +307,29 @@ function forget(entry: Kept): void {
   keptEntries--;
 }
 
+/**
+ * Takes an entry pushed out of its full bucket out of the cache. It stays in the queue (taking it out
+ * there would be a search), so its text and value are let go now: otherwise the queue kept every array
+ * ever pushed out of a bucket, which only the cache's bound on bytes (never reached while buckets
+ * overflow) would have let go: a client whose arrays all share their first characters (requests
+ * that share nothing) grew the heap by each request's whole tree (issue 19).
+ */
+function drop(entry: Kept): void {
+  forget(entry);
+  entry.text = "";
+  entry.value = undefined;
+  entry.ends = undefined;
+  droppedInQueue++;
+}
+
 /** Makes room for an entry of `weight` bytes, the oldest entries out first. */
 function makeRoom(weight: number): void {
   while ((keptBytes + weight > MAX_KEPT_BYTES || keptEntries >= MAX_ENTRIES) && oldest < order.length) {
     const entry = order[oldest++]!;
-    if (entry.gone) continue;
+    if (entry.gone) {
+      droppedInQueue--;
+      continue;
+    }
     forget(entry);
     if (entry.key === undefined) {
       whole.delete(entry.text);
@@ -263,9 +339,11 @@ function makeRoom(weight: number): void {
     bucket.splice(bucket.indexOf(entry), 1);
     if (bucket.length === 0) kept.delete(entry.key);
   }
-  if (oldest > 1024 && oldest * 2 > order.length) {
-    order = order.slice(oldest);
+  // The queue is rebuilt when most of it is out already: the entries before `oldest`, or dropped ones.
+  if ((oldest > 1024 && oldest * 2 > order.length) || (droppedInQueue > 1024 && droppedInQueue * 2 > order.length - oldest)) {
+    order = order.slice(oldest).filter((entry) => !entry.gone);
     oldest = 0;
+    droppedInQueue = 0;
   }
 }
 
@@ -277,13 +355,14 @@ function account(entry: Kept, weight: number): void {
 }
 
 /** Keeps a top-level array (or a container too long for `whole`) under its fingerprint. */
-function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined | null): void {
+function keep(key: number, text: string, value: unknown, height: number, ends: readonly number[] | undefined | null, deep?: number): void {
   const weight = weightOf(text, ends);
   makeRoom(weight);
   let bucket = kept.get(key);
   if (bucket === undefined) kept.set(key, (bucket = []));
-  if (bucket.length >= BUCKET) forget(bucket.shift()!);
-  const entry: Kept = { key, text, value, height, gone: false, ends, firstEnd: null, weight };
+  if (bucket.length >= BUCKET) drop(bucket.shift()!);
+  // The new text's second fingerprint where it was taken, and the array is long enough to have one.
+  const entry: Kept = { key, text, value, height, gone: false, ends, firstEnd: null, deep: deep !== undefined && text.length >= 2 * DEEP ? deep : undefined, weight };
   bucket.push(entry);
   account(entry, weight);
 }
@@ -292,7 +371,7 @@ function keep(key: number, text: string, value: unknown, height: number, ends: r
 function keepWhole(text: string, value: unknown, height: number): void {
   const weight = weightOf(text, undefined);
   makeRoom(weight);
-  const entry: Kept = { key: undefined, text, value, height, gone: false, ends: undefined, firstEnd: null, weight };
+  const entry: Kept = { key: undefined, text, value, height, gone: false, ends: undefined, firstEnd: null, deep: null, weight };
   whole.set(text, entry);
   account(entry, weight);
 }
@@ -385,7 +464,8 @@ class SharingReader extends Reader {
     // Too short to be worth an entry: reading it costs less than looking it up.
     if (length >= 0 && length < MIN_SHARED) return this.native(start);
     const key = fingerprint(text, start, length >= 0 ? length : Math.min(PREFIX, text.length - start));
-    const hit = lookup(key, text, start, length);
+    const deep = deepKey(key, text, start);
+    const hit = lookup(key, text, start, length, deep);
     if (hit !== undefined && this.depth + hit.height <= MAX_DEPTH) {
       this.pos = start + hit.text.length;
       this.reached(this.depth + hit.height);
@@ -396,7 +476,7 @@ class SharingReader extends Reader {
     let reused = 0;
     const outer = this.peak;
     this.peak = this.depth;
-    const shared = sharedItems(key, text, start);
+    const shared = sharedItems(key, text, start, deep);
     if (shared !== undefined && this.depth + shared.entry.height <= MAX_DEPTH) {
       // A loop, not slice(): slicing a frozen array takes V8's slow path (ten times the cost).
       const all = shared.entry.value as readonly unknown[];
@@ -420,7 +500,7 @@ class SharingReader extends Reader {
     } else {
       // A short one (within its fingerprint's PREFIX characters) is read item by item: a grown version
       // has another fingerprint, so only its items' own entries can share them.
-      const cold = length < 0 ? (this.nativeArray(key, start) ?? this.coldArray(key, start)) : undefined;
+      const cold = length < 0 ? (this.nativeArray(key, start, deep) ?? this.coldArray(key, start, deep)) : undefined;
       if (cold !== undefined) return cold;
       if (this.open("]")) {
         value = [];
@@ -433,7 +513,9 @@ class SharingReader extends Reader {
     this.reached(outer);
     // A view where the array is most of the request (a history): copying it cost more than reading it.
     const end = this.pos;
-    if (end - start <= MAX_SHARED) keep(key, ownText(text, start, end), reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value), height, ends);
+    // An array that repeats another's first DEEP characters has its second fingerprint too (a loop's history: no hash).
+    const own = deep ?? (shared !== undefined && shared.length >= DEEP ? (deepOf(shared.entry) ?? undefined) : undefined);
+    if (end - start <= MAX_SHARED) keep(key, ownText(text, start, end), reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value), height, ends, own);
     return value;
   }
 
@@ -445,11 +527,14 @@ class SharingReader extends Reader {
    * the item-by-item reader must decide: an array over MAX_SHARED characters (not kept, so its items
    * are), an integer-like key, a string like a float's mark, nesting past the limit, bad JSON.
    */
-  private coldArray(key: number, start: number): unknown[] | undefined {
+  private coldArray(key: number, start: number, deep: number | undefined): unknown[] | undefined {
     const text = this.text;
     const ends: number[] = [];
     const scan = scanJson(text, start, MAX_DEPTH - this.depth, true, ends, MAX_SHARED);
     if (scan === undefined || scan.indexKeys) return undefined;
+    // Not the body's last array: the next of its fingerprint is cut where what follows it comes (nativeArray).
+    if (text.lastIndexOf("]") >= scan.end) noteFollower(key, text, scan.end);
+    else followers.delete(key);
     const read = JSON.parse(text.slice(start, scan.end)) as unknown[];
     if (scan.floats.length > 0 && !floatsIn(read, text, start, ends, scan.floats)) return undefined;
     this.pos = scan.end;
@@ -461,7 +546,7 @@ class SharingReader extends Reader {
       // (tojson of a tool), and would otherwise walk each to find it frozen.
       markedDeepFrozen(item);
     }
-    keep(key, ownText(text, start, scan.end), markedDeepFrozen(Object.freeze(read)), scan.height, ends);
+    keep(key, ownText(text, start, scan.end), markedDeepFrozen(Object.freeze(read)), scan.height, ends, deep);
     return read;
   }
 
@@ -470,18 +555,22 @@ class SharingReader extends Reader {
    * tool list for its end, item ends, integral floats and depth cost as much as JSON.parse reading it
    * (issue 19: requests that share nothing). When it is the body's last array, its text runs to the
    * body's last `]`; when not, JSON.parse of that much stops where it ends, and says where (then it is
-   * read again: the next arrays of its fingerprint go to the scan, see scanFirst). Either way
-   * the text is taken only if it parses as one value, which makes it exactly this array. Its item ends
+   * read again, and what follows it is noted: the next arrays of its fingerprint are cut where that
+   * comes, see followers). Either way the text is taken only if it parses as one value, which makes
+   * it exactly this array. Its item ends
    * are scanned when a later array with its fingerprint needs them (itemEnds); its depth and
    * integer-like keys are found by the walk that freezes it. Undefined where coldArray decides: over
    * MAX_SHARED characters, text that may hold an integral float (`1.0`, which JSON.parse makes an
    * int), an integer-like key, nesting past the limit, bad JSON.
    */
-  private nativeArray(key: number, start: number): unknown[] | undefined {
+  private nativeArray(key: number, start: number, deep: number | undefined): unknown[] | undefined {
     const text = this.text;
     const last = text.lastIndexOf("]") + 1;
-    if (last <= start || last - start > MAX_SHARED || toTheScan(key)) return undefined;
-    let end = last;
+    if (last <= start || toTheScan(key)) return undefined;
+    // Where what followed the last array of this fingerprint comes next, or the body's last `]`.
+    const follower = followers.get(key);
+    let end = follower === undefined ? last : text.indexOf(follower, start + 1);
+    if (end <= start || end - start > MAX_SHARED) return undefined;
     let own = text.slice(start, end);
     let read: unknown;
     // No stack for an error that only says where the array ends: capturing one was a third of its cost.
@@ -490,13 +579,20 @@ class SharingReader extends Reader {
     try {
       read = JSON.parse(own);
     } catch (err) {
+      // Cut where the follower came, in the wrong place (or it came too late): the scan reads it, and
+      // the next arrays of this fingerprint (a text that holds the follower may come again).
+      if (follower !== undefined) {
+        followers.delete(key);
+        scanFromNowOn(key);
+        return undefined;
+      }
       // Another member follows: the error's position (a hint only: the text must parse on its own) is where.
       const at = err instanceof SyntaxError ? AT_POSITION.exec(err.message) : null;
       if (at === null) return undefined;
-      scanFromNowOn(key);
       end = start + Number(at[1]);
       while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
       if (end <= start || end >= last) return undefined;
+      noteFollower(key, text, end);
       own = text.slice(start, end);
       try {
         read = JSON.parse(own);
@@ -518,7 +614,7 @@ class SharingReader extends Reader {
     this.reached(this.depth + height);
     // Each item recorded as deeply frozen (see coldArray).
     for (const item of read) if (item !== null && typeof item === "object") markedDeepFrozen(item);
-    keep(key, ownText(text, start, end), markedDeepFrozen(read), height, null);
+    keep(key, ownText(text, start, end), markedDeepFrozen(read), height, null, deep);
     return read;
   }
 

@@ -496,11 +496,7 @@ function frozenText(value: object, known: FrozenTexts, options: JsonOptions): st
  * inspector renders the same tool list again and again, and encoding it is most of a render's work.
  */
 export class JsonCache {
-  /**
-   * Made at the first object that is not deeply frozen: a render whose every tojson is of frozen values
-   * (readSharedJson's) makes none. A WeakMap per render is an ephemeron table for the collector.
-   */
-  private byObject: WeakMap<object, Map<string, string>> | undefined;
+  private readonly byObject = new WeakMap<object, Map<string, string>>();
   dump(value: unknown, options: JsonOptions): string {
     if (value === null || typeof value !== "object" || value instanceof PyFloat || value instanceof Markup) {
       return dumpJson(value, options);
@@ -516,12 +512,11 @@ export class JsonCache {
     const key = optionsKey(options);
     // Values that cannot be shared (template-made, not plain data) are kept for this render only; looking
     // here first spares them the walk that finds them unshareable on every call.
-    const byObject = (this.byObject ??= new WeakMap());
-    let perObject = byObject.get(value);
+    let perObject = this.byObject.get(value);
     let text = perObject?.get(key) ?? this.shared(value, key, options);
     if (text === undefined) {
       text = dumpJson(value, options);
-      if (perObject === undefined) byObject.set(value, (perObject = new Map()));
+      if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
       perObject.set(key, text);
     }
     return text;

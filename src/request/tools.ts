@@ -23,9 +23,19 @@ export function normalizeTools(tools: unknown, field = "tools"): FunctionTool[] 
   const engine = schemaEngine();
   const done = NORMALISED.get(source);
   if (done !== undefined && done.engine === engine && done.field === field) return done.tools;
-  const out = freezeDeep(normalizeList(source, field, true));
+  const out = frozenList(source, normalizeList(source, field, true));
   NORMALISED.set(source, { engine, field, tools: out });
   return out;
+}
+
+/**
+ * The normalised list, frozen. When every tool came through as it was (the Chat Completions shape),
+ * it is the source list itself, deeply frozen already: no copy to freeze, walk and mark (a request
+ * that shares nothing made all three for nothing).
+ */
+function frozenList(source: readonly unknown[], out: FunctionTool[]): FunctionTool[] {
+  for (let i = 0; i < out.length; i++) if (out[i] !== source[i]) return freezeDeep(out);
+  return source as FunctionTool[];
 }
 
 /** normalizeTools' result for each deeply frozen list, with the schema engine that checked it and the field named in errors. */

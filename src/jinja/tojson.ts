@@ -13,6 +13,7 @@ import { pySort } from "./pysort.js";
 import { replaceEach } from "./text-scan.js";
 import { budget } from "./limits.js";
 import { matchesRecord, recordValue } from "./json-snapshot.js";
+import { type FrozenTexts, freezeMarked, isMarked, markOf, setMark } from "./deep-frozen-marks.js";
 
 export interface JsonOptions {
   indent: string | null;
@@ -380,14 +381,11 @@ function joinMany(count: number, item: (i: number) => string, open: string, betw
   return open + chunks.join(between) + close;
 }
 
-/**
- * Every object known to be deeply frozen, with what tojson keeps for it: `true` until its first tojson,
- * `false` once one was made (and not kept), then the text for DEFAULT_OPTIONS (a string) or the texts
- * by options key (a Map). One map for both, so a frozen object read once and printed once costs one
- * entry (readSharedJson marks every value it reads; most of a request that shares nothing is printed).
- */
-const DEEP_FROZEN = new WeakMap<object, FrozenTexts>();
-type FrozenTexts = boolean | string | Map<string, string>;
+// Every object known to be deeply frozen has a mark (deep-frozen-marks.ts) holding what tojson keeps for
+// it: `true` until its first tojson, `false` once one was made (and not kept), then the text for
+// DEFAULT_OPTIONS (a string) or the texts by options key (a Map). One mark for both, so a frozen object
+// read once and printed once costs one mark (readSharedJson marks every value it reads; most of a
+// request that shares nothing is printed).
 
 /**
  * True when the value and everything inside it is frozen, so it can never change again. Memoised for
@@ -396,9 +394,9 @@ type FrozenTexts = boolean | string | Map<string, string>;
  */
 export function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
-  if (DEEP_FROZEN.has(value)) return true;
+  if (isMarked(value)) return true;
   if (!frozenBelow(value)) return false;
-  DEEP_FROZEN.set(value, true);
+  setMark(value, true);
   return true;
 }
 
@@ -406,33 +404,31 @@ function frozenBelow(value: object): boolean {
   if (!Object.isFrozen(value)) return false;
   const children = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
   for (const child of children) {
-    if (child !== null && typeof child === "object" && !DEEP_FROZEN.has(child) && !frozenBelow(child)) return false;
+    if (child !== null && typeof child === "object" && !isMarked(child) && !frozenBelow(child)) return false;
   }
   return true;
 }
 
 /** Freeze a context value in place, deeply, so renders can share work on it (see JsonCache). */
 export function freezeDeep<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !DEEP_FROZEN.has(value)) {
+  if (value !== null && typeof value === "object" && !isMarked(value)) {
     for (const child of Array.isArray(value) ? value : Object.values(value)) freezeDeep(child);
-    Object.freeze(value);
-    DEEP_FROZEN.set(value, true);
+    freezeMarked(value);
   }
   return value;
 }
 
 /** Records `value` as deeply frozen: its caller froze every container in it (a value no one else has seen yet). */
 export function markedDeepFrozen<T extends object>(value: T): T {
-  DEEP_FROZEN.set(value, true);
+  if (!isMarked(value)) setMark(value, true);
   return value;
 }
 
 /** freezeDeep for an array whose first `frozen` items are deeply frozen already (readSharedJson's reused ones). */
 export function freezeDeepFrom<T>(array: T[], frozen: number): T[] {
-  if (DEEP_FROZEN.has(array)) return array;
+  if (isMarked(array)) return array;
   for (let i = frozen; i < array.length; i++) freezeDeep(array[i]);
-  Object.freeze(array);
-  DEEP_FROZEN.set(array, true);
+  freezeMarked(array);
   return array;
 }
 
@@ -474,7 +470,7 @@ const NO_TEXTS = new Map<string, string>();
  */
 function frozenText(value: object, known: FrozenTexts, options: JsonOptions): string {
   if (known === true) {
-    DEEP_FROZEN.set(value, false);
+    setMark(value, false);
     return dumpJson(value, options);
   }
   const key = optionsKey(options);
@@ -482,9 +478,9 @@ function frozenText(value: object, known: FrozenTexts, options: JsonOptions): st
   let text = known instanceof Map ? known.get(key) : undefined;
   if (text !== undefined) return text;
   text = flatCopy(dumpJson(value, options));
-  if (known === false && key === DEFAULT_KEY) DEEP_FROZEN.set(value, text);
+  if (known === false && key === DEFAULT_KEY) setMark(value, text);
   else if (known instanceof Map) known.set(key, text);
-  else DEEP_FROZEN.set(value, new Map(typeof known === "string" ? [[DEFAULT_KEY, known], [key, text]] : [[key, text]]));
+  else setMark(value, new Map(typeof known === "string" ? [[DEFAULT_KEY, known], [key, text]] : [[key, text]]));
   return text;
 }
 
@@ -501,7 +497,7 @@ export class JsonCache {
     if (value === null || typeof value !== "object" || value instanceof PyFloat || value instanceof Markup) {
       return dumpJson(value, options);
     }
-    const known = DEEP_FROZEN.get(value);
+    const known = markOf(value);
     const text = known !== undefined || (Object.isFrozen(value) && isDeepFrozen(value)) ? frozenText(value, known ?? true, options) : this.unfrozen(value, options);
     // Only the length limit: the text is shared or a rope of parts already charged where they were built.
     budget().length(text.length);

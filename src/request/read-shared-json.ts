@@ -9,7 +9,7 @@
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
 import { flatCopy } from "../flat-copy.js";
-import { freezeDeep, freezeDeepFrom, markedDeepFrozen } from "../jinja/index.js";
+import { freezeDeep, freezeDeepFrom, freezeMarked, markedDeepFrozen } from "../jinja/index.js";
 import { isIndexKey } from "../jinja/key-order.js";
 import { type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
 
@@ -541,12 +541,13 @@ class SharingReader extends Reader {
     this.reached(this.depth + scan.height);
     for (const item of read) {
       if (item === null || typeof item !== "object") continue;
-      if (!Object.isFrozen(item)) freezeRead(item, false);
       // Each item recorded as deeply frozen too, as when read on its own: a render asks about the items
-      // (tojson of a tool), and would otherwise walk each to find it frozen.
-      markedDeepFrozen(item);
+      // (tojson of a tool), and would otherwise walk each to find it frozen. freezeRead marks it (and
+      // floatsIn's); markedDeepFrozen is for an item frozen before (a PyFloat).
+      if (!Object.isFrozen(item)) freezeRead(item, false, true);
+      else markedDeepFrozen(item);
     }
-    keep(key, ownText(text, start, scan.end), markedDeepFrozen(Object.freeze(read)), scan.height, ends, deep);
+    keep(key, ownText(text, start, scan.end), freezeMarked(read), scan.height, ends, deep);
     return read;
   }
 
@@ -603,7 +604,8 @@ class SharingReader extends Reader {
       Error.stackTraceLimit = stackLimit;
     }
     if (!Array.isArray(read)) return undefined;
-    const walk: Walk = { limit: MAX_DEPTH - this.depth, ints: false };
+    // The array and each item recorded as deeply frozen (see coldArray), as the walk freezes them.
+    const walk: Walk = { limit: MAX_DEPTH - this.depth, ints: false, markAbove: MAX_DEPTH - this.depth - 2 };
     const height = frozenHeight(read, walk);
     // Only an int can have been written `1.0`: the text is searched for such a literal only when there is one.
     if (height < 0 || (walk.ints && mayHoldIntegralFloat(own))) {
@@ -612,9 +614,7 @@ class SharingReader extends Reader {
     }
     this.pos = end;
     this.reached(this.depth + height);
-    // Each item recorded as deeply frozen (see coldArray).
-    for (const item of read) if (item !== null && typeof item === "object") markedDeepFrozen(item);
-    keep(key, ownText(text, start, end), markedDeepFrozen(read), height, null, deep);
+    keep(key, ownText(text, start, end), read, height, null, deep);
     return read;
   }
 
@@ -634,8 +634,8 @@ class SharingReader extends Reader {
     }
     this.pos = scan.end;
     this.reached(this.depth + scan.height);
-    freezeRead(read, scan.floats.length > 0);
-    return markedDeepFrozen(read as object); // a container: the text at `start` opens one
+    freezeRead(read, scan.floats.length > 0, true); // a container: the text at `start` opens one
+    return read;
   }
 }
 
@@ -658,7 +658,7 @@ function floatsIn(read: unknown[], text: string, start: number, ends: readonly n
     if (item === undefined) return false;
     if (isFloatMark(item)) read[i] = floatOfMark(item);
     else {
-      freezeRead(item, true);
+      freezeRead(item, true, true);
       read[i] = item;
     }
   }
@@ -708,6 +708,8 @@ function mayHoldIntegralFloat(text: string): boolean {
 interface Walk {
   limit: number;
   ints: boolean;
+  /** Containers while `limit` is above this are marked deeply frozen as they are frozen (the top ones). */
+  markAbove: number;
 }
 
 /**
@@ -740,7 +742,9 @@ function frozenHeight(node: object, walk: Walk): number {
     }
   }
   walk.limit++;
-  Object.freeze(node);
+  // Marked as it is frozen, not after: a private-field mark is added only while the object is extensible.
+  if (walk.limit > walk.markAbove) freezeMarked(node);
+  else Object.freeze(node);
   return height + 1;
 }
 
@@ -759,9 +763,10 @@ function ownText(text: string, start: number, end: number): string {
 /**
  * Freezes a value JSON.parse just made, every container in it, turning float marks into PyFloat on
  * the way (`marks`: the text had integral floats). Nothing in it is shared yet, so no container needs
- * the deep-frozen check freezeDeep makes; the caller records the root as deeply frozen.
+ * the deep-frozen check freezeDeep makes; the root is recorded as deeply frozen when `root` (as it is
+ * frozen: see freezeMarked).
  */
-function freezeRead(node: unknown, marks: boolean): void {
+function freezeRead(node: unknown, marks: boolean, root = false): void {
   if (node === null || typeof node !== "object") return;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
@@ -778,7 +783,8 @@ function freezeRead(node: unknown, marks: boolean): void {
       else if (marks && isFloatMark(v)) Object.defineProperty(obj, key, { value: floatOfMark(v), enumerable: true, writable: true, configurable: true });
     }
   }
-  Object.freeze(node);
+  if (root) freezeMarked(node);
+  else Object.freeze(node);
 }
 
 /** What the shared cache holds now: entries, characters of their text, and the bytes they are taken to hold. */

@@ -402,6 +402,19 @@ describe("readSharedJson", () => {
     expect(first.deref()).toBeUndefined();
   });
 
+  it("lets go of what its bound on bytes pushed out: the queue of entries does not hold on to them", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // Arrays of 200,000 characters, each of its own fingerprint: 3.2 MB each by the estimate, so the
+    // 16 MB bound keeps the last four or five and pushes out the first ones.
+    const body = (i: number) => `{"messages": [{"content": "${i} ${"x".repeat(200_000)}"}]}`;
+    const first = new WeakRef((readSharedJson(body(0)) as { messages: object }).messages);
+    for (let i = 1; i <= 12; i++) readSharedJson(body(i));
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef holds its target until the job ends
+    gc();
+    expect(first.deref()).toBeUndefined();
+  });
+
   it("holds at most 16 MB by its estimate, however many distinct small subtrees it is fed", () => {
     for (let i = 0; i < 20_000; i++) {
       readSharedJson(`{"tools": [{"type": "function", "function": {"name": "f${i}", "parameters": {"type": "object", "properties": {"p${i}": {"type": "string"}}}}}]}`);

@@ -270,7 +270,7 @@ describe("readSharedJson", () => {
 
   it("tells apart long arrays alike in their first 256 characters and their end, and still shares their grown versions", () => {
     // Histories of one system prompt (one fingerprint, one bucket), each differing from the others at
-    // character ~600 and ending alike, and each past 2048 characters (so the second fingerprint applies).
+    // character ~600 and ending alike, and each of at least 1536 characters (twice DEEP: so the second fingerprint applies).
     const history = (i: number) => [
       { role: "system", content: `${"s".repeat(560)} ${i} ${"t".repeat(900)}` },
       { role: "user", content: "u".repeat(1200) },

@@ -31,7 +31,10 @@ export class BoundedCache<K, V> {
     if (w > this.maxWeight) return value; // too big to keep at all
     while (this.entries.size > 0 && (this.entries.size >= this.limit || this.weight + w > this.maxWeight)) {
       // Every key in the queue from `oldest` on is in the Map: entries leave only here, in this order.
-      const oldest = this.order[this.oldest++] as K;
+      const oldest = this.order[this.oldest] as K;
+      // Its slot let go of at once: until the queue is rebuilt it would hold up to 1,024 pushed-out
+      // keys (template sources, schema texts, a backend body's long strings) past the bound on weight.
+      this.order[this.oldest++] = undefined as K;
       this.weight -= this.entries.get(oldest)!.weight;
       this.entries.delete(oldest);
     }

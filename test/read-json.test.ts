@@ -270,7 +270,7 @@ describe("readSharedJson", () => {
 
   it("tells apart long arrays alike in their first 256 characters and their end, and still shares their grown versions", () => {
     // Histories of one system prompt (one fingerprint, one bucket), each differing from the others at
-    // character ~600 and ending alike, and each past 2048 characters (so the second fingerprint applies).
+    // character ~600 and ending alike, and each of at least 1536 characters (twice DEEP: so the second fingerprint applies).
     const history = (i: number) => [
       { role: "system", content: `${"s".repeat(560)} ${i} ${"t".repeat(900)}` },
       { role: "user", content: "u".repeat(1200) },
@@ -397,6 +397,19 @@ describe("readSharedJson", () => {
     const body = (i: number) => `{"messages": [{"content": "${"x".repeat(300)}"}, {"content": "turn ${i}"}]}`;
     const first = new WeakRef((readSharedJson(body(0)) as { messages: object }).messages);
     for (let i = 1; i <= 16; i++) readSharedJson(body(i));
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef holds its target until the job ends
+    gc();
+    expect(first.deref()).toBeUndefined();
+  });
+
+  it("lets go of what its bound on bytes pushed out: the queue of entries does not hold on to them", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // Arrays of 200,000 characters, each of its own fingerprint: 3.2 MB each by the estimate, so the
+    // 16 MB bound keeps the last four or five and pushes out the first ones.
+    const body = (i: number) => `{"messages": [{"content": "${i} ${"x".repeat(200_000)}"}]}`;
+    const first = new WeakRef((readSharedJson(body(0)) as { messages: object }).messages);
+    for (let i = 1; i <= 12; i++) readSharedJson(body(i));
     await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef holds its target until the job ends
     gc();
     expect(first.deref()).toBeUndefined();

@@ -7,15 +7,25 @@
  * stop. A factor of 1.5 (one of V8's own choices when it reduces memory) holds RSS at 205-240 MB from
  * the fifth batch on, at the same CPU per request within noise (docs/server.md, "Memory").
  *
- * A flag the user gave (node --heap-growing-percent=N, or in NODE_OPTIONS) is theirs: left as it is.
+ * V8's flags are the whole process's, so this is set by the executable (main.ts), never by run() or
+ * serveCommand, which tests and embedders call in their own process.
  */
 import { setFlagsFromString } from "node:v8";
 
 export const SERVE_HEAP_GROWING_PERCENT = 50;
 
-export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ""): boolean {
-  const given = (arg: string): boolean => /^--heap[-_]growing[-_]percent(=|$)/.test(arg);
-  if (execArgv.some(given) || nodeOptions.split(/\s+/).some(given)) return false;
-  setFlagsFromString(`--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`);
+/**
+ * Whether node was started with a growth factor of the user's: theirs, left as it is. Node takes it
+ * only on its command line, as V8 does (`--heap-growing-percent=N`, one dash or two, `-` or `_`
+ * between the words); NODE_OPTIONS refuses it and `--heap-growing-percent N` does not start.
+ */
+export function heapGrowthGiven(execArgv: readonly string[]): boolean {
+  return execArgv.some((arg) => /^--?heap[-_]growing[-_]percent=/.test(arg));
+}
+
+/** Sets serve's growth factor unless the user gave one; whether it set it. */
+export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv, setFlags: (flags: string) => void = setFlagsFromString): boolean {
+  if (heapGrowthGiven(execArgv)) return false;
+  setFlags(`--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`);
   return true;
 }

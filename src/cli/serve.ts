@@ -12,7 +12,6 @@ import { findPromptTokenizer } from "../server/tokenizer-source.js";
 import { parseOptions, positiveInt, templateFrom, TEMPLATE_OPTIONS } from "./args.js";
 import type { CommandSpec, OptionTable } from "./help.js";
 import { UsageError, type CliIO } from "./io.js";
-import { limitHeapGrowth } from "./heap-growth.js";
 import { stopped } from "./stopped.js";
 
 export const SERVE_OPTIONS = {
@@ -155,7 +154,6 @@ export async function serveCommand(argv: string[], io: CliIO, stop?: AbortSignal
       tokenizer?.close?.();
       return await primary(workers, options, prompt, io, stop);
     }
-    limitHeapGrowth();
     const server = await startServer(options);
     const role = cluster.isWorker ? `worker ${process.pid} ` : "";
     write(`${role}serving ${template.origin} (format ${template.format}) at ${server.url}/v1, backend ${kind} ${values.backend}, ${prompt}`);

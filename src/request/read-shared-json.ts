@@ -316,10 +316,15 @@ function forget(entry: Kept): void {
  */
 function drop(entry: Kept): void {
   forget(entry);
+  release(entry);
+  droppedInQueue++;
+}
+
+/** Lets go of an entry's text and value: the queue keeps entries that are out (before `oldest`, or dropped) until it is rebuilt. */
+function release(entry: Kept): void {
   entry.text = "";
   entry.value = undefined;
   entry.ends = undefined;
-  droppedInQueue++;
 }
 
 /** Makes room for an entry of `weight` bytes, the oldest entries out first. */
@@ -331,13 +336,15 @@ function makeRoom(weight: number): void {
       continue;
     }
     forget(entry);
-    if (entry.key === undefined) {
-      whole.delete(entry.text);
-      continue;
+    if (entry.key === undefined) whole.delete(entry.text);
+    else {
+      const bucket = kept.get(entry.key)!;
+      bucket.splice(bucket.indexOf(entry), 1);
+      if (bucket.length === 0) kept.delete(entry.key);
     }
-    const bucket = kept.get(entry.key)!;
-    bucket.splice(bucket.indexOf(entry), 1);
-    if (bucket.length === 0) kept.delete(entry.key);
+    // Until the queue is rebuilt (up to as many entries as the cache holds) its slot would hold on to
+    // both: up to 1,024 bodies of a quarter million characters past the bound on bytes.
+    release(entry);
   }
   // The queue is rebuilt when most of it is out already: the entries before `oldest`, or dropped ones.
   if ((oldest > 1024 && oldest * 2 > order.length) || (droppedInQueue > 1024 && droppedInQueue * 2 > order.length - oldest)) {

@@ -3,10 +3,9 @@
  * for every random document is the value it was written from (floats kept as PyFloat), not the output of
  * another path of the same reader.
  */
-import { runInNewContext } from "node:vm";
-import { setFlagsFromString } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { PyFloat } from "../src/jinja/py-float.js";
+import { collected } from "./helpers/collected.js";
 import { JsonSyntaxError, jsonSyntaxError, notJsonMessage, readJson } from "../src/request/read-json.js";
 import { fieldOfPointer, placeOfField } from "../src/request/locate.js";
 import { readSharedJson, sharedJsonStats } from "../src/request/read-shared-json.js";
@@ -391,28 +390,20 @@ describe("readSharedJson", () => {
   });
 
   it("lets go of an array pushed out of its full bucket: arrays alike in their first characters do not pile up", async () => {
-    setFlagsFromString("--expose-gc");
-    const gc = runInNewContext("gc") as () => void;
     // The same first 256 characters (one fingerprint, one bucket of 16), then a part new in every body.
     const body = (i: number) => `{"messages": [{"content": "${"x".repeat(300)}"}, {"content": "turn ${i}"}]}`;
     const first = new WeakRef((readSharedJson(body(0)) as { messages: object }).messages);
     for (let i = 1; i <= 16; i++) readSharedJson(body(i));
-    await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef holds its target until the job ends
-    gc();
-    expect(first.deref()).toBeUndefined();
+    expect(await collected(first)).toBe(true);
   });
 
   it("lets go of what its bound on bytes pushed out: the queue of entries does not hold on to them", async () => {
-    setFlagsFromString("--expose-gc");
-    const gc = runInNewContext("gc") as () => void;
     // Arrays of 200,000 characters, each of its own fingerprint: 3.2 MB each by the estimate, so the
     // 16 MB bound keeps the last four or five and pushes out the first ones.
     const body = (i: number) => `{"messages": [{"content": "${i} ${"x".repeat(200_000)}"}]}`;
     const first = new WeakRef((readSharedJson(body(0)) as { messages: object }).messages);
     for (let i = 1; i <= 12; i++) readSharedJson(body(i));
-    await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef holds its target until the job ends
-    gc();
-    expect(first.deref()).toBeUndefined();
+    expect(await collected(first)).toBe(true);
   });
 
   it("holds at most 16 MB by its estimate, however many distinct small subtrees it is fed", () => {

@@ -5,11 +5,10 @@
  * completion (streamed ones reassembled as a client does), with 0 errors, and the process's memory
  * must not grow once warmed up. Latency and throughput figures are in `npm run bench`, not here.
  */
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../src/server/index.js";
 import { loadTemplate, type ChatTemplate } from "../src/template/index.js";
+import { exposedGc } from "./helpers/collected.js";
 import { fakeBackend, sseEvents, type FakeBackend } from "./server-fakes.js";
 
 const call = (name: string, args: string): string => `<tool_call>\n{"name": "${name}", "arguments": ${args}}\n</tool_call>`;
@@ -100,8 +99,7 @@ describe("load: 2,000 requests, 32 concurrent, half streamed", () => {
     const expected = COMPLETIONS.map((c, i) => template.parse(c, body(i, false), { idGenerator: () => "call_000000000000000000000000" }).message as unknown as Record<string, unknown>);
     expect(expected[2]!.tool_calls).toBeUndefined(); // the invalid call stays text
     // A full collection before each reading, so the figures are what is retained, not garbage not yet collected.
-    setFlagsFromString("--expose-gc");
-    const gc = runInNewContext("gc") as () => void;
+    const gc = exposedGc();
     const memory = (): { rss: number; heap: number } => {
       gc();
       const m = process.memoryUsage();

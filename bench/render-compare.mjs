@@ -150,10 +150,10 @@ function timeNode(lib, compiled, tpl, text, budgetMs, variants) {
  * number in it on every call), so the messages array and the body are new text on every call and only
  * what was sent before can be reused.
  */
-function loopVariants(text) {
-  const base = JSON.parse(text);
+function loopVariants(text, lib) {
+  const base = editable(text, lib);
   base.messages = [...(base.messages ?? []), { role: "user", content: "And what about the next failing test? (#@)" }];
-  const pattern = JSON.stringify(base, null, 2);
+  const pattern = toJsonText(base, lib.PyFloat, layoutOf(text));
   let k = 0;
   return () => pattern.replaceAll("#@", `#${k++}`);
 }
@@ -163,8 +163,8 @@ function loopVariants(text) {
  * message content gets a number unique to the call. Made from one template text, each before the call
  * that reads it is timed (measureEach), so no cache can hold them and their making is not in the figure.
  */
-function coldVariants(text) {
-  const base = JSON.parse(text);
+function coldVariants(text, lib) {
+  const base = editable(text, lib);
   // Every description, the tools' and each parameter's, so no tool schema repeats either.
   const mark = (node) => {
     if (node === null || typeof node !== "object") return;
@@ -175,9 +175,33 @@ function coldVariants(text) {
   };
   mark(base.tools);
   for (const m of base.messages ?? []) if (typeof m.content === "string") m.content = `${m.content} #@`;
-  const pattern = JSON.stringify(base, null, 2);
+  const pattern = toJsonText(base, lib.PyFloat, layoutOf(text));
   let k = 0;
   return () => pattern.replaceAll("#@", `#${k++}`);
+}
+
+/**
+ * The request read as readJson reads it (an integral float such as a schema's `default: 1.0` is a
+ * PyFloat), in plain objects and arrays a variant may change. Written back with toJsonText and the
+ * text's own indent (layoutOf), a variant is the request's own text but for what it changes: a
+ * JSON.parse round trip would turn `1.0` into `1`, and another layout would give the reader more (or
+ * less) text than the other engines' fresh figures read (they read the request's own text).
+ */
+function editable(text, lib) {
+  const thaw = (v) => {
+    if (Array.isArray(v)) return v.map(thaw);
+    if (v === null || typeof v !== "object" || v instanceof lib.PyFloat) return v;
+    const out = {};
+    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: thaw(x), enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  return thaw(lib.readJson(text));
+}
+
+/** The indent the text is laid out with, as JSON.stringify's argument: its first line's (0: compact, as SDKs send it). */
+function layoutOf(text) {
+  const m = /^[[{]\n(\t|[ ]+)/.exec(text);
+  return m === null ? 0 : m[1] === "\t" ? "\t" : m[1].length;
 }
 
 const fmt = (x) => (x === undefined ? "-" : x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0));
@@ -235,7 +259,7 @@ export async function runRenderBench({ budgetMs = 150 } = {}) {
     for (const [tname, rname] of pairs) {
       if (tname !== tpl.name) continue;
       const headline = tname === QWEN3 && (rname === "agent" || rname === "long400");
-      const variants = headline ? { cold: coldVariants(requests[rname]), loop: loopVariants(requests[rname]) } : undefined;
+      const variants = headline ? { cold: coldVariants(requests[rname], lib), loop: loopVariants(requests[rname], lib) } : undefined;
       const r = timeNode(lib, compiled, tpl, requests[rname], budgetMs, variants);
       const py = python.results?.[`${tname}\t${rname}`];
       r.python = py && py.fresh_ms !== undefined ? { ...py, fresh: py.fresh_ms } : py;

@@ -44,9 +44,10 @@ export function longConversation(messages, tools) {
 
 /**
  * JSON text for a value read with chatwire's readJson: PyFloat (an integral float such as a schema's
- * `default: 1.0`) is written back as `1.0`, so Python reads the same floats chatwire does.
+ * `default: 1.0`) is written back as `1.0`, so Python reads the same floats chatwire does. `indent` as
+ * JSON.stringify's.
  */
-export function toJsonText(value, PyFloat) {
-  const text = JSON.stringify(value, (_key, v) => (v instanceof PyFloat ? `\u0000pyfloat:${v.value}` : v));
+export function toJsonText(value, PyFloat, indent = 0) {
+  const text = JSON.stringify(value, (_key, v) => (v instanceof PyFloat ? `\u0000pyfloat:${v.value}` : v), indent);
   return text.replace(/"\\u0000pyfloat:(-?\d+)"/g, "$1.0");
 }

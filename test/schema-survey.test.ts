@@ -51,12 +51,27 @@ describe("surveySchema", () => {
     expect(surveySchema({ properties: { x: { type: "float" } } })).toBeUndefined(); // an alias the rewrite renames
     expect(surveySchema({ type: ["int", "null"] })).toBeUndefined();
     expect(surveySchema({ type: ["string", "string"] })).toBeUndefined(); // a repeat the rewrite drops
-    expect(surveySchema({ properties: { x: { minimum: new PyFloat(1) } } })).toBeUndefined(); // the copy reads it as 1
     expect(surveySchema({ default: undefined })).toBeUndefined();
     expect(surveySchema({ default: new Date(0) })).toBeUndefined();
     expect(surveySchema({ maximum: Number.POSITIVE_INFINITY })).toBeUndefined();
     // Type names in data are data: an enum of "float" is no alias.
     expect(surveySchema({ enum: ["float"], properties: { type: { type: "string" } } })).toEqual([]);
+  });
+
+  it("takes a PyFloat (`1.0` in the JSON text) for its number, as the text ajv is given prints it", () => {
+    expect(surveySchema({ properties: { x: { type: "number", minimum: new PyFloat(1), default: new PyFloat(2), enum: [new PyFloat(2), 3] } }, maxProperties: new PyFloat(3) })).toEqual([]);
+    // Where the meta-schema wants a count, its number must be one; where it wants a string, a PyFloat is none.
+    expect(surveySchema({ maxLength: new PyFloat(1.5) })).toBeUndefined();
+    expect(surveySchema({ multipleOf: new PyFloat(0) })).toBeUndefined();
+    expect(surveySchema({ minimum: new PyFloat(Number.NaN) })).toBeUndefined();
+    expect(surveySchema({ description: new PyFloat(1) as unknown as string })).toBeUndefined();
+    // A PyFloat a caller can still change leaves a frozen schema not frozen.
+    const open = { textBound: 0, mentionsRef: false, frozen: true };
+    expect(surveySchema(Object.freeze({ default: new PyFloat(1) }), open)).toEqual([]);
+    expect(open.frozen).toBe(false);
+    const shut = { textBound: 0, mentionsRef: false, frozen: true };
+    expect(surveySchema(freezeDeep({ default: new PyFloat(1) }), shut)).toEqual([]);
+    expect(shut.frozen).toBe(true);
   });
 
   it("gives the same answer when the caller knows the schema is deeply frozen, and says it is frozen", () => {

@@ -248,6 +248,20 @@ describe("deeply frozen schemas (readSharedJson's bodies) are checked by identit
     expect(thrown(() => TEMPLATE.render(request([tool("t0", schema)]))).field).toBe("tools[0].function.parameters.properties.n.type");
   });
 
+  it("checks integral floats (`1.0`, as Python clients write them) by their numbers, in a schema read again and again", () => {
+    // One fingerprint read with new descriptions each time: the reader marks the floats before it parses.
+    const text = (d: string, bad: boolean) =>
+      JSON.stringify(request([tool("t0", { type: "object", description: d, properties: { n: { type: "number", minimum: "@1", maximum: "@9", default: "@2" }, s: { type: "string", maxLength: bad ? "@-1" : "@3" } } })])).replaceAll(/"@(-?\d+)"/g, "$1.0");
+    for (let i = 0; i < 4; i++) {
+      const body = readSharedJson(text(unique(), false)) as Record<string, unknown>;
+      expect(TEMPLATE.render(body)).toContain('"minimum": 1.0, "maximum": 9.0, "default": 2.0');
+      expect(parseCompletion("hermes", call("t0", { n: 0.5, s: "ab" }), body).errors.map((e) => e.type)).toEqual(["invalid_arguments"]);
+      expect(parseCompletion("hermes", call("t0", { n: 9, s: "abcd" }), body).errors.map((e) => e.type)).toEqual(["invalid_arguments"]);
+      expect(parseCompletion("hermes", call("t0", { n: 2, s: "abc" }), body).errors).toEqual([]);
+      expect(thrown(() => TEMPLATE.render(readSharedJson(text(unique(), true)) as Record<string, unknown>)).field).toBe("tools[0].function.parameters.properties.s.maxLength");
+    }
+  });
+
   it("compiles a frozen schema only for a call, and a $ref one at once", () => {
     forceSchemaEngine("codegen");
     try {

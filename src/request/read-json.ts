@@ -243,7 +243,7 @@ function restoreFloats(value: unknown, count: number): unknown {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 /** A whole JSON number literal, NUMBER anchored (scanJson's check of an integral float before it marks it). */
-const JSON_NUMBER = new RegExp(`^(?:${NUMBER.source})$`);
+export const JSON_NUMBER = new RegExp(`^(?:${NUMBER.source})$`);
 
 export class Reader {
   pos = 0;

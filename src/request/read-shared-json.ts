@@ -11,7 +11,7 @@
 import { flatCopy } from "../flat-copy.js";
 import { freezeDeep, freezeDeepFrom, freezeMarked, markedDeepFrozen } from "../jinja/index.js";
 import { isIndexKey } from "../jinja/key-order.js";
-import { type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
+import { JSON_NUMBER, type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
 
 /**
  * The largest subtree kept, in characters: a bigger one (a huge tool result) is read afresh, and its
@@ -109,6 +109,20 @@ const SCAN_FIRST = 15;
 function scanFromNowOn(key: number): void {
   if (scanFirst.size >= MAX_SCAN_FIRST) scanFirst.clear();
   scanFirst.set(key, SCAN_FIRST);
+}
+
+/**
+ * Fingerprints of top-level arrays that held an integral float (`1.0`, which JSON.parse makes an int:
+ * a Python client writes every float default so). A client's bodies keep their shape, so nativeArray
+ * reads the next arrays of such a fingerprint with their integral floats found first and marked, in
+ * one JSON.parse, instead of sending them to the scan: the scan of a 20 KB tool list and a second
+ * JSON.parse cost more than reading it (issue 19: a request that shares nothing, from such a client,
+ * read in 0.6x the time). Bounded as scanFirst is.
+ */
+const marksFirst = new Set<number>();
+function marksFromNowOn(key: number): void {
+  if (marksFirst.size >= MAX_SCAN_FIRST) marksFirst.clear();
+  marksFirst.add(key);
 }
 
 /**
@@ -580,17 +594,22 @@ class SharingReader extends Reader {
     let end = follower === undefined ? last : text.indexOf(follower, start + 1);
     if (end <= start || end - start > MAX_SHARED) return undefined;
     let own = text.slice(start, end);
+    // This fingerprint's last array held an integral float: every one is found and marked before the
+    // parse (a float's place only: a `2.0` found in a string breaks the marked text, see integralFloats).
+    const marking = marksFirst.has(key);
     let read: unknown;
     // No stack for an error that only says where the array ends: capturing one was a third of its cost.
     const stackLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      read = JSON.parse(own);
+      read = marking ? parseMarked(own, integralFloatLiterals(own)) : JSON.parse(own);
     } catch (err) {
-      // Cut where the follower came, in the wrong place (or it came too late): the scan reads it, and
-      // the next arrays of this fingerprint (a text that holds the follower may come again).
-      if (follower !== undefined) {
+      // Cut where the follower came, in the wrong place (or it came too late), or a mark in a string:
+      // the scan reads it, and the next arrays of this fingerprint (a text that holds the follower may
+      // come again).
+      if (follower !== undefined || marking) {
         followers.delete(key);
+        marksFirst.delete(key);
         scanFromNowOn(key);
         return undefined;
       }
@@ -610,13 +629,22 @@ class SharingReader extends Reader {
     } finally {
       Error.stackTraceLimit = stackLimit;
     }
-    if (!Array.isArray(read)) return undefined;
+    // A string like a float's mark (parseMarked), or not an array.
+    if (!Array.isArray(read)) {
+      marksFirst.delete(key);
+      return undefined;
+    }
     // The array and each item recorded as deeply frozen (see coldArray), as the walk freezes them.
-    const walk: Walk = { limit: MAX_DEPTH - this.depth, ints: false, markAbove: MAX_DEPTH - this.depth - 2 };
+    const walk: Walk = { limit: MAX_DEPTH - this.depth, ints: false, markAbove: MAX_DEPTH - this.depth - 2, marks: marking };
     const height = frozenHeight(read, walk);
-    // Only an int can have been written `1.0`: the text is searched for such a literal only when there is one.
-    if (height < 0 || (walk.ints && mayHoldIntegralFloat(own))) {
+    // Only an int can have been written `1.0`: the text is searched for such a literal only when there
+    // is one, and it was not searched before the parse.
+    if (height < 0) {
       scanFromNowOn(key);
+      return undefined;
+    }
+    if (!marking && walk.ints && integralFloatLiterals(own, true).length > 0) {
+      marksFromNowOn(key);
       return undefined;
     }
     this.pos = end;
@@ -679,14 +707,18 @@ const AT_POSITION = /at position (\d+)/;
 const DIGIT_THEN_FRACTION = /\d[.eE]/g;
 
 /**
- * Whether the text may hold an integral float literal (`1.0`, `2e3`), which JSON.parse makes an int: a
- * digit followed by `.`, `e` or `E` in a literal whose value is an integer, whose digits (and sign)
- * follow, past whitespace, `,`, `[` or a key's `":` (a quote no backslash escapes). In a string that is
- * prose like `release 2.0` or code like `price: 12.0` or `{\"x\": 1.0}`, passed over; `, 2.0` in a
- * string is taken for a number too (then the scan decides, for nothing). One native search, then a look
- * around each match: a regex starting at each `:` and `,` took four times as long as this.
+ * The [start, end) offsets of the literals in the text that may be integral floats (`1.0`, `2e3`, which
+ * JSON.parse makes ints), all of them or (`firstOnly`) the first: a digit followed by `.`, `e` or `E`
+ * in a literal that JSON allows, whose value is an integer, in a number's place (past whitespace, `,`,
+ * `[` or a key's `":`, a quote no backslash escapes). In valid JSON every integral float is one of
+ * them. In a string that is prose like `release 2.0` or code like `price: 12.0` or `{\"x\": 1.0}`,
+ * passed over; `, 2.0` in a string is taken for a number too, and marked (parseMarked) it ends the
+ * string, where the mark's backslash is an error: the marked text then fails to parse, never reads
+ * wrong. One native search, then a look around each match: a regex starting at each `:` and `,` took
+ * four times as long as this.
  */
-function mayHoldIntegralFloat(text: string): boolean {
+function integralFloatLiterals(text: string, firstOnly = false): number[] {
+  const found: number[] = [];
   DIGIT_THEN_FRACTION.lastIndex = 0;
   for (let m = DIGIT_THEN_FRACTION.exec(text); m !== null; m = DIGIT_THEN_FRACTION.exec(text)) {
     let i = m.index;
@@ -694,21 +726,24 @@ function mayHoldIntegralFloat(text: string): boolean {
     const from = i + 1;
     let to = m.index + 1;
     for (let c = text.charCodeAt(to); (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45; c = text.charCodeAt(++to));
-    // 2.5 or 1e-3 (not an integer): JSON.parse reads it as Python does.
-    const value = Number(text.slice(from, to));
-    if (!Number.isNaN(value) && !Number.isInteger(value)) continue;
+    // 2.5 or 1e-3 (not an integer): JSON.parse reads it as Python does. `01.0` is no JSON number.
+    const literal = text.slice(from, to);
+    if (!Number.isInteger(Number(literal)) || !JSON_NUMBER.test(literal)) continue;
     let c = text.charCodeAt(i);
     while (isSpace(c)) c = text.charCodeAt(--i);
-    if (c === 0x2c || c === 0x5b || i < 0) return true;
-    if (c !== 0x3a) continue;
-    do c = text.charCodeAt(--i);
-    while (isSpace(c));
-    if (c !== 0x22) continue;
-    let slashes = 0;
-    while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
-    if (slashes % 2 === 0) return true;
+    if (c === 0x3a) {
+      do c = text.charCodeAt(--i);
+      while (isSpace(c));
+      if (c !== 0x22) continue;
+      let slashes = 0;
+      while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+      if (slashes % 2 !== 0) continue;
+    } else if (c !== 0x2c && c !== 0x5b && i >= 0) continue;
+    found.push(from, to);
+    if (firstOnly) break;
+    DIGIT_THEN_FRACTION.lastIndex = to;
   }
-  return false;
+  return found;
 }
 
 /** What frozenHeight is told (how deep it may go) and finds (whether any number is an int). */
@@ -717,6 +752,8 @@ interface Walk {
   ints: boolean;
   /** Containers while `limit` is above this are marked deeply frozen as they are frozen (the top ones). */
   markAbove: number;
+  /** The text was read with its integral floats marked (parseMarked): each mark becomes its PyFloat. */
+  marks: boolean;
 }
 
 /**
@@ -731,7 +768,12 @@ function frozenHeight(node: object, walk: Walk): number {
   let height = 0;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
-      const h = childHeight(node[i], walk);
+      const v: unknown = node[i];
+      if (walk.marks && isFloatMark(v)) {
+        node[i] = floatOfMark(v);
+        continue;
+      }
+      const h = childHeight(v, walk);
       if (h < 0) return -1;
       if (h > height) height = h;
     }
@@ -743,7 +785,13 @@ function frozenHeight(node: object, walk: Walk): number {
         if (isIndexKey(key)) return -1;
         first = false;
       }
-      const h = childHeight((node as Record<string, unknown>)[key], walk);
+      const v = (node as Record<string, unknown>)[key];
+      if (walk.marks && isFloatMark(v)) {
+        // defineProperty: plain assignment to "__proto__" would set the prototype instead.
+        Object.defineProperty(node, key, { value: floatOfMark(v), enumerable: true, writable: true, configurable: true });
+        continue;
+      }
+      const h = childHeight(v, walk);
       if (h < 0) return -1;
       if (h > height) height = h;
     }

@@ -1,8 +1,8 @@
 /**
  * One read-only walk over a tool schema as the caller gave it, for the request-time check (issue 19:
  * checking a schema should cost about what reading it costs). It tells whether the schema is within
- * SCHEMA_LIMITS, is plain JSON data (no PyFloat, which the meta-schema would not take for a number; no
- * value JSON text would not keep), needs none of canonicalTypeNames's rewrites, and is one the
+ * SCHEMA_LIMITS, is plain JSON data (a PyFloat taken for its number, as the text ajv is given prints
+ * it; no other value JSON text would not keep), needs none of canonicalTypeNames's rewrites, and is one the
  * draft-07 meta-schema (meta.ts) takes, its keywords' shapes checked on the way; and it lists the
  * patterns (`pattern`, `patternProperties` keys) in it. When all of that holds, only the patterns are
  * left to compile: no copy, no second walk, no meta-schema validator run (that validator was most of
@@ -18,6 +18,7 @@
  * keyword up once, for both its meta-schema rule and whether it holds subschemas: with share-nothing
  * tools (every schema new) this walk was most of normalising the request (issue 19).
  */
+import { PyFloat } from "../jinja/py-float.js";
 import { SCHEMA_LIMITS } from "./limits.js";
 import { LISTS as LIST_KEYWORDS, MAPS as MAP_KEYWORDS, SINGLE as SINGLE_KEYWORDS } from "./walk.js";
 
@@ -96,7 +97,15 @@ const TYPE_NAMES = new Set(["array", "boolean", "integer", "null", "number", "ob
 const isObjectLike = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 /** What the meta-schema takes where it expects a schema (`{"$ref": "#"}`): an object or a boolean. */
 const isSchemaShape = (v: unknown): boolean => typeof v === "boolean" || isObjectLike(v);
-const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+/**
+ * A finite number, or undefined: a PyFloat (an integral float the JSON text wrote as `1.0`, what a
+ * Python client sends for a float default) is its number, as the schema's text for ajv prints it
+ * (schemaText in index.ts; the validator is built from that text only).
+ */
+const numberOf = (v: unknown): number | undefined => {
+  const n = v instanceof PyFloat ? v.value : v;
+  return typeof n === "number" && Number.isFinite(n) ? n : undefined;
+};
 
 const isPlainObject = (v: object): boolean => {
   const proto = Object.getPrototypeOf(v) as unknown;
@@ -185,6 +194,11 @@ class Survey {
         return false; // undefined, a function, a symbol, a bigint: not what JSON text holds
     }
     if (value === null) return true;
+    if (value instanceof PyFloat) {
+      // Its number is a field: one a caller can still set leaves the schema not frozen.
+      if (this.watch && this.frozen && !Object.isFrozen(value)) this.frozen = false;
+      return Number.isFinite(value.value);
+    }
     if (!this.enter(value, depth)) return false;
     if (Array.isArray(value)) {
       if ((this.nodes += value.length) > MAX_NODES) return false;
@@ -293,14 +307,18 @@ class Survey {
           if (typeof v !== "boolean") return false;
           break;
         case Kw.Number:
-          if (!isNumber(v)) return false;
+          if (numberOf(v) === undefined) return false;
           break;
-        case Kw.MultipleOf:
-          if (!isNumber(v) || v <= 0) return false;
+        case Kw.MultipleOf: {
+          const n = numberOf(v);
+          if (n === undefined || n <= 0) return false;
           break;
-        case Kw.Count:
-          if (!isNumber(v) || !Number.isInteger(v) || v < 0) return false;
+        }
+        case Kw.Count: {
+          const n = numberOf(v);
+          if (n === undefined || !Number.isInteger(n) || n < 0) return false;
           break;
+        }
         case Kw.FreeSingle:
           if (!this.sub(v, below)) return false;
           break;

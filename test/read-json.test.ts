@@ -113,6 +113,17 @@ describe("readJson", () => {
   it("reports bad JSON with a position on the float path too", () => {
     expect(() => readJson('{"a": 1.0, "b": }')).toThrow(/position 16/);
   });
+
+  it("refuses a raw control character in a short or long string on the reader's path (an integer-like key takes it), as JSON.parse does", () => {
+    for (const s of ["a\u0001", "\t", "b\n", `${"c".repeat(40)}\u001f`]) {
+      const text = `{"1": "${s}", "k": "${s}"}`;
+      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+      expect(() => readJson(text)).toThrow(/bad string \(control character or escape\) at line 1, column 7/);
+      expect(() => readSharedJson(text)).toThrow(/bad string/);
+    }
+    // Escaped, they are read (short strings without an escape are taken as they are).
+    expect(readJson('{"1": "a\\u0001", "k": "ok", "m": "\\t"}')).toEqual({ 1: "a\u0001", k: "ok", m: "\t" });
+  });
 });
 
 describe("readSharedJson", () => {

@@ -241,6 +241,13 @@ function restoreFloats(value: unknown, count: number): unknown {
   return value;
 }
 
+/**
+ * The longest string literal (quotes included) Reader.string takes as it is when it holds no escape: 12
+ * characters, as V8 copies them (a slice of 13 or more is a view that would keep the whole text alive,
+ * and a shared subtree outlives its body).
+ */
+const SHORT_STRING = 13;
+
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 /** A whole JSON number literal, NUMBER anchored (scanJson's check of an integral float before it marks it). */
 export const JSON_NUMBER = new RegExp(`^(?:${NUMBER.source})$`);
@@ -371,6 +378,19 @@ export class Reader {
     const end = stringEnd(t, start);
     if (end >= t.length) this.fail("unterminated string");
     this.pos = end + 1;
+    // A short one without an escape or a control character is its characters: a JSON.parse call per key
+    // of the root cost more than looking at them.
+    if (end - start <= SHORT_STRING) {
+      let plain = true;
+      for (let i = start + 1; i < end; i++) {
+        const c = t.charCodeAt(i);
+        if (c < 0x20 || c === 0x5c) {
+          plain = false;
+          break;
+        }
+      }
+      if (plain) return t.slice(start + 1, end);
+    }
     try {
       return JSON.parse(t.slice(start, end + 1)) as string;
     } catch {

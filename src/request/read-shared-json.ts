@@ -9,7 +9,8 @@
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
 import { flatCopy } from "../flat-copy.js";
-import { freezeDeep, freezeDeepFrom, freezeMarked, markedDeepFrozen } from "../jinja/index.js";
+import { KnownEscapes, freezeDeep, freezeDeepFrom, freezeMarked, markedDeepFrozen } from "../jinja/index.js";
+import { escapedLiterals } from "./escaped-literals.js";
 import { isIndexKey } from "../jinja/key-order.js";
 import { type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
 
@@ -612,7 +613,8 @@ class SharingReader extends Reader {
     }
     if (!Array.isArray(read)) return undefined;
     // The array and each item recorded as deeply frozen (see coldArray), as the walk freezes them.
-    const walk: Walk = { limit: MAX_DEPTH - this.depth, ints: false, markAbove: MAX_DEPTH - this.depth - 2 };
+    const escaped = escapedLiterals(own);
+    const walk: Walk = { limit: MAX_DEPTH - this.depth, ints: false, markAbove: MAX_DEPTH - this.depth - 2, mark: escaped === undefined ? true : new KnownEscapes(escaped) };
     const height = frozenHeight(read, walk);
     // Only an int can have been written `1.0`: the text is searched for such a literal only when there is one.
     if (height < 0 || (walk.ints && mayHoldIntegralFloat(own))) {
@@ -717,6 +719,8 @@ interface Walk {
   ints: boolean;
   /** Containers while `limit` is above this are marked deeply frozen as they are frozen (the top ones). */
   markAbove: number;
+  /** What those are marked with: a KnownEscapes when the text's escapes were listed. */
+  mark?: true | KnownEscapes;
 }
 
 /**
@@ -750,7 +754,7 @@ function frozenHeight(node: object, walk: Walk): number {
   }
   walk.limit++;
   // Marked as it is frozen, not after: a private-field mark is added only while the object is extensible.
-  if (walk.limit > walk.markAbove) freezeMarked(node);
+  if (walk.limit > walk.markAbove) freezeMarked(node, walk.mark);
   else Object.freeze(node);
   return height + 1;
 }

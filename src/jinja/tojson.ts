@@ -450,8 +450,10 @@ export function freezeDeep<T>(value: T): T {
 }
 
 /** Records `value` as deeply frozen: its caller froze every container in it (a value no one else has seen yet). */
-export function markedDeepFrozen<T extends object>(value: T): T {
-  if (!isMarked(value)) setMark(value, true);
+export function markedDeepFrozen<T extends object>(value: T, mark: true | KnownEscapes = true): T {
+  const known = markOf(value);
+  // A mark not yet printed (`true`) may become the KnownEscapes of the text it was read from.
+  if (known === undefined || (known === true && mark !== true)) setMark(value, mark);
   return value;
 }
 

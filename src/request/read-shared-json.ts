@@ -543,8 +543,11 @@ class SharingReader extends Reader {
     // Not the body's last array: the next of its fingerprint is cut where what follows it comes (nativeArray).
     if (text.lastIndexOf("]") >= scan.end) noteFollower(key, text, scan.end);
     else followers.delete(key);
-    const read = JSON.parse(text.slice(start, scan.end)) as unknown[];
+    const own = text.slice(start, scan.end);
+    const read = JSON.parse(own) as unknown[];
     if (scan.floats.length > 0 && !floatsIn(read, text, start, ends, scan.floats)) return undefined;
+    const escaped = escapedLiterals(own);
+    const mark = escaped === undefined ? true : new KnownEscapes(escaped);
     this.pos = scan.end;
     this.reached(this.depth + scan.height);
     for (const item of read) {
@@ -552,10 +555,10 @@ class SharingReader extends Reader {
       // Each item recorded as deeply frozen too, as when read on its own: a render asks about the items
       // (tojson of a tool), and would otherwise walk each to find it frozen. freezeRead marks it (and
       // floatsIn's); markedDeepFrozen is for an item frozen before (a PyFloat).
-      if (!Object.isFrozen(item)) freezeRead(item, false, true);
-      else markedDeepFrozen(item);
+      if (!Object.isFrozen(item)) freezeRead(item, false, true, mark);
+      else markedDeepFrozen(item, mark);
     }
-    keep(key, ownText(text, start, scan.end), freezeMarked(read), scan.height, ends, deep);
+    keep(key, ownText(text, start, scan.end), freezeMarked(read, mark), scan.height, ends, deep);
     return read;
   }
 
@@ -775,9 +778,9 @@ function ownText(text: string, start: number, end: number): string {
  * Freezes a value JSON.parse just made, every container in it, turning float marks into PyFloat on
  * the way (`marks`: the text had integral floats). Nothing in it is shared yet, so no container needs
  * the deep-frozen check freezeDeep makes; the root is recorded as deeply frozen when `root` (as it is
- * frozen: see freezeMarked).
+ * frozen: see freezeMarked), with `mark`.
  */
-function freezeRead(node: unknown, marks: boolean, root = false): void {
+function freezeRead(node: unknown, marks: boolean, root = false, mark: true | KnownEscapes = true): void {
   if (node === null || typeof node !== "object") return;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
@@ -794,7 +797,7 @@ function freezeRead(node: unknown, marks: boolean, root = false): void {
       else if (marks && isFloatMark(v)) Object.defineProperty(obj, key, { value: floatOfMark(v), enumerable: true, writable: true, configurable: true });
     }
   }
-  if (root) freezeMarked(node);
+  if (root) freezeMarked(node, mark);
   else Object.freeze(node);
 }
 

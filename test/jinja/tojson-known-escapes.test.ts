@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { compileTemplate } from "../../src/jinja/index.js";
 import { KnownEscapes, markOf } from "../../src/jinja/deep-frozen-marks.js";
 import { escapedLiterals } from "../../src/request/escaped-literals.js";
+import { readJson } from "../../src/request/read-json.js";
 import { readSharedJson } from "../../src/request/read-shared-json.js";
 
 const each = compileTemplate("{% for tool in tools %}{{ tool | tojson }}\n{% endfor %}");
@@ -54,6 +55,17 @@ describe("tojson of values read with their escapes listed", () => {
     const read = readSharedJson(text) as { tools: object[] };
     expect(markOf(read.tools[0]!)).toBeInstanceOf(KnownEscapes);
     expect(each.render({ tools: read.tools })).toBe(`${JSON.stringify({ strings }).replace('{"strings":', '{"strings": ').replaceAll('","', '", "')}\n`);
+  });
+});
+
+describe("tojson of a tool list with integral floats read with its escapes listed", () => {
+  it("prints the floats and the escapes as readJson's values", () => {
+    const body = String.raw`{"tools": [{"name": "f\"1", "parameters": {"minimum": 0.0, "default": "a\nb", "enum": ["a\\b", "ab", "a b"]}, "notes": "${"n".repeat(300)}"}, {"name": "g", "x": 2.50}], "model": "m"}`;
+    const read = readSharedJson(body) as { tools: object[] };
+    expect(markOf(read.tools[0]!)).toBeInstanceOf(KnownEscapes);
+    const out = each.render({ tools: read.tools });
+    expect(out).toBe(each.render({ tools: (readJson(body) as { tools: object[] }).tools }));
+    expect(out).toContain(String.raw`{"name": "f\"1", "parameters": {"minimum": 0.0, "default": "a\nb", "enum": ["a\\b", "ab", "a b"]}`);
   });
 });
 

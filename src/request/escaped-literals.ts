@@ -11,10 +11,16 @@
  */
 const MAX_BACKSLASHES = 32;
 const MAX_LITERALS = 8;
+/**
+ * Nor when one is longer than this: the list holds a copy of each (as long as the values are not
+ * printed, or kept by readSharedJson), and a tool's strings are short; a long one is a message.
+ */
+const MAX_LITERAL_CHARS = 4096;
 
 /**
  * The decoded values of the string literals of `text` (valid JSON) that hold a backslash, or undefined
- * when it has more than MAX_BACKSLASHES backslashes or MAX_LITERALS such literals.
+ * when it has more than MAX_BACKSLASHES backslashes or MAX_LITERALS such literals, or one is longer
+ * than MAX_LITERAL_CHARS.
  */
 export function escapedLiterals(text: string): string[] | undefined {
   let count = 0;
@@ -31,7 +37,7 @@ export function escapedLiterals(text: string): string[] | undefined {
     while (open > 0 && escapedAt(text, open)) open = text.lastIndexOf('"', open - 1);
     let close = text.indexOf('"', at + 1);
     while (close > 0 && escapedAt(text, close)) close = text.indexOf('"', close + 1);
-    if (open < 0 || close < 0) return undefined;
+    if (open < 0 || close < 0 || close - open > MAX_LITERAL_CHARS) return undefined;
     found.push(JSON.parse(text.slice(open, close + 1)) as string);
     at = text.indexOf("\\", close + 1);
   }

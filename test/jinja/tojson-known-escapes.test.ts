@@ -23,6 +23,8 @@ describe("escapedLiterals", () => {
   it("gives up past its bounds", () => {
     expect(escapedLiterals(JSON.stringify(["\n".repeat(40)]))).toBeUndefined();
     expect(escapedLiterals(JSON.stringify(Array.from({ length: 9 }, (_, i) => `${i}\n`)))).toBeUndefined();
+    expect(escapedLiterals(JSON.stringify(["a", `${"x".repeat(5000)}\n`]))).toBeUndefined();
+    expect(escapedLiterals(JSON.stringify(["a", `${"x".repeat(4000)}\n`]))).toHaveLength(1);
   });
 });
 

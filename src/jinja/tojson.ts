@@ -7,13 +7,13 @@
 import { ChatwireError } from "../errors.js";
 import { flatCopy } from "../flat-copy.js";
 import { PyFloat } from "./py-float.js";
-import { JinjaError, Markup, PyDict, Undefined, dictItems, floatRepr, isPlainDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
+import { JinjaError, Markup, PyDict, Undefined, arrayKind, dictItems, floatRepr, isPlainDict, iteratorKind, numberStr, pyCompare, typeName } from "./values.js";
 import { compareStrings } from "./code-points.js";
 import { pySort } from "./pysort.js";
 import { replaceEach } from "./text-scan.js";
 import { budget } from "./limits.js";
 import { matchesRecord, recordValue } from "./json-snapshot.js";
-import { type FrozenTexts, freezeMarked, isMarked, markOf, setMark } from "./deep-frozen-marks.js";
+import { type FrozenTexts, KnownEscapes, freezeMarked, isMarked, markOf, setMark } from "./deep-frozen-marks.js";
 
 export interface JsonOptions {
   indent: string | null;
@@ -39,12 +39,25 @@ const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
  * types); from about 24 characters (descriptions) the native test wins (measured 375 vs 494 ns at 128).
  */
 function needsNoEscape(s: string): boolean {
+  if (onlyEscaped !== null) return onlyEscaped.length === 0 || !listed(onlyEscaped, s);
   if (s.length > 24) return !NEEDS_ESCAPE.test(s);
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c === 0x22 || c === 0x5c) return false;
   }
   return true;
+}
+
+/**
+ * While a value marked KnownEscapes is encoded, the only strings in it that need an escape: those
+ * listed (null otherwise). Set and reset around that one dumpJson call (frozenText), which encodes
+ * nothing but the value's own strings and keys.
+ */
+let onlyEscaped: readonly string[] | null = null;
+
+function listed(escaped: readonly string[], s: string): boolean {
+  for (let i = 0; i < escaped.length; i++) if (escaped[i]!.length === s.length && escaped[i] === s) return true;
+  return false;
 }
 
 function encodeString(s: string, ascii: boolean): string {
@@ -308,11 +321,29 @@ function inheritsNothing(): boolean {
   return true;
 }
 
-/** dumpJson of an item, the common scalars of a schema (ints, booleans, null) without the call. */
+/**
+ * dumpJson of an item in the compact layout: the common scalars of a schema (ints, booleans, null)
+ * without the call, and a list or plain dict straight to compactList / compactMembers, past dumpJson's
+ * checks for every other kind of value (a new tool's encoding is mostly small nested containers).
+ * Anything else, and a container past the depth limit or of more than MANY items, goes to dumpJson.
+ */
 function compactValue(v: unknown, options: JsonOptions, depth: number): string {
   if (typeof v === "number" && Number.isSafeInteger(v)) return String(v);
   if (typeof v === "boolean") return v ? "true" : "false";
   if (v === null) return "null";
+  if (typeof v === "object" && depth <= budget().limits.maxDepth) {
+    if (Array.isArray(v)) {
+      const kind = arrayKind(v);
+      if (v.length > 0 && v.length <= MANY && (kind === undefined || kind === "tuple")) return compactList(v, options, depth);
+    } else if (!options.sortKeys) {
+      // A plain dict (the check isPlainDict makes); a class instance (PyDict, Markup, PyFloat) has its own prototype.
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if ((proto === Object.prototype || proto === null) && inheritsNothing()) {
+        const text = compactMembers(v as Record<string, unknown>, options, depth);
+        if (text !== undefined) return text;
+      }
+    }
+  }
   return dumpJson(v, options, depth);
 }
 
@@ -419,8 +450,10 @@ export function freezeDeep<T>(value: T): T {
 }
 
 /** Records `value` as deeply frozen: its caller froze every container in it (a value no one else has seen yet). */
-export function markedDeepFrozen<T extends object>(value: T): T {
-  if (!isMarked(value)) setMark(value, true);
+export function markedDeepFrozen<T extends object>(value: T, mark: true | KnownEscapes = true): T {
+  const known = markOf(value);
+  // A mark not yet printed (`true`) may become the KnownEscapes of the text it was read from.
+  if (known === undefined || (known === true && mark !== true)) setMark(value, mark);
   return value;
 }
 
@@ -472,6 +505,16 @@ function frozenText(value: object, known: FrozenTexts, options: JsonOptions): st
   if (known === true) {
     setMark(value, false);
     return dumpJson(value, options);
+  }
+  if (known instanceof KnownEscapes) {
+    setMark(value, false);
+    const outer = onlyEscaped;
+    onlyEscaped = known.escaped;
+    try {
+      return dumpJson(value, options);
+    } finally {
+      onlyEscaped = outer;
+    }
   }
   const key = optionsKey(options);
   if (typeof known === "string" && key === DEFAULT_KEY) return known;

@@ -9,7 +9,8 @@
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
 import { flatCopy } from "../flat-copy.js";
-import { freezeDeep, freezeDeepFrom, freezeMarked, markedDeepFrozen } from "../jinja/index.js";
+import { KnownEscapes, freezeDeep, freezeDeepFrom, freezeMarked, markedDeepFrozen } from "../jinja/index.js";
+import { escapedLiterals } from "./escaped-literals.js";
 import { isIndexKey } from "../jinja/key-order.js";
 import { JSON_NUMBER, type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
 
@@ -570,8 +571,11 @@ class SharingReader extends Reader {
     // Not the body's last array: the next of its fingerprint is cut where what follows it comes (nativeArray).
     if (text.lastIndexOf("]") >= scan.end) noteFollower(key, text, scan.end);
     else followers.delete(key);
-    const read = JSON.parse(text.slice(start, scan.end)) as unknown[];
+    const own = text.slice(start, scan.end);
+    const read = JSON.parse(own) as unknown[];
     if (scan.floats.length > 0 && !floatsIn(read, text, start, ends, scan.floats)) return undefined;
+    const escaped = escapedLiterals(own);
+    const mark = escaped === undefined ? true : new KnownEscapes(escaped);
     this.pos = scan.end;
     this.reached(this.depth + scan.height);
     for (const item of read) {
@@ -579,10 +583,10 @@ class SharingReader extends Reader {
       // Each item recorded as deeply frozen too, as when read on its own: a render asks about the items
       // (tojson of a tool), and would otherwise walk each to find it frozen. freezeRead marks it (and
       // floatsIn's); markedDeepFrozen is for an item frozen before (a PyFloat).
-      if (!Object.isFrozen(item)) freezeRead(item, false, true);
-      else markedDeepFrozen(item);
+      if (!Object.isFrozen(item)) freezeRead(item, false, true, mark);
+      else markedDeepFrozen(item, mark);
     }
-    keep(key, ownText(text, start, scan.end), freezeMarked(read), scan.height, ends, deep);
+    keep(key, ownText(text, start, scan.end), freezeMarked(read, mark), scan.height, ends, deep);
     return read;
   }
 
@@ -649,7 +653,8 @@ class SharingReader extends Reader {
       return undefined;
     }
     // The array and each item recorded as deeply frozen (see coldArray), as the walk freezes them.
-    const walk: Walk = { ints: false, markAbove: MAX_DEPTH - this.depth - 2, marks: marking };
+    const escaped = escapedLiterals(own);
+    const walk: Walk = { ints: false, markAbove: MAX_DEPTH - this.depth - 2, marks: marking, mark: escaped === undefined ? true : new KnownEscapes(escaped) };
     const height = frozenHeight(read, MAX_DEPTH - this.depth, walk);
     // Only an int can have been written `1.0`: the text is searched for such a literal only when there
     // is one, and it was not searched before the parse.
@@ -767,6 +772,8 @@ interface Walk {
   markAbove: number;
   /** The text was read with its integral floats marked (parseMarked): each mark becomes its PyFloat. */
   marks: boolean;
+  /** What those are marked with: a KnownEscapes when the text's escapes were listed. */
+  mark?: true | KnownEscapes;
 }
 
 /**
@@ -815,7 +822,7 @@ function frozenHeight(node: object, limit: number, walk: Walk): number {
     }
   }
   // Marked as it is frozen, not after: a private-field mark is added only while the object is extensible.
-  if (limit > walk.markAbove) freezeMarked(node);
+  if (limit > walk.markAbove) freezeMarked(node, walk.mark);
   else Object.freeze(node);
   return height + 1;
 }
@@ -829,9 +836,9 @@ function ownText(text: string, start: number, end: number): string {
  * Freezes a value JSON.parse just made, every container in it, turning float marks into PyFloat on
  * the way (`marks`: the text had integral floats). Nothing in it is shared yet, so no container needs
  * the deep-frozen check freezeDeep makes; the root is recorded as deeply frozen when `root` (as it is
- * frozen: see freezeMarked).
+ * frozen: see freezeMarked), with `mark`.
  */
-function freezeRead(node: unknown, marks: boolean, root = false): void {
+function freezeRead(node: unknown, marks: boolean, root = false, mark: true | KnownEscapes = true): void {
   if (node === null || typeof node !== "object") return;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
@@ -848,7 +855,7 @@ function freezeRead(node: unknown, marks: boolean, root = false): void {
       else if (marks && isFloatMark(v)) Object.defineProperty(obj, key, { value: floatOfMark(v), enumerable: true, writable: true, configurable: true });
     }
   }
-  if (root) freezeMarked(node);
+  if (root) freezeMarked(node, mark);
   else Object.freeze(node);
 }
 

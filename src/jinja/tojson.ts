@@ -497,7 +497,8 @@ function frozenText(value: object, known: FrozenTexts, options: JsonOptions): st
  * inspector renders the same tool list again and again, and encoding it is most of a render's work.
  */
 export class JsonCache {
-  private readonly byObject = new WeakMap<object, Map<string, string>>();
+  /** This render's texts by object: the text for DEFAULT_OPTIONS (a string), or the texts by options key. */
+  private readonly byObject = new WeakMap<object, string | Map<string, string>>();
   /** Which render this is, for ACROSS's entries: a number, not the cache itself, which an entry would keep alive (see CheckedEntry). */
   private readonly id = ++renders;
   dump(value: unknown, options: JsonOptions): string {
@@ -515,12 +516,15 @@ export class JsonCache {
     const key = optionsKey(options);
     // Values that cannot be shared (template-made, not plain data) are kept for this render only; looking
     // here first spares them the walk that finds them unshareable on every call.
-    let perObject = this.byObject.get(value);
-    let text = perObject?.get(key) ?? this.shared(value, key, options);
+    const kept = this.byObject.get(value);
+    let text = kept === undefined ? undefined : typeof kept === "string" ? (key === DEFAULT_KEY ? kept : undefined) : kept.get(key);
+    text ??= this.shared(value, key, options);
     if (text === undefined) {
       text = dumpJson(value, options);
-      if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
-      perObject.set(key, text);
+      // The text alone for the default options (what templates print with): no Map for each object.
+      if (kept === undefined) this.byObject.set(value, key === DEFAULT_KEY ? text : new Map([[key, text]]));
+      else if (typeof kept === "string") this.byObject.set(value, new Map([[DEFAULT_KEY, kept], [key, text]]));
+      else kept.set(key, text);
     }
     return text;
   }

@@ -497,8 +497,12 @@ function frozenText(value: object, known: FrozenTexts, options: JsonOptions): st
  * inspector renders the same tool list again and again, and encoding it is most of a render's work.
  */
 export class JsonCache {
-  /** This render's texts by object: the text for DEFAULT_OPTIONS (a string), or the texts by options key. */
-  private readonly byObject = new WeakMap<object, string | Map<string, string>>();
+  /**
+   * This render's texts by object: the text for DEFAULT_OPTIONS (a string), or the texts by options
+   * key. Made at the first object that needs it: most renders of a server's or a kept tool list print
+   * only frozen values (kept by their marks), and a WeakMap is a table the GC must visit.
+   */
+  private byObject: WeakMap<object, string | Map<string, string>> | undefined;
   /** Which render this is, for ACROSS's entries: a number, not the cache itself, which an entry would keep alive (see CheckedEntry). */
   private readonly id = ++renders;
   dump(value: unknown, options: JsonOptions): string {
@@ -516,14 +520,15 @@ export class JsonCache {
     const key = optionsKey(options);
     // Values that cannot be shared (template-made, not plain data) are kept for this render only; looking
     // here first spares them the walk that finds them unshareable on every call.
-    const kept = this.byObject.get(value);
+    const byObject = (this.byObject ??= new WeakMap());
+    const kept = byObject.get(value);
     let text = kept === undefined ? undefined : typeof kept === "string" ? (key === DEFAULT_KEY ? kept : undefined) : kept.get(key);
     text ??= this.shared(value, key, options);
     if (text === undefined) {
       text = dumpJson(value, options);
       // The text alone for the default options (what templates print with): no Map for each object.
-      if (kept === undefined) this.byObject.set(value, key === DEFAULT_KEY ? text : new Map([[key, text]]));
-      else if (typeof kept === "string") this.byObject.set(value, new Map([[DEFAULT_KEY, kept], [key, text]]));
+      if (kept === undefined) byObject.set(value, key === DEFAULT_KEY ? text : new Map([[key, text]]));
+      else if (typeof kept === "string") byObject.set(value, new Map([[DEFAULT_KEY, kept], [key, text]]));
       else kept.set(key, text);
     }
     return text;

@@ -200,6 +200,26 @@ describe("validators are compiled when a call needs one, not when the request is
     }
   });
 
+  it("checks a caller's plain schema again on every render: an edit that breaks it is refused", () => {
+    forceSchemaEngine("codegen");
+    try {
+      const inner: Record<string, unknown> = { type: "string", description: `edited ${Math.random()}` };
+      const body = request([tool("t0", { type: "object", properties: { n: inner } })]);
+      TEMPLATE.render(body);
+      inner.type = "integr";
+      expect(thrown(() => TEMPLATE.render(body)).field).toBe("tools[0].function.parameters.properties.n.type");
+      inner.type = "integer";
+      expect(TEMPLATE.render(body)).toContain('"integer"');
+      // A new object each render (a caller's JSON.parse of each body) with the same bad schema.
+      for (let i = 0; i < 3; i++) {
+        const fresh = request([tool("t0", { type: "object", description: "fresh", properties: { n: { type: "integr" } } })]);
+        expect(thrown(() => TEMPLATE.render(fresh)).field).toBe("tools[0].function.parameters.properties.n.type");
+      }
+    } finally {
+      forceSchemaEngine(undefined);
+    }
+  });
+
   it("still refuses a bad schema when the request is read, naming the field", () => {
     const e = thrown(() => TEMPLATE.render(request([OK, tool("bad", { type: "object", properties: { s: { type: "string", pattern: "(" } } })])));
     expect(e.code).toBe("invalid_request");

@@ -482,15 +482,20 @@ function optionsKey(options: JsonOptions): string {
  * Results for any other plain-data object, shared by all renders but trusted only after checking the
  * object against the record taken when it was encoded (json-snapshot.ts). `checkedBy` is the render
  * that last checked it: within one render the immutable sandbox keeps it unchanged, so once is enough.
+ * It is that render's number, not its JsonCache: V8's young-generation GC keeps a WeakMap's values
+ * until a full GC even when their keys die young, so an entry for a caller's new object held the
+ * whole cache of its render alive (every text made in it) and moved it to the old generation.
  * The record is taken the second time an object is met (`record` undefined until then): a caller who
  * builds new objects for every request pays no walk for a reuse that cannot come.
  */
 interface CheckedEntry {
   readonly record: readonly unknown[];
   readonly texts: Map<string, string>;
-  checkedBy: JsonCache | undefined;
+  checkedBy: number;
 }
 const ACROSS = new WeakMap<object, CheckedEntry>();
+/** JsonCaches made so far (their ids; 2^53 renders before one repeats). */
+let renders = 0;
 /** The record of an object met once: recorded if it is met again (its texts stay empty). */
 const SEEN_ONCE: readonly unknown[] = [];
 const NO_TEXTS = new Map<string, string>();
@@ -535,7 +540,14 @@ function frozenText(value: object, known: FrozenTexts, options: JsonOptions): st
  * inspector renders the same tool list again and again, and encoding it is most of a render's work.
  */
 export class JsonCache {
-  private readonly byObject = new WeakMap<object, Map<string, string>>();
+  /**
+   * This render's texts by object: the text for DEFAULT_OPTIONS (a string), or the texts by options
+   * key. Made at the first object that needs it: most renders of a server's or a kept tool list print
+   * only frozen values (kept by their marks), and a WeakMap is a table the GC must visit.
+   */
+  private byObject: WeakMap<object, string | Map<string, string>> | undefined;
+  /** Which render this is, for ACROSS's entries: a number, not the cache itself, which an entry would keep alive (see CheckedEntry). */
+  private readonly id = ++renders;
   dump(value: unknown, options: JsonOptions): string {
     if (value === null || typeof value !== "object" || value instanceof PyFloat || value instanceof Markup) {
       return dumpJson(value, options);
@@ -551,12 +563,16 @@ export class JsonCache {
     const key = optionsKey(options);
     // Values that cannot be shared (template-made, not plain data) are kept for this render only; looking
     // here first spares them the walk that finds them unshareable on every call.
-    let perObject = this.byObject.get(value);
-    let text = perObject?.get(key) ?? this.shared(value, key, options);
+    const byObject = (this.byObject ??= new WeakMap());
+    const kept = byObject.get(value);
+    let text = kept === undefined ? undefined : typeof kept === "string" ? (key === DEFAULT_KEY ? kept : undefined) : kept.get(key);
+    text ??= this.shared(value, key, options);
     if (text === undefined) {
       text = dumpJson(value, options);
-      if (perObject === undefined) this.byObject.set(value, (perObject = new Map()));
-      perObject.set(key, text);
+      // The text alone for the default options (what templates print with): no Map for each object.
+      if (kept === undefined) byObject.set(value, key === DEFAULT_KEY ? text : new Map([[key, text]]));
+      else if (typeof kept === "string") byObject.set(value, new Map([[DEFAULT_KEY, kept], [key, text]]));
+      else kept.set(key, text);
     }
     return text;
   }
@@ -564,20 +580,20 @@ export class JsonCache {
   /** The result shared across renders for an object that is not deeply frozen, or undefined when it cannot be shared. */
   private shared(value: object, key: string, options: JsonOptions): string | undefined {
     let entry = ACROSS.get(value);
-    if (entry !== undefined && entry.checkedBy !== this) {
-      if (entry.record !== SEEN_ONCE && matchesRecord(value, entry.record)) entry.checkedBy = this;
+    if (entry !== undefined && entry.checkedBy !== this.id) {
+      if (entry.record !== SEEN_ONCE && matchesRecord(value, entry.record)) entry.checkedBy = this.id;
       else entry = entry.record === SEEN_ONCE ? entry : undefined;
     }
     if (entry === undefined) {
       // The first time: only noted (this render keeps its text in byObject).
-      ACROSS.set(value, { record: SEEN_ONCE, texts: NO_TEXTS, checkedBy: this });
+      ACROSS.set(value, { record: SEEN_ONCE, texts: NO_TEXTS, checkedBy: this.id });
       return undefined;
     }
     if (entry.record === SEEN_ONCE) {
-      if (entry.checkedBy === this) return undefined; // met again in the same render: byObject has it
+      if (entry.checkedBy === this.id) return undefined; // met again in the same render: byObject has it
       const record = recordValue(value);
       if (record === undefined) return undefined;
-      ACROSS.set(value, (entry = { record, texts: new Map(), checkedBy: this }));
+      ACROSS.set(value, (entry = { record, texts: new Map(), checkedBy: this.id }));
     }
     let text = entry.texts.get(key);
     if (text === undefined) entry.texts.set(key, (text = flatCopy(dumpJson(value, options))));

@@ -119,6 +119,31 @@ function checkFrozen(schema: unknown, deepFrozen: boolean): Checked | undefined 
   }
 }
 
+/**
+ * What checkToolSchema is told of a schema that is not frozen and that no earlier check knows: the
+ * survey (the walk the text-based check makes first anyway) passed it, so the text-based check would
+ * pass it too. It is kept nowhere: the object may change before it is met again, and a new object
+ * each request (a caller's JSON.parse of every body, its tools new) would only fill the caches with
+ * what is never met again; stringifying the schema to key the text cache, the cache's insertion and
+ * the identity entry were two thirds of checking such a request's 21 schemas (issue 19). A schema
+ * the survey cannot vouch for takes the text-based check, as before.
+ */
+const PASSED: Checked = new CheckedSchema(() => {
+  throw new Error("no validator is built for a check alone");
+});
+
+/** The survey of a schema that is not known to be frozen: true when the text-based check would pass it without its full path. */
+function surveyPasses(schema: object): boolean {
+  if (schemaEngine() !== "codegen" || !isSchemaObject(schema)) return false;
+  try {
+    const facts: SurveyFacts = { textBound: 0, mentionsRef: false, frozen: false };
+    const patterns = surveySchema(schema, facts);
+    return patterns !== undefined && !facts.mentionsRef && facts.textBound <= SCHEMA_LIMITS.maxChars && patterns.every(patternCompiles);
+  } catch {
+    return false; // the text-based check decides
+  }
+}
+
 function checkFully(text: string): Checked {
   try {
     const schema = JSON.parse(text) as unknown;
@@ -184,7 +209,7 @@ const byObject = new WeakMap<object, { record: readonly unknown[] | undefined; t
  * an object meets this cache again only in another list. toolValidator keeps its own entry (the
  * validator it builds is worth keeping).
  */
-function checked(schema: unknown, inFrozenList: boolean): Checked {
+function checked(schema: unknown, inFrozenList: boolean, checkOnly: boolean): Checked {
   const engine = schemaEngine();
   const isObj = schema !== null && typeof schema === "object";
   const hit = isObj ? byObject.get(schema) : undefined;
@@ -196,7 +221,7 @@ function checked(schema: unknown, inFrozenList: boolean): Checked {
       if (!inFrozenList) byObject.set(schema, { record: FROZEN, text: undefined, engine, result });
       return result;
     }
-  }
+  } else if (isObj && checkOnly && hit === undefined && surveyPasses(schema)) return PASSED;
   const text = schemaText(schema);
   const cache = text.length > LARGE ? large : small;
   // The engine is part of the key only in tests that force one; normally it never changes.
@@ -228,13 +253,13 @@ function errorFor(problem: SchemaProblem, schema: unknown, field: string): Chatw
  * caller keeps.
  */
 export function checkToolSchema(schema: unknown, field: string | (() => string), inFrozenList = false): void {
-  const result = checked(schema, inFrozenList);
+  const result = checked(schema, inFrozenList, true);
   if (result instanceof SchemaProblem) throw errorFor(result, schema, typeof field === "string" ? field : field());
 }
 
 /** The validator for `schema` (compiled now if it was not yet); throws like checkToolSchema (with `field`) when there cannot be one. */
 export function toolValidator(schema: unknown, field: string): ValueValidator {
-  const result = checked(schema, false);
+  const result = checked(schema, false, false);
   if (result instanceof SchemaProblem) throw errorFor(result, schema, field);
   return result.validator;
 }

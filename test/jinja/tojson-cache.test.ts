@@ -32,6 +32,17 @@ describe("tojson reuse across renders", () => {
     expect(render()).toContain('"extra": null');
   });
 
+  it("keeps one object's texts for each options apart within a render, in either order", () => {
+    const both = compileTemplate("{{ x | tojson }}|{{ x | tojson(indent=1) }}|{{ x | tojson }}|{{ x | tojson(indent=1) }}");
+    const indentFirst = compileTemplate("{{ x | tojson(indent=1) }}|{{ x | tojson }}|{{ x | tojson(indent=1) }}");
+    for (let i = 0; i < 3; i++) {
+      const x = { a: [1, "b"] }; // a new unfrozen object each time, and the same one again
+      expect(both.render({ x })).toBe('{"a": [1, "b"]}|{\n "a": [\n  1,\n  "b"\n ]\n}|{"a": [1, "b"]}|{\n "a": [\n  1,\n  "b"\n ]\n}');
+      expect(indentFirst.render({ x })).toBe('{\n "a": [\n  1,\n  "b"\n ]\n}|{"a": [1, "b"]}|{\n "a": [\n  1,\n  "b"\n ]\n}');
+      expect(both.render({ x })).toBe(both.render({ x }));
+    }
+  });
+
   it("keeps key order changes and same-valued new strings apart", () => {
     const tool: Record<string, unknown> = { a: 1, b: 2 };
     expect(t.render({ tools: [tool] })).toBe('{"a": 1, "b": 2}\n');

@@ -15,13 +15,16 @@
  */
 import { freezeDeep, isDeepFrozen } from "../jinja/index.js";
 import type { Message, TemplateInfo } from "./message-rules.js";
+import { RecentWeakMap } from "./recent-weak-map.js";
 
 /**
  * Normalised messages by frozen messages array: `true` once noted, then what was made for it. Bounded
  * by what keeps those arrays (readSharedJson's cache): an entry dies with its array, and its messages
- * are shallow copies of the array's (what they hold is the array's own frozen values).
+ * are shallow copies of the array's (what they hold is the array's own frozen values). Noted in a
+ * RecentWeakMap: most arrays are never met again (an agent loop's history is new every turn), and
+ * noting each in one long-lived WeakMap cost about 1 us a render.
  */
-const NORMALISED = new WeakMap<readonly unknown[], true | { info: TemplateInfo; messages: Message[]; warnings: readonly string[] }>();
+const NORMALISED = new RecentWeakMap<readonly unknown[], true | { info: TemplateInfo; messages: Message[]; warnings: readonly string[] }>();
 
 /** `normalise(messages)`, or what it gave for these very messages before, with its warnings added to `warnings` again. */
 export function keptMessages(messages: readonly unknown[], info: TemplateInfo, warnings: string[], normalise: (messages: readonly unknown[]) => Message[]): Message[] {

@@ -9,6 +9,7 @@ import { schemaEngine, toolSchemaError, toolSchemaProblem } from "../schema/inde
 import type { FunctionTool, ToolChoice } from "../types.js";
 import { isObject } from "./is-object.js";
 import { keptTools } from "./kept-tools.js";
+import { RecentWeakMap } from "./recent-weak-map.js";
 import { withFields } from "../jinja/key-order.js";
 
 /** Validates and converts `tools` to the Chat Completions shape. `field` names the array in errors. */
@@ -39,7 +40,7 @@ function frozenList(source: readonly unknown[], out: FunctionTool[]): FunctionTo
 }
 
 /** normalizeTools' result for each deeply frozen list, with the schema engine that checked it and the field named in errors. */
-const NORMALISED = new WeakMap<readonly unknown[], { engine: string; field: string; tools: FunctionTool[] }>();
+const NORMALISED = new RecentWeakMap<readonly unknown[], { engine: string; field: string; tools: FunctionTool[] }>();
 
 /**
  * `deepFrozen`: the list is deeply frozen (so is every schema in it, which its check then need not ask).

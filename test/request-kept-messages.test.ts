@@ -5,7 +5,7 @@
  * the shared messages.
  */
 import { describe, expect, it } from "vitest";
-import { normalizeRequest, readJson, readSharedJson } from "../src/request/index.js";
+import { normalizeConversation, normalizeRequest, readJson, readSharedJson } from "../src/request/index.js";
 import { loadTemplate, type ChatTemplate, type RenderOptions } from "../src/template/index.js";
 
 const BODY = JSON.stringify({
@@ -146,5 +146,32 @@ describe("kept messages across templates, options and templates that write", () 
     const fresh = outcome(t, readJson(body), {});
     expect(fresh.warnings.length).toBeGreaterThan(0);
     for (let i = 0; i < 4; i++) expect(outcome(t, readSharedJson(body), {})).toEqual(fresh);
+  });
+});
+
+describe("unchanged messages of a deeply frozen array", () => {
+  const info = { readsContentParts: false, knowsDeveloperRole: false };
+  const body = {
+    messages: [
+      { role: "system", content: "kmsg share: be brief." },
+      { role: "developer", content: "kmsg share: renamed for this template" },
+      { role: "user", content: "kmsg share: hi" },
+      { role: "assistant", content: null, tool_calls: [{ id: "kshare1", type: "function", function: { name: "f", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "kshare1", content: "no name: one is added" },
+      { role: "tool", tool_call_id: "kshare1", name: "f", content: "named" },
+      { role: "assistant", content: "kmsg share: done" },
+      { role: "assistant", content: "" },
+    ],
+  };
+
+  it("are the array's own in a render's normalisation, and copies where a rule changes them or for normalizeRequest", () => {
+    const read = readSharedJson(JSON.stringify(body)) as { messages: Record<string, unknown>[] };
+    const shared = normalizeConversation(read, info, true).messages;
+    const same = shared.map((m, i) => m === read.messages[i]);
+    expect(same).toEqual([true, false, true, false, false, true, true, false]);
+    expect(shared).toEqual(normalizeRequest(body, info).messages);
+    expect(normalizeRequest(read, info).messages.some((m, i) => m === read.messages[i])).toBe(false);
+    // A caller's plain messages are always copied.
+    expect(normalizeConversation(body, info, true).messages.some((m, i) => m === body.messages[i])).toBe(false);
   });
 });

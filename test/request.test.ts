@@ -420,6 +420,16 @@ describe("rule 9: tools and tool_choice", () => {
     const f = { type: "function", function: { name: "f" } };
     expect(fieldOf({ messages: m, tools: [f, { type: "function", function: { name: "g" } }, f] })).toBe("tools[2].function.name");
     expect(fieldOf({ input: "x", tools: [{ type: "function", name: "f" }, { type: "function", name: "f" }] })).toBe("tools[1].name");
+    // Short lists compare names in turn, long ones keep a Set: both find a repeat anywhere, plain and frozen (readSharedJson's).
+    for (const count of [2, 32, 33, 80]) {
+      const tools = Array.from({ length: count }, (_, i) => ({ type: "function", function: { name: `tool_${i}` } }));
+      expect(normalizeRequest({ messages: m, tools }, plain).tools).toHaveLength(count);
+      expect(normalizeRequest(readSharedJson(JSON.stringify({ messages: m, tools })), plain).tools).toHaveLength(count);
+      // Same length as an earlier name but other text, then a real repeat last.
+      const repeated = [...tools, { type: "function", function: { name: "tool_x" } }, { type: "function", function: { name: `tool_${count >> 1}` } }];
+      expect(fieldOf({ messages: m, tools: repeated })).toBe(`tools[${count + 1}].function.name`);
+      expect(fieldOf(readSharedJson(JSON.stringify({ messages: m, tools: repeated })))).toBe(`tools[${count + 1}].function.name`);
+    }
   });
   it("reads tool_choice", () => {
     const m = [{ role: "user", content: "x" }];

@@ -88,6 +88,19 @@ describe("surveySchema", () => {
     expect(facts.frozen).toBe(false);
   });
 
+  it("says a schema has a $ref only where one is a keyword of a subschema", () => {
+    const facts = (schema: object) => {
+      const f = { textBound: 0, mentionsRef: false, frozen: false };
+      expect(surveySchema(freezeDeep(schema), f, true)).toEqual([]);
+      return f.mentionsRef;
+    };
+    expect(facts({ properties: { n: { $ref: "#/definitions/n" } }, definitions: { n: { type: "integer" } } })).toBe(true);
+    expect(facts({ anyOf: [{ items: { $ref: "#" } }] })).toBe(true);
+    // A property named $ref, a description or default that spells it, data holding the key: no reference.
+    expect(facts({ type: "object", properties: { $ref: { type: "string", description: 'the "$ref' } } })).toBe(false);
+    expect(facts({ default: { $ref: "#/x" }, enum: ["$ref"], examples: [{ $ref: "#" }] })).toBe(false);
+  });
+
   it("sends to the full path a schema past the limits (which words the limit error)", () => {
     let deep: Record<string, unknown> = { type: "string" };
     for (let i = 0; i < 70; i++) deep = { properties: { x: deep } };

@@ -295,6 +295,13 @@ describe("deeply frozen schemas (readSharedJson's bodies) are checked by identit
       const withRef = frozenBody([{ type: "object", description: unique(), $defs: { n: { type: "integer" } }, properties: { n: { $ref: "#/$defs/n" } } }]);
       TEMPLATE.render(withRef);
       expect(ajvCompileCount()).toBe(before + 2);
+      // Spelling "$ref" in a description, a property's name or a default is no reference: compiled only for a call.
+      const spelled = frozenBody([{ type: "object", description: `${unique()}, see "$ref`, properties: { $ref: { type: "integer", default: { $ref: "#/x" } } }, required: ["$ref"] }]);
+      TEMPLATE.render(spelled);
+      expect(ajvCompileCount()).toBe(before + 2);
+      expect(parseCompletion("hermes", call("t0", { $ref: "x" }), spelled).errors.map((e) => e.type)).toEqual(["invalid_arguments"]);
+      expect(parseCompletion("hermes", call("t0", { $ref: 2 }), spelled).errors).toEqual([]);
+      expect(ajvCompileCount()).toBe(before + 3);
     } finally {
       forceSchemaEngine(undefined);
     }

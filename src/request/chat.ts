@@ -4,25 +4,42 @@ import { isObject } from "./is-object.js";
 import { copyObject } from "../jinja/key-order.js";
 import type { Message, MessageRules } from "./message-rules.js";
 
-export function chatMessages(messages: unknown, rules: MessageRules): Message[] {
+/**
+ * `share`: the messages are deeply frozen and the result only read (a render's, kept-messages.ts), so a
+ * message that no rule changes is returned itself rather than copied (a system, user or named tool
+ * message: most of a conversation; copying each was a quarter of normalising a new one).
+ */
+export function chatMessages(messages: unknown, rules: MessageRules, share = false): Message[] {
   if (!Array.isArray(messages)) throw invalidRequest("messages", "must be an array of messages");
-  return messages.map((message, i) => chatMessage(message, `messages[${i}]`, rules));
+  const out: Message[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    rules.at("messages", i);
+    out.push(chatMessage(messages[i], rules, share));
+  }
+  return out;
 }
 
-function chatMessage(message: unknown, field: string, rules: MessageRules): Message {
-  if (!isObject(message)) throw invalidRequest(field, "a message must be an object");
+/** The message at rules' current item (`messages[i]`: field names are made only for an error). */
+function chatMessage(message: unknown, rules: MessageRules, share: boolean): Message {
+  if (!isObject(message)) throw invalidRequest(rules.field(), "a message must be an object");
+  const role = rules.role(message.role);
+  const hasContent = "content" in message;
+  const content = hasContent ? rules.content(message.content, role) : undefined;
+  const calls = message.tool_calls;
+  const hasCalls = calls !== undefined && calls !== null;
+  const toolCalls = hasCalls ? rules.toolCalls(calls) : calls;
+  const callId = message.tool_call_id;
+  const name = role === "tool" && callId !== undefined && callId !== null ? rules.callName(callId) : undefined;
+  const named = name !== undefined && (message.name === undefined || message.name === null);
+  if (share && role === message.role && content === message.content && !hasCalls && !named && (role !== "assistant" || (typeof content === "string" && content !== ""))) {
+    return message;
+  }
   const copy: Message = copyObject(message);
-  const role = rules.role(message.role, `${field}.role`);
   copy.role = role;
-  if ("content" in copy) copy.content = rules.content(copy.content, `${field}.content`, role);
-  if (copy.tool_calls !== undefined && copy.tool_calls !== null) {
-    copy.tool_calls = rules.toolCalls(copy.tool_calls, `${field}.tool_calls`);
-  }
+  if (hasContent) copy.content = content;
+  if (hasCalls) copy.tool_calls = toolCalls;
   // OpenAI sends `content: null` next to tool calls; templates concatenate it as a string (rule 3).
-  if (copy.role === "assistant") rules.assistantContent(copy);
-  if (copy.role === "tool" && copy.tool_call_id !== undefined && copy.tool_call_id !== null) {
-    const name = rules.callName(copy.tool_call_id, `${field}.tool_call_id`);
-    if ((copy.name === undefined || copy.name === null) && name !== undefined) copy.name = name;
-  }
+  if (role === "assistant") rules.assistantContent(copy);
+  if (named) copy.name = name;
   return copy;
 }

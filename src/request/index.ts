@@ -40,7 +40,7 @@ export function normalizeConversation(body: unknown, templateInfo: TemplateInfo,
   // Only a frozen array can be one met before (a caller's own array is normalised as it is now).
   const messages: Message[] =
     shareMessages && Array.isArray(body.messages) && Object.isFrozen(body.messages)
-      ? keptMessages(body.messages, templateInfo, warnings, (list) => rules.oneCallPerMessage(chatMessages(list, rules)))
+      ? keptMessages(body.messages, templateInfo, warnings, (list, deepFrozen) => rules.oneCallPerMessage(chatMessages(list, rules, deepFrozen)))
       : rules.oneCallPerMessage(
           body.messages !== undefined ? chatMessages(body.messages, rules) : responsesMessages(body.instructions, body.input, rules),
         );

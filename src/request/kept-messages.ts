@@ -15,24 +15,31 @@
  */
 import { freezeDeep, isDeepFrozen } from "../jinja/index.js";
 import type { Message, TemplateInfo } from "./message-rules.js";
+import { RecentWeakMap } from "./recent-weak-map.js";
 
 /**
  * Normalised messages by frozen messages array: `true` once noted, then what was made for it. Bounded
  * by what keeps those arrays (readSharedJson's cache): an entry dies with its array, and its messages
- * are shallow copies of the array's (what they hold is the array's own frozen values).
+ * are shallow copies of the array's (what they hold is the array's own frozen values). Noted in a
+ * RecentWeakMap: most arrays are never met again (an agent loop's history is new every turn), and
+ * noting each in one long-lived WeakMap cost about 1 us a render.
  */
-const NORMALISED = new WeakMap<readonly unknown[], true | { info: TemplateInfo; messages: Message[]; warnings: readonly string[] }>();
+const NORMALISED = new RecentWeakMap<readonly unknown[], true | { info: TemplateInfo; messages: Message[]; warnings: readonly string[] }>();
 
-/** `normalise(messages)`, or what it gave for these very messages before, with its warnings added to `warnings` again. */
-export function keptMessages(messages: readonly unknown[], info: TemplateInfo, warnings: string[], normalise: (messages: readonly unknown[]) => Message[]): Message[] {
-  if (!isDeepFrozen(messages)) return normalise(messages);
+/**
+ * `normalise(messages)`, or what it gave for these very messages before, with its warnings added to
+ * `warnings` again. `normalise` is told whether the messages are deeply frozen (it may then return
+ * those it leaves unchanged as they are).
+ */
+export function keptMessages(messages: readonly unknown[], info: TemplateInfo, warnings: string[], normalise: (messages: readonly unknown[], deepFrozen: boolean) => Message[]): Message[] {
+  if (!isDeepFrozen(messages)) return normalise(messages, false);
   const done = NORMALISED.get(messages);
   if (done !== undefined && done !== true && done.info === info) {
     if (done.warnings.length > 0) warnings.push(...done.warnings);
     return done.messages;
   }
   const before = warnings.length;
-  const out = normalise(messages);
+  const out = normalise(messages, true);
   // Made for another info (a render retried in another tool-call shape): the first one stays.
   if (done === undefined) NORMALISED.set(messages, true);
   else if (done === true) NORMALISED.set(messages, { info, messages: freezeDeep(out), warnings: warnings.slice(before) });

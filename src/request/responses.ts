@@ -34,9 +34,9 @@ class ItemFolder {
 
   addAll(items: unknown[]): void {
     items.forEach((item, i) => {
-      const field = `input[${i}]`;
-      if (!isObject(item)) throw invalidRequest(field, "an input item must be an object");
-      this.add(item, field);
+      this.rules.at("input", i);
+      if (!isObject(item)) throw invalidRequest(this.rules.field(), "an input item must be an object");
+      this.add(item);
     });
     for (const message of this.out) if (message.role === "assistant") this.rules.assistantContent(message);
     if (this.pendingReasoning.length > 0) {
@@ -44,48 +44,49 @@ class ItemFolder {
     }
   }
 
-  private add(item: Record<string, unknown>, field: string): void {
+  /** The item at rules' current one (`input[i]`, which every field in an error starts with). */
+  private add(item: Record<string, unknown>): void {
     const type = item.type ?? (item.role !== undefined ? "message" : undefined);
     switch (type) {
       case "message":
-        return this.message(item, field);
+        return this.message(item);
       case "function_call":
-        return this.functionCall(item, field);
+        return this.functionCall(item);
       case "function_call_output":
         this.out.push({
           role: "tool",
           tool_call_id: item.call_id,
-          name: this.rules.callName(item.call_id, `${field}.call_id`),
-          content: this.rules.content(item.output, `${field}.output`, "tool"),
+          name: this.rules.callName(item.call_id, "call_id"),
+          content: this.rules.content(item.output, "tool", "output"),
         });
         return;
       case "reasoning":
         this.pendingReasoning.push(joinPartTexts(item.summary));
         return;
       default:
-        throw invalidRequest(`${field}.type`, `unsupported input item type ${JSON.stringify(type)}`);
+        throw invalidRequest(this.rules.field(".type"), `unsupported input item type ${JSON.stringify(type)}`);
     }
   }
 
-  private message(item: Record<string, unknown>, field: string): void {
-    const role = this.rules.role(item.role, `${field}.role`);
-    const content = this.rules.content(item.content, `${field}.content`, role);
+  private message(item: Record<string, unknown>): void {
+    const role = this.rules.role(item.role);
+    const content = this.rules.content(item.content, role);
     if (role === "assistant") return this.pushAssistant({ role, content: content ?? "" });
-    if (content === undefined || content === null) throw invalidRequest(`${field}.content`, "is missing");
+    if (content === undefined || content === null) throw invalidRequest(this.rules.field(".content"), "is missing");
     this.out.push({ role, content });
   }
 
-  private functionCall(item: Record<string, unknown>, field: string): void {
-    if (typeof item.call_id !== "string") throw invalidRequest(`${field}.call_id`, "must be a string");
-    if (typeof item.name !== "string" || item.name === "") throw invalidRequest(`${field}.name`, "must be a non-empty string");
+  private functionCall(item: Record<string, unknown>): void {
+    if (typeof item.call_id !== "string") throw invalidRequest(this.rules.field(".call_id"), "must be a string");
+    if (typeof item.name !== "string" || item.name === "") throw invalidRequest(this.rules.field(".name"), "must be a non-empty string");
     if (typeof item.arguments !== "string" && !isObject(item.arguments)) {
-      throw invalidRequest(`${field}.arguments`, "must be a JSON string (or an object)");
+      throw invalidRequest(this.rules.field(".arguments"), "must be a JSON string (or an object)");
     }
     this.rules.rememberCall(item.call_id, item.name);
     const call = {
       id: item.call_id,
       type: "function",
-      function: { name: item.name, arguments: this.rules.arguments(item.arguments, `${field}.arguments`) },
+      function: { name: item.name, arguments: this.rules.arguments(item.arguments) },
     };
     // The call joins the assistant turn it belongs to: the assistant message right before it (a text
     // message or earlier calls). After a tool result or a user message it starts a new assistant turn.

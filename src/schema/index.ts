@@ -100,27 +100,37 @@ function check(text: string, schema: unknown): Checked {
 /**
  * A deeply frozen schema (readSharedJson's: it cannot change, so it is kept by identity alone) checked
  * without its JSON text: the survey sees that all of it is frozen, bounds the text's length and sees
- * whether it would mention `"$ref"`, so the text is made only for the validator, when a call needs one. Stringifying every new
+ * whether it has a `$ref`, so the text is made only for the validator, when a call needs one. Stringifying every new
  * schema to key a cache by it was the check's largest cost for requests that share nothing (issue 19),
  * and such a request's frozen schema finds nothing by its text anyway: the same text read again is
  * the same frozen value. Undefined when the text-based check must decide (and word the error).
- * `deepFrozen`: the caller knows it is deeply frozen (a part of a list it found so), so the survey
- * need not ask each container.
+ * (A schema of a deeply frozen list has the same survey in toolSchemaProblem, with nothing made.)
  */
-function checkFrozen(schema: unknown, deepFrozen: boolean): Checked | undefined {
-  if (schemaEngine() !== "codegen" || !isSchemaObject(schema)) return undefined;
+function checkFrozen(schema: unknown): Checked | undefined {
+  return surveyPasses(schema, false) ? new CheckedSchema(() => compileWithAjv(bodyOf(schemaText(schema)), true)) : undefined;
+}
+
+/** What surveySchema learns, filled in afresh by each survey (one object for all: nothing is kept from it). */
+const FACTS: SurveyFacts = { textBound: 0, mentionsRef: false, frozen: false };
+
+/**
+ * The survey alone vouches for this schema (false: the text-based check decides): the text-based check
+ * would pass it without its full path. `deepFrozen`: the caller knows it is deeply frozen (a part of a
+ * list it found so), so the survey need not ask each container; `frozen`: it must be frozen all
+ * through (false for a caller's schema checked once, kept nowhere: PASSED).
+ */
+function surveyPasses(schema: unknown, deepFrozen: boolean, frozen = true): boolean {
+  if (schemaEngine() !== "codegen" || !isSchemaObject(schema)) return false;
   try {
-    const facts: SurveyFacts = { textBound: 0, mentionsRef: false, frozen: false };
-    const patterns = surveySchema(schema, facts, deepFrozen);
-    if (patterns === undefined || !facts.frozen || facts.mentionsRef || facts.textBound > SCHEMA_LIMITS.maxChars || !patterns.every(patternCompiles)) return undefined;
-    return new CheckedSchema(() => compileWithAjv(bodyOf(schemaText(schema)), true));
+    const patterns = surveySchema(schema, FACTS, deepFrozen);
+    return patterns !== undefined && (FACTS.frozen || !frozen) && !FACTS.mentionsRef && FACTS.textBound <= SCHEMA_LIMITS.maxChars && (patterns.length === 0 || patterns.every(patternCompiles));
   } catch {
-    return undefined; // the text-based check decides
+    return false; // the text-based check decides
   }
 }
 
 /**
- * What checkToolSchema is told of a schema that is not frozen and that no earlier check knows: the
+ * What toolSchemaProblem is told of a schema that is not frozen and that no earlier check knows: the
  * survey (the walk the text-based check makes first anyway) passed it, so the text-based check would
  * pass it too. It is kept nowhere: the object may change before it is met again, and a new object
  * each request (a caller's JSON.parse of every body, its tools new) would only fill the caches with
@@ -131,18 +141,6 @@ function checkFrozen(schema: unknown, deepFrozen: boolean): Checked | undefined 
 const PASSED: Checked = new CheckedSchema(() => {
   throw new Error("no validator is built for a check alone");
 });
-
-/** The survey of a schema that is not known to be frozen: true when the text-based check would pass it without its full path. */
-function surveyPasses(schema: object): boolean {
-  if (schemaEngine() !== "codegen" || !isSchemaObject(schema)) return false;
-  try {
-    const facts: SurveyFacts = { textBound: 0, mentionsRef: false, frozen: false };
-    const patterns = surveySchema(schema, facts);
-    return patterns !== undefined && !facts.mentionsRef && facts.textBound <= SCHEMA_LIMITS.maxChars && patterns.every(patternCompiles);
-  } catch {
-    return false; // the text-based check decides
-  }
-}
 
 function checkFully(text: string): Checked {
   try {
@@ -203,7 +201,8 @@ const byObject = new WeakMap<object, { record: readonly unknown[] | undefined; t
 
 /**
  * `inFrozenList`: the schema is part of a deeply frozen tool list whose normalised result the caller
- * keeps by identity (normalizeTools), so a schema the survey vouches for is not kept here as well:
+ * keeps by identity (normalizeTools), and toolSchemaProblem surveyed it already: one the survey
+ * vouches for never comes here, and is not kept here as well:
  * a WeakMap entry for a new object cost about what surveying the schema again costs (1.5 µs, measured
  * on a request that shares nothing, whose 21 entries were a third of checking its schemas), and such
  * an object meets this cache again only in another list. toolValidator keeps its own entry (the
@@ -215,13 +214,14 @@ function checked(schema: unknown, inFrozenList: boolean, checkOnly: boolean): Ch
   const hit = isObj ? byObject.get(schema) : undefined;
   if (hit !== undefined && hit.engine === engine && (hit.record === FROZEN || (hit.record !== undefined && matchesRecord(schema, hit.record)))) return hit.result;
   // Frozen at the root (a caller's objects hardly ever are): the survey sees whether all of it is.
-  if (isObj && (inFrozenList || Object.isFrozen(schema))) {
-    const result = checkFrozen(schema, inFrozenList);
+  // One in a frozen list was surveyed already (toolSchemaProblem).
+  if (isObj && !inFrozenList && Object.isFrozen(schema)) {
+    const result = checkFrozen(schema);
     if (result !== undefined) {
-      if (!inFrozenList) byObject.set(schema, { record: FROZEN, text: undefined, engine, result });
+      byObject.set(schema, { record: FROZEN, text: undefined, engine, result });
       return result;
     }
-  } else if (isObj && checkOnly && hit === undefined && surveyPasses(schema)) return PASSED;
+  } else if (isObj && checkOnly && hit === undefined && surveyPasses(schema, false, false)) return PASSED;
   const text = schemaText(schema);
   const cache = text.length > LARGE ? large : small;
   // The engine is part of the key only in tests that force one; normally it never changes.
@@ -247,17 +247,24 @@ function errorFor(problem: SchemaProblem, schema: unknown, field: string): Chatw
 }
 
 /**
- * Throws a ChatwireError naming `field` when `schema` cannot be used to validate arguments. `field`
- * may be given as a function, called only for the error (most schemas need no field name made).
- * `inFrozenList`: the schema is part of a deeply frozen list (isDeepFrozen said so) whose result the
- * caller keeps.
+ * Why `schema` cannot be used to validate arguments, or undefined when it can (toolSchemaError words
+ * the problem for the request's field, made only then). `inFrozenList`: the schema is part of a deeply
+ * frozen list (isDeepFrozen said so) whose result the caller keeps, so one the survey alone vouches
+ * for gets nothing made or kept here (a request that shares nothing made a checked result and its
+ * closure per tool only to drop it); a validator, once a call needs one, is toolValidator's.
  */
-export function checkToolSchema(schema: unknown, field: string | (() => string), inFrozenList = false): void {
+export function toolSchemaProblem(schema: unknown, inFrozenList = false): SchemaProblem | undefined {
+  if (inFrozenList && surveyPasses(schema, true)) return undefined;
   const result = checked(schema, inFrozenList, true);
-  if (result instanceof SchemaProblem) throw errorFor(result, schema, typeof field === "string" ? field : field());
+  return result instanceof SchemaProblem ? result : undefined;
 }
 
-/** The validator for `schema` (compiled now if it was not yet); throws like checkToolSchema (with `field`) when there cannot be one. */
+/** The request error for toolSchemaProblem's `problem` with `schema`, named by the schema's `field` (`tools[2].function.parameters`). */
+export function toolSchemaError(problem: SchemaProblem, schema: unknown, field: string): ChatwireError {
+  return errorFor(problem, schema, field);
+}
+
+/** The validator for `schema` (compiled now if it was not yet); throws toolSchemaError's error (with `field`) when there cannot be one. */
 export function toolValidator(schema: unknown, field: string): ValueValidator {
   const result = checked(schema, false, false);
   if (result instanceof SchemaProblem) throw errorFor(result, schema, field);

@@ -26,8 +26,10 @@ import { LISTS as LIST_KEYWORDS, MAPS as MAP_KEYWORDS, SINGLE as SINGLE_KEYWORDS
 const enum Kw {
   /** A keyword the meta-schema does not name and that holds no subschema: data, anything goes. */
   Data,
-  /** A string (`title`, `description`, `$ref`, `format`...). */
+  /** A string (`title`, `description`, `format`...). */
   String,
+  /** `$ref`: a string, and a reference only compiling can judge. */
+  Ref,
   /** A string, and a pattern to compile. */
   Pattern,
   /** `$schema`: a string, except at the root (dropped before the meta-schema would see it). */
@@ -71,7 +73,8 @@ for (const key of SINGLE_KEYWORDS) KEYWORDS.set(key, Kw.FreeSingle);
 for (const key of LIST_KEYWORDS) KEYWORDS.set(key, KEYWORDS.get(key) === Kw.FreeSingle ? Kw.FreeSingleOrList : Kw.FreeList);
 for (const key of MAP_KEYWORDS) KEYWORDS.set(key, Kw.FreeMap);
 const META: ReadonlyArray<readonly [Kw, readonly string[]]> = [
-  [Kw.String, ["$id", "$ref", "$comment", "title", "description", "format", "contentMediaType", "contentEncoding"]],
+  [Kw.Ref, ["$ref"]],
+  [Kw.String, ["$id", "$comment", "title", "description", "format", "contentMediaType", "contentEncoding"]],
   [Kw.Pattern, ["pattern"]],
   [Kw.Dialect, ["$schema"]],
   [Kw.Boolean, ["readOnly", "uniqueItems"]],
@@ -91,7 +94,21 @@ const META: ReadonlyArray<readonly [Kw, readonly string[]]> = [
 ];
 for (const [rule, keys] of META) for (const key of keys) KEYWORDS.set(key, rule);
 
-const TYPE_NAMES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
+/** The rule of a keyword: the commonest ones compared first (keys are internalized strings, so each compare is one pointer test). */
+function ruleOf(key: string): Kw {
+  if (key === "type") return Kw.Type;
+  if (key === "description") return Kw.String;
+  if (key === "properties") return Kw.Map;
+  if (key === "required") return Kw.Strings;
+  if (key === "additionalProperties") return Kw.Single;
+  if (key === "items") return Kw.Items;
+  if (key === "default") return Kw.Data;
+  return KEYWORDS.get(key) ?? Kw.Data;
+}
+
+/** A JSON Schema type name, compared in turn, commonest first: cheaper than a Set's hashing (~90 in the bench's request). */
+const isTypeName = (v: string): boolean =>
+  v === "string" || v === "object" || v === "integer" || v === "number" || v === "boolean" || v === "array" || v === "null";
 
 /** A JSON object (not null, not an array): where a subschema is expected, an object subschema. */
 const isObjectLike = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -114,13 +131,18 @@ const isPlainObject = (v: object): boolean => {
 
 /**
  * What a survey learnt besides the patterns, for a caller that has no JSON text of the schema (a
- * deeply frozen one, checked by identity): a bound on that text's length, and whether the text would
- * hold the string `"$ref"` (what the text-based check looks for).
+ * deeply frozen one, checked by identity): a bound on that text's length, and whether it has a `$ref`
+ * keyword (which only resolving, so compiling, can judge).
  */
 export interface SurveyFacts {
   /** No less than the length of the schema's JSON text (each character of a string taken as 6, an escape). */
   textBound: number;
-  /** A key or string that JSON text would show as `"$ref"` ("$ref" itself, or one ending in a quote and `$ref`). */
+  /**
+   * A subschema has a `$ref` keyword. Only there is it a reference (ajv resolves none in data, property
+   * names or descriptions), so a string that merely shows as `"$ref"` in the text does not count: the
+   * text-based check also compiles those at once, but finding them meant reading the last characters
+   * of every string, a cache line apart from the rest for most descriptions (issue 19: 15% of the walk).
+   */
   mentionsRef: boolean;
   /** Every object and array in it is frozen (so it can never change: what isDeepFrozen says, found on the way). */
   frozen: boolean;
@@ -131,8 +153,8 @@ export interface SurveyFacts {
  * filled in when given; `deepFrozen` says the caller knows the schema to be deeply frozen already (its
  * containers are then not asked one by one).
  */
-export function surveySchema(schema: object, facts?: SurveyFacts, deepFrozen = false): string[] | undefined {
-  const survey = new Survey(!deepFrozen);
+export function surveySchema(schema: object, facts?: SurveyFacts, deepFrozen = false): readonly string[] | undefined {
+  const survey = SURVEY.reset(!deepFrozen);
   if (!survey.sub(schema, 1)) return undefined;
   if (facts !== undefined) {
     // Per entry at most 26 characters beside its strings: quotes, `:` and `,`, or a number's digits.
@@ -140,30 +162,47 @@ export function surveySchema(schema: object, facts?: SurveyFacts, deepFrozen = f
     facts.mentionsRef = survey.mentionsRef;
     facts.frozen = survey.frozen;
   }
-  return survey.patterns;
+  return survey.patterns ?? NO_PATTERNS;
 }
 
 const MAX_DEPTH = SCHEMA_LIMITS.maxDepth;
 const MAX_NODES = SCHEMA_LIMITS.maxNodes;
 
+/** What a schema without patterns gives (shared: callers only read it). */
+const NO_PATTERNS: readonly string[] = Object.freeze([]);
+
+/**
+ * One walk's state. A single instance serves every survey (the walk calls out to nothing, so it never
+ * runs inside another): with every schema of a request new, one per schema was an allocation each.
+ */
 class Survey {
   nodes = 0;
   stringChars = 0;
   mentionsRef = false;
   frozen = true;
-  readonly patterns: string[] = [];
+  /** Made at the first pattern met (most schemas have none); the caller's once returned. */
+  patterns: string[] | undefined = undefined;
+  /** Whether to find out if every container is frozen (false when the caller knows it is). */
+  private watch = true;
 
-  /** `watch`: whether to find out if every container is frozen (false when the caller knows it is). */
-  constructor(private readonly watch: boolean) {}
+  reset(watch: boolean): this {
+    this.nodes = 0;
+    this.stringChars = 0;
+    this.mentionsRef = false;
+    this.frozen = true;
+    this.patterns = undefined;
+    this.watch = watch;
+    return this;
+  }
 
-  /** A string of the schema (a key or a value): its length, and whether JSON text would show it as `"$ref"`. */
+  private pattern(p: string): void {
+    if (this.patterns === undefined) this.patterns = [p];
+    else this.patterns.push(p);
+  }
+
+  /** A string of the schema (a key or a value): only its length counts (for the bound on the text's). */
   private text(s: string): void {
-    const n = s.length;
-    this.stringChars += n;
-    // Ends in `$ref` and is that alone or follows a quote: checked from the last character, `f`, which few strings end in.
-    if (n >= 4 && s.charCodeAt(n - 1) === 0x66 && s.charCodeAt(n - 2) === 0x65 && s.charCodeAt(n - 3) === 0x72 && s.charCodeAt(n - 4) === 0x24 && (n === 4 || s.charCodeAt(n - 5) === 0x22)) {
-      this.mentionsRef = true;
-    }
+    this.stringChars += s.length;
   }
 
   /** A container met at `depth`: within the nesting limit, and whether it is frozen. */
@@ -215,6 +254,21 @@ class Survey {
     return true;
   }
 
+  /**
+   * A list of strings (`required`), counted as data: one pass (checking it a string list, then walking
+   * it as data, cost a call per string, 1 us for the bench's 23 `required` lists).
+   */
+  private strings(value: unknown, depth: number): boolean {
+    if (!Array.isArray(value) || !this.enter(value, depth)) return false;
+    if ((this.nodes += value.length) > MAX_NODES) return false;
+    for (let i = 0; i < value.length; i++) {
+      const s: unknown = value[i];
+      if (typeof s !== "string") return false;
+      this.text(s);
+    }
+    return true;
+  }
+
   /** A list of subschemas (`anyOf`, `items`); `meta`: each must be an object or a boolean. */
   private list(value: unknown[], depth: number, meta: boolean): boolean {
     if (!this.enter(value, depth)) return false;
@@ -235,9 +289,13 @@ class Survey {
       this.text(key);
       const child = value[key];
       if (rule === Kw.Map || rule === Kw.PatternMap) {
-        if (!isSchemaShape(child)) return false;
-        if (rule === Kw.PatternMap) this.patterns.push(key);
-      } else if (rule === Kw.Dependencies && !isSchemaShape(child) && !isStringList(child)) return false;
+        if (rule === Kw.PatternMap) this.pattern(key);
+        // What the meta-schema asks of a member: an object (a subschema) or a boolean.
+        if (typeof child === "boolean") continue;
+        if (!isObjectLike(child) || !this.schema(child, depth + 1)) return false;
+        continue;
+      }
+      if (rule === Kw.Dependencies && !isSchemaShape(child) && !isStringList(child)) return false;
       if (!this.sub(child, depth + 1)) return false;
     }
     return true;
@@ -251,14 +309,14 @@ class Survey {
       if (++this.nodes > MAX_NODES) return false;
       this.text(key);
       const v = node[key];
-      const rule = KEYWORDS.get(key) ?? Kw.Data;
+      const rule = ruleOf(key);
       switch (rule) {
         case Kw.Data:
           if (!this.data(v, below)) return false;
           break;
         case Kw.Pattern:
           if (typeof v !== "string") return false;
-          this.patterns.push(v);
+          this.pattern(v);
           this.text(v);
           break;
         case Kw.Dialect:
@@ -270,10 +328,15 @@ class Survey {
           if (typeof v !== "string") return false;
           this.text(v);
           break;
+        case Kw.Ref:
+          if (typeof v !== "string") return false;
+          this.text(v);
+          this.mentionsRef = true;
+          break;
         case Kw.Type:
           if (typeof v === "string") {
             // A JSON Schema type name: no rewrite (canonicalTypeNames) changes it; anything else the meta-schema refuses or the rewrite renames.
-            if (!TYPE_NAMES.has(v)) return false;
+            if (!isTypeName(v)) return false;
             this.text(v);
           } else if (!isTypeList(v) || !this.data(v, below)) return false;
           break;
@@ -283,7 +346,7 @@ class Survey {
           if (!isObjectLike(v) || !this.map(v, below, rule)) return false;
           break;
         case Kw.Strings:
-          if (!isStringList(v) || !this.data(v, below)) return false;
+          if (!this.strings(v, below)) return false;
           break;
         case Kw.Single:
           if (typeof v !== "boolean" && (!isObjectLike(v) || !this.schema(v, below))) return false;
@@ -337,6 +400,8 @@ class Survey {
   }
 }
 
+const SURVEY = new Survey();
+
 function isStringList(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") return false;
@@ -348,7 +413,7 @@ function isTypeList(v: unknown): boolean {
   if (!Array.isArray(v) || v.length === 0) return false;
   for (let i = 0; i < v.length; i++) {
     const t: unknown = v[i];
-    if (typeof t !== "string" || !TYPE_NAMES.has(t) || v.indexOf(t) !== i) return false;
+    if (typeof t !== "string" || !isTypeName(t) || v.indexOf(t) !== i) return false;
   }
   return true;
 }

@@ -170,6 +170,20 @@ describe("readSharedJson is readJson on every path", () => {
     }
   });
 
+  it("reads a string written \\u0000... as a string in a body without integral floats of a fingerprint that had them", () => {
+    // The last array of this fingerprint held `1.0`, so the next are read with their floats marked; a
+    // body with none to mark is parsed as it is, and its NUL-led strings are no marks.
+    const pad = "n".repeat(300);
+    const texts = [
+      `{"tools": [{"p": "${pad}", "v": 1}, {"x": 1.0}]}`,
+      `{"tools": [{"p": "${pad}", "v": 2}, {"x": 1, "s": "\\u0000abc", "t": ["\\u00001.0"]}]}`,
+      `{"tools": [{"p": "${pad}", "v": 3}, {"x": 1.0}]}`,
+      `{"tools": [{"p": "${pad}", "v": 4}, {"x": 1, "s": "\\u0000"}], "u": 1}`,
+      `{"tools": [{"p": "${pad}", "v": 5}, {"x": 2.0, "s": "\\u0000"}]}`,
+    ];
+    for (const text of texts) expect(outcome(readSharedJson, text), text.slice(300)).toBe(outcome(readJson, text));
+  });
+
   it("gives readJson's error for nesting past the limit and bad JSON inside a new last array", () => {
     const pad = "e".repeat(300);
     const texts = [

@@ -170,6 +170,46 @@ describe("readSharedJson is readJson on every path", () => {
     }
   });
 
+  it("reads a string written \\u0000... as a string in a body without integral floats of a fingerprint that had them", () => {
+    // The last array of this fingerprint held `1.0`, so the next are read with their floats marked; a
+    // body with none to mark is parsed as it is, and its NUL-led strings are no marks.
+    const pad = "n".repeat(300);
+    const texts = [
+      `{"tools": [{"p": "${pad}", "v": 1}, {"x": 1.0}]}`,
+      `{"tools": [{"p": "${pad}", "v": 2}, {"x": 1, "s": "\\u0000abc", "t": ["\\u00001.0"]}]}`,
+      `{"tools": [{"p": "${pad}", "v": 3}, {"x": 1.0}]}`,
+      `{"tools": [{"p": "${pad}", "v": 4}, {"x": 1, "s": "\\u0000"}], "u": 1}`,
+      `{"tools": [{"p": "${pad}", "v": 5}, {"x": 2.0, "s": "\\u0000"}]}`,
+    ];
+    for (const text of texts) expect(outcome(readSharedJson, text), text.slice(300)).toBe(outcome(readJson, text));
+  });
+
+  it("reads random bodies of a few fingerprints, integral floats in some, mark-like strings in others, as readJson", () => {
+    // A fingerprint that had `1.0` is read with its floats marked before the parse from then on: each
+    // body must still be read as its own text says, whatever looks like a number or a mark in a string.
+    const rand = seededRandom(24);
+    const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)]!;
+    // No integer `-0`: readJson keeps the sign JSON.parse gives it, the item reader does not (both print `0`).
+    const nums = ["1.0", "-0.0", "1E5", "1e400", "1e-400", "-1e-400", "2", "2.5", "0.0", "10.00", "1.5e1", "0e0", "3.0E+0"];
+    const strs = ["[1.0]", ", 2.0", '\\": 3.0', '\\\\\\\\\\": 4.0', "\\u0000", "\\u00001.0", ",1.0", "[ 1.0", ":1.0", "x\\\\", "\u2028", "\u007f", "a\\\\", '\\"'];
+    const ws = () => pick(["", " ", "\n ", "\t", "\r\n"]);
+    const value = (d: number): string => {
+      const x = rand();
+      if (d > 3 || x < 0.5) return rand() < 0.5 ? pick(nums) : `"${pick(strs)}"`;
+      if (x < 0.75) return `[${ws()}${Array.from({ length: Math.floor(rand() * 3) }, () => value(d + 1)).join(`${ws()},${ws()}`)}${ws()}]`;
+      return `{${Array.from({ length: Math.floor(rand() * 3) }, (_, i) => `${ws()}"${rand() < 0.3 ? pick(["a", "a\\\\", "1", "__proto__"]) : `k${i}`}"${ws()}:${ws()}${value(d + 1)}`).join(",")}}`;
+    };
+    const pad = "y".repeat(300);
+    for (let i = 0; i < 2000; i++) {
+      const depth = 994 + Math.floor(rand() * 8);
+      const extra = rand() < 0.1 ? `, ${"[".repeat(depth)}${pick(nums)}${"]".repeat(depth)}` : rand() < 0.1 ? `, {"b": "\\u0000${pick(nums)}"}` : "";
+      const array = `[${ws()}{"p": "${pad}${i % 3}", "v": ${i}}${ws()},${ws()}${value(0)}${extra}]`;
+      const x = rand();
+      const text = x < 0.4 ? `{"tools": ${array}}` : x < 0.7 ? `{"tools": ${array}, "m": ${value(0)}}` : x < 0.85 ? `{"tools": ${array}, "s": "${pick(strs)}]"}` : `[${array}, ${value(0)}]`;
+      expect(outcome(readSharedJson, text), text.slice(300, 500)).toBe(outcome(readJson, text));
+    }
+  });
+
   it("gives readJson's error for nesting past the limit and bad JSON inside a new last array", () => {
     const pad = "e".repeat(300);
     const texts = [

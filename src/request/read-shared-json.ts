@@ -616,11 +616,15 @@ class SharingReader extends Reader {
     // parse (a float's place only: a `2.0` found in a string breaks the marked text, see integralFloats).
     const marking = marksFirst.has(key);
     let read: unknown;
+    let marked = false;
     // No stack for an error that only says where the array ends: capturing one was a third of its cost.
     const stackLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      read = marking ? parseMarked(own, integralFloatLiterals(own)) : JSON.parse(own);
+      const floats = marking ? integralFloatLiterals(own) : NO_FLOATS;
+      // With nothing to mark the text is parsed as it is: a string it writes `\u0000...` is no mark.
+      marked = floats.length > 0;
+      read = marked ? parseMarked(own, floats) : JSON.parse(own);
     } catch (err) {
       // Cut where the follower came, in the wrong place (or it came too late), or a mark in a string:
       // the scan reads it, and the next arrays of this fingerprint (a text that holds the follower may
@@ -654,7 +658,7 @@ class SharingReader extends Reader {
     }
     // The array and each item recorded as deeply frozen (see coldArray), as the walk freezes them.
     const escaped = escapedLiterals(own);
-    const walk: Walk = { ints: false, markAbove: MAX_DEPTH - this.depth - 2, marks: marking, mark: escaped === undefined ? true : new KnownEscapes(escaped) };
+    const walk: Walk = { ints: false, markAbove: MAX_DEPTH - this.depth - 2, marks: marked, mark: escaped === undefined ? true : new KnownEscapes(escaped) };
     const height = frozenHeight(read, MAX_DEPTH - this.depth, walk);
     // Only an int can have been written `1.0`: the text is searched for such a literal only when there
     // is one, and it was not searched before the parse.
@@ -724,6 +728,7 @@ const AT_POSITION = /at position (\d+)/;
 
 /** A digit followed by what only a number with a fraction or an exponent has there. */
 const DIGIT_THEN_FRACTION = /\d[.eE]/g;
+const NO_FLOATS: readonly number[] = [];
 
 /**
  * The [start, end) offsets of the literals in the text that may be integral floats (`1.0`, `2e3`, which

@@ -336,9 +336,8 @@ function compactValue(v: unknown, options: JsonOptions, depth: number): string {
       const kind = arrayKind(v);
       if (v.length > 0 && v.length <= MANY && (kind === undefined || kind === "tuple")) return compactList(v, options, depth);
     } else if (!options.sortKeys) {
-      // A plain dict (the check isPlainDict makes); a class instance (PyDict, Markup, PyFloat) has its own prototype.
-      const proto = Object.getPrototypeOf(v) as unknown;
-      if ((proto === Object.prototype || proto === null) && inheritsNothing()) {
+      // Not a class instance (PyDict, Markup, PyFloat), which has its own prototype.
+      if (isPlainDict(v) && inheritsNothing()) {
         const text = compactMembers(v as Record<string, unknown>, options, depth);
         if (text !== undefined) return text;
       }

@@ -3,6 +3,7 @@
  * control character only through an escape, so every other string read from the text is one tojson
  * prints as it is between its quotes (readSharedJson hands the list to tojson with the values it read).
  */
+import { stringEnd } from "./read-json.js";
 
 /**
  * Past this many backslashes (or literals holding them) no list is made: each literal costs a parse,
@@ -32,12 +33,11 @@ export function escapedLiterals(text: string): string[] | undefined {
     if (found.length >= MAX_LITERALS) return undefined;
     // In valid JSON a backslash is inside a string. Its opening quote is the nearest quote before it
     // that no backslash escapes (quotes inside a string are escaped; an opening one follows `:`, `,`,
-    // `[` or a space), its closing quote the next such one after it.
+    // `[` or a space), its closing quote the next such one after it (stringEnd).
     let open = text.lastIndexOf('"', at);
     while (open > 0 && escapedAt(text, open)) open = text.lastIndexOf('"', open - 1);
-    let close = text.indexOf('"', at + 1);
-    while (close > 0 && escapedAt(text, close)) close = text.indexOf('"', close + 1);
-    if (open < 0 || close < 0 || close - open > MAX_LITERAL_CHARS) return undefined;
+    const close = stringEnd(text, at);
+    if (open < 0 || close >= text.length || close - open > MAX_LITERAL_CHARS) return undefined;
     found.push(JSON.parse(text.slice(open, close + 1)) as string);
     at = text.indexOf("\\", close + 1);
   }

@@ -98,7 +98,7 @@ interface Kept {
 const kept = new Map<number, Kept[]>();
 /**
  * Fingerprints of top-level arrays nativeArray found it could not read well: cut where what followed
- * the last one came (followers), the text did not parse, or it held an integral float.
+ * the last one came (followers), or the text (marked or not, see marksFirst) did not parse.
  * A client's bodies keep their shape, so the next arrays with that fingerprint go to the scan at once,
  * with how many more are to (SCAN_FIRST of them, then one is tried again: an array of the same first
  * characters from another body, or a client whose tools changed, is not sent to the scan for good).
@@ -574,8 +574,7 @@ class SharingReader extends Reader {
     const own = text.slice(start, scan.end);
     const read = JSON.parse(own) as unknown[];
     if (scan.floats.length > 0 && !floatsIn(read, text, start, ends, scan.floats)) return undefined;
-    const escaped = escapedLiterals(own);
-    const mark = escaped === undefined ? true : new KnownEscapes(escaped);
+    const mark = escapesMark(own);
     this.pos = scan.end;
     this.reached(this.depth + scan.height);
     for (const item of read) {
@@ -599,9 +598,11 @@ class SharingReader extends Reader {
    * comes, see followers). Either way the text is taken only if it parses as one value, which makes
    * it exactly this array. Its item ends
    * are scanned when a later array with its fingerprint needs them (itemEnds); its depth and
-   * integer-like keys are found by the walk that freezes it. Undefined where coldArray decides: over
-   * MAX_SHARED characters, text that may hold an integral float (`1.0`, which JSON.parse makes an
-   * int), an integer-like key, nesting past the limit, bad JSON.
+   * integer-like keys are found by the walk that freezes it. Its integral floats (`1.0`, which
+   * JSON.parse makes an int) are marked before the parse once its fingerprint has met one (marksFirst).
+   * Undefined where coldArray decides: over MAX_SHARED characters, the first integral float of its
+   * fingerprint, an integer-like key, nesting past the limit, bad JSON (or a marked text that does not
+   * parse).
    */
   private nativeArray(key: number, start: number, deep: number | undefined): unknown[] | undefined {
     const text = this.text;
@@ -613,7 +614,7 @@ class SharingReader extends Reader {
     if (end <= start || end - start > MAX_SHARED) return undefined;
     let own = text.slice(start, end);
     // This fingerprint's last array held an integral float: every one is found and marked before the
-    // parse (a float's place only: a `2.0` found in a string breaks the marked text, see integralFloats).
+    // parse (a float's place only: a `2.0` found in a string breaks the marked text, see integralFloatLiterals).
     const marking = marksFirst.has(key);
     let read: unknown;
     let marked = false;
@@ -657,8 +658,7 @@ class SharingReader extends Reader {
       return undefined;
     }
     // The array and each item recorded as deeply frozen (see coldArray), as the walk freezes them.
-    const escaped = escapedLiterals(own);
-    const walk: Walk = { ints: false, markAbove: MAX_DEPTH - this.depth - 2, marks: marked, mark: escaped === undefined ? true : new KnownEscapes(escaped) };
+    const walk: Walk = { ints: false, markAbove: MAX_DEPTH - this.depth - 2, marks: marked, mark: escapesMark(own) };
     const height = frozenHeight(read, MAX_DEPTH - this.depth, walk);
     // Only an int can have been written `1.0`: the text is searched for such a literal only when there
     // is one, and it was not searched before the parse.
@@ -830,6 +830,12 @@ function frozenHeight(node: object, limit: number, walk: Walk): number {
   if (limit > walk.markAbove) freezeMarked(node, walk.mark);
   else Object.freeze(node);
   return height + 1;
+}
+
+/** The mark of a new array read from `text`: its escaped literals (KnownEscapes, for tojson) when escapedLiterals lists them. */
+function escapesMark(text: string): true | KnownEscapes {
+  const escaped = escapedLiterals(text);
+  return escaped === undefined ? true : new KnownEscapes(escaped);
 }
 
 /** The text of [start, end): a copy where it is a small part of `text` (a view would keep all of it alive). */

@@ -44,6 +44,31 @@ describe("matchesRecord", () => {
     expect(matchesRecord({ ...rest, a }, rec)).toBe(false);
   });
 
+  it("misses a dict with an extra key even when its name and value are what the record holds next", () => {
+    // The check compares a dict's entries up to where its record ends: an extra key runs into the next
+    // item's entries, here the string "b" and the number 2 that follow it in the list.
+    const rec = recordValue([{ a: 1 }, "b", 2, { c: [1] }])!;
+    expect(matchesRecord([{ a: 1 }, "b", 2, { c: [1] }], rec)).toBe(true);
+    expect(matchesRecord([{ a: 1, b: 2 }, "b", 2, { c: [1] }], rec)).toBe(false);
+    expect(matchesRecord([{}, "b", 2, { c: [1] }], rec)).toBe(false);
+    expect(matchesRecord([{ a: 1 }, "b", 2, { c: [1], d: 1 }], rec)).toBe(false);
+    expect(matchesRecord([{ a: 1 }, "b", 2, { c: [1] }, 1], rec)).toBe(false);
+  });
+
+  it("tells a container from a leaf either way, and matches a recorded leaf by itself", () => {
+    const rec = recordValue({ a: { b: 1 }, l: [[]], s: "x" })!;
+    expect(matchesRecord({ a: { b: 1 }, l: [[]], s: "x" }, rec)).toBe(true);
+    for (const v of [{ a: 1, l: [[]], s: "x" }, { a: { b: 1 }, l: [null], s: "x" }, { a: { b: 1 }, l: [[]], s: ["x"] }, { a: [1], l: [[]], s: "x" }, { a: { b: 1 }, l: [{}], s: "x" }]) {
+      expect(matchesRecord(v, rec), JSON.stringify(v)).toBe(false);
+    }
+    expect(matchesRecord(new Date(0), recordValue({})!)).toBe(false);
+    expect(matchesRecord("x", recordValue("x")!)).toBe(true);
+    expect(matchesRecord("y", recordValue("x")!)).toBe(false);
+    expect(matchesRecord(["x"], recordValue("x")!)).toBe(false);
+    expect(matchesRecord(new PyFloat(1), recordValue(new PyFloat(1))!)).toBe(true);
+    expect(matchesRecord(1, recordValue(new PyFloat(1))!)).toBe(false);
+  });
+
   it("records nothing that is not plain data", () => {
     expect(recordValue({ g: iterator([1]) })).toBeUndefined();
     expect(recordValue({ d: newDict() })).toBeUndefined();

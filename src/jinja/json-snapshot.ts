@@ -45,64 +45,69 @@ function record(value: unknown, out: unknown[]): boolean {
     return true;
   }
   if (!isPlainDict(value)) return false; // a template-made dict (PyDict) is never shared across renders
-  const names = Object.keys(value);
-  out.push(DICT, names.length);
-  for (const name of names) {
+  // DICT, then where its entries end (filled in below: check compares positions, not a key count).
+  const at = out.length;
+  out.push(DICT, 0);
+  for (const name of Object.keys(value)) {
     out.push(name);
     if (!record(value[name], out)) return false;
   }
+  out[at + 1] = out.length;
   return true;
 }
 
 /** Whether `value` still matches its record exactly. */
 export function matchesRecord(value: unknown, rec: readonly unknown[]): boolean {
+  const tag = rec[0];
+  // A leaf is never a symbol: a symbol is a container's (or a PyFloat's) tag.
+  if (typeof tag !== "symbol") return rec.length === 1 && tag === value;
   return check(value, rec, 0) === rec.length;
 }
 
 /**
- * Walks `value` against `rec` from `at`; the position after it, or -1 at the first difference. Leaves
- * are compared in the loops that meet them and each container is told apart with one test of its kind
- * (a plain dict by its prototype, a list or tuple by its tag): a caller's plain tools (kept-tools.ts)
- * are compared whole on every request, so this walk is the cost of recognising them.
+ * Walks `value` against the container or PyFloat recorded at `at`; the position after it, or -1 at
+ * the first difference. What the record holds next decides the test: a leaf (never a symbol) is
+ * compared with `===` at once, whatever the value is (an object is never `===` a leaf), and only a
+ * recorded container's tag makes it look at the value's kind, with one test (a plain dict by its
+ * prototype, which an array's is not; a list or tuple by its tag). A caller's plain tools
+ * (kept-tools.ts) are compared whole on every request, so this walk is the cost of recognising them:
+ * testing each value's type before the record's cost a tenth of it.
  */
 function check(value: unknown, rec: readonly unknown[], at: number): number {
-  if (value === null || typeof value !== "object") {
-    return rec[at] === value ? at + 1 : -1;
-  }
-  if (Array.isArray(value)) {
-    const kind = arrayKind(value);
-    // A list or a tuple; any other tagged array (a generator, a dict view) is never recorded.
-    const tag = kind === undefined ? LIST : kind === "tuple" ? TUPLE : undefined;
-    if (tag === undefined || rec[at] !== tag || rec[at + 1] !== value.length) return -1;
+  const tag = rec[at];
+  if (tag === DICT) {
+    if (value === null || typeof value !== "object") return -1;
+    const proto = Object.getPrototypeOf(value) as unknown;
+    // Not a plain dict: an array, a PyFloat, a template-made PyDict, any other object.
+    if (proto !== Object.prototype && proto !== null) return -1;
+    const dict = value as Record<string, unknown>;
     let p = at + 2;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (item === null || typeof item !== "object") {
-        if (rec[p] !== item) return -1;
-        p++;
-      } else if ((p = check(item, rec, p)) < 0) return -1;
+    // A dict's prototype is Object.prototype or null (isDict), whose keys are not enumerable; should someone
+    // add an enumerable one there, it shows up here as an extra key and the check fails: safe.
+    for (const name in dict) {
+      // Past the dict's end `rec[p]` is the next entry: a tag never equals a key, and a leaf that does
+      // only moves `p` further past the end, which the last test sees (p only grows).
+      if (rec[p] !== name) return -1;
+      const leaf = rec[p + 1];
+      if (typeof leaf !== "symbol") {
+        if (leaf !== dict[name]) return -1;
+        p += 2;
+      } else if ((p = check(dict[name], rec, p + 1)) < 0) return -1;
     }
-    return p;
+    return p === rec[at + 1] ? p : -1;
   }
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) {
-    // Not a plain dict: a PyFloat by its number, anything else (a template-made PyDict) never matches.
-    return value instanceof PyFloat && rec[at] === FLOAT && rec[at + 1] === value.value ? at + 2 : -1;
-  }
-  if (rec[at] !== DICT) return -1;
-  const dict = value as Record<string, unknown>;
+  if (tag === FLOAT) return value instanceof PyFloat && rec[at + 1] === value.value ? at + 2 : -1;
+  if (!Array.isArray(value)) return -1;
+  const kind = arrayKind(value);
+  // A list or a tuple; any other tagged array (a generator, a dict view) is never recorded.
+  if ((kind === undefined ? LIST : kind === "tuple" ? TUPLE : undefined) !== tag || rec[at + 1] !== value.length) return -1;
   let p = at + 2;
-  let count = 0;
-  // A dict's prototype is Object.prototype or null (isDict), whose keys are not enumerable; should someone
-  // add an enumerable one there, it shows up here as an extra key and the check fails: safe.
-  for (const name in dict) {
-    if (rec[p] !== name) return -1;
-    const item = dict[name];
-    if (item === null || typeof item !== "object") {
-      if (rec[p + 1] !== item) return -1;
-      p += 2;
-    } else if ((p = check(item, rec, p + 1)) < 0) return -1;
-    count++;
+  for (let i = 0; i < value.length; i++) {
+    const leaf = rec[p];
+    if (typeof leaf !== "symbol") {
+      if (leaf !== value[i]) return -1;
+      p++;
+    } else if ((p = check(value[i], rec, p)) < 0) return -1;
   }
-  return count === rec[at + 1] ? p : -1;
+  return p;
 }

@@ -215,9 +215,15 @@ function compileFor(node: A.For, cx: CompileContext): Stmt {
       let inner: Frame;
       if (frameNames !== null) {
         // The frame bind and set would make, built at once around the compiler's names.
-        // A copy: pyIter may hand back the item itself, and the frame's values grow by `loop`.
-        const values = single ? [items[i]] : unpacked(items[i], frameNames.length - 1).slice();
-        values.push(loop);
+        // A copy: pyIter may hand back the item itself, and the frame's values grow by `loop`. A single
+        // name's values are made at their size: a push onto `[item]` grew it to 17 slots, a third of
+        // what a render of the bench's agent request allocated in its loops (issue 19).
+        let values: unknown[];
+        if (single) values = [items[i], loop];
+        else {
+          values = unpacked(items[i], frameNames.length - 1).slice();
+          values.push(loop);
+        }
         inner = new Frame(f.rt, f, frameNames, values);
       } else {
         inner = new Frame(f.rt, f);

@@ -308,11 +308,44 @@ function compactMembers(value: Record<string, unknown>, options: JsonOptions, de
  * they go over the keys.
  */
 function withMember(out: string, name: string, v: unknown, lead: number, bare: boolean, options: JsonOptions, depth: number, b: ReturnType<typeof budget>): string {
+  if (bare && name === "type") {
+    const whole = typeMember(v as string, lead);
+    if (whole !== undefined) {
+      out = lead === 0 ? whole : out + whole;
+      b.length(out.length);
+      return out;
+    }
+  }
   const piece = keyPiece(name, lead | (bare ? 1 : 0));
   out = lead === 0 ? piece : out + piece;
   out += bare ? (v as string) : compactValue(v, options, depth + 1);
   b.length(out.length);
   return out;
+}
+
+/**
+ * A `"type"` member naming a JSON type (or a tool's `"function"`) as one kept string, what goes before
+ * it and its value's opening quote included (the closing one is left to what follows, as for any bare
+ * string): a quarter of a schema's members are these, and one piece instead of two is one
+ * concatenation fewer and one rope node fewer for the prompt's join to flatten (issue 19). Undefined
+ * for any other value.
+ */
+function typeMember(v: string, lead: number): string | undefined {
+  const i = TYPE_VALUES.indexOf(v);
+  if (i < 0) return undefined;
+  const row = lead >> 1;
+  return (TYPE_MEMBERS[row * TYPE_VALUES.length + i] ??= sequential(LEADS[row]!, '"type": "', v));
+}
+const TYPE_VALUES: readonly string[] = ["string", "object", "function", "integer", "array", "boolean", "number", "null"];
+const TYPE_MEMBERS: (string | undefined)[] = new Array<string | undefined>(3 * TYPE_VALUES.length);
+
+/**
+ * The three strings as one new flat string of its own (a join makes one; flatCopy's slice is a view
+ * into a longer one from 13 characters on): V8 copies such a piece inline while flattening a rope,
+ * where a view takes a call of its own.
+ */
+function sequential(a: string, b: string, c: string): string {
+  return [a, b, c].join("");
 }
 
 /** True while no one has added an enumerable property to Object.prototype (for-in would list it). */
@@ -368,7 +401,7 @@ function keyPiece(name: string, variant: number): string {
   }
   let piece = pieces[variant];
   if (piece === undefined) {
-    piece = pieces[variant] = flatCopy(LEADS[variant >> 1] + encodeString(name, false) + ((variant & 1) === 1 ? ': "' : ": "));
+    piece = pieces[variant] = sequential(LEADS[variant >> 1]!, encodeString(name, false), (variant & 1) === 1 ? ': "' : ": ");
     keptChars += piece.length + 16; // with a share of the entry's own size
   }
   return piece;

@@ -336,6 +336,10 @@ export function pyIter(v: unknown): readonly unknown[] {
 
 /** Python float repr: shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
 export function floatRepr(x: number): string {
+  // JS and Python pick the same digits (the shortest that read back as x); from 1e-4 up to 1e16 both
+  // write them positionally (JS up to 1e21), so only an integral value differs: Python adds `.0`.
+  const size = Math.abs(x);
+  if (size >= 1e-4 && size < 1e16) return Number.isInteger(x) ? String(x) + ".0" : String(x);
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";

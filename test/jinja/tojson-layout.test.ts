@@ -20,6 +20,25 @@ describe("tojson's default layout", () => {
     expect(tojson({ "k\u0001": "v" })).toBe('{"k\\u0001": "v"}');
   });
 
+  it("writes a type member whole after any lead, and other type values as any member", () => {
+    const x = {
+      type: "object",
+      properties: {
+        a: { type: "string" },
+        b: { description: "d", type: "integer" },
+        c: { n: 1, type: "array", items: { type: "boolean" } },
+        d: { type: "custom" },
+        e: { type: 'q"x' },
+        f: { type: ["number", "null"] },
+        g: { type: "function", function: { type: "null" } },
+      },
+    };
+    expect(tojson(x)).toBe(
+      '{"type": "object", "properties": {"a": {"type": "string"}, "b": {"description": "d", "type": "integer"}, "c": {"n": 1, "type": "array", "items": {"type": "boolean"}}, "d": {"type": "custom"}, "e": {"type": "q\\"x"}, "f": {"type": ["number", "null"]}, "g": {"type": "function", "function": {"type": "null"}}}}',
+    );
+    expect(tojson({ type: "string", x: [1], y: { type: "object" } }, "(indent=2)")).toBe('{\n  "type": "string",\n  "x": [\n    1\n  ],\n  "y": {\n    "type": "object"\n  }\n}');
+  });
+
   it("lists only own keys when Object.prototype has an enumerable property", () => {
     (Object.prototype as Record<string, unknown>).polluted = "no";
     expect(tojson({ a: "x", b: 2 })).toBe('{"a": "x", "b": 2}');

@@ -726,8 +726,13 @@ function floatsIn(read: unknown[], text: string, start: number, ends: readonly n
 /** Where JSON.parse's message says it stopped (V8: "... at position 1234"). */
 const AT_POSITION = /at position (\d+)/;
 
-/** A digit followed by what only a number with a fraction or an exponent has there. */
-const DIGIT_THEN_FRACTION = /\d[.eE]/g;
+/**
+ * A digit followed by what only a number with a fraction or an exponent has there: `.` then a digit,
+ * or `e`/`E` then a sign or a digit (JSON allows nothing else after them). The third character is no
+ * help in finding a match, but it lets the regex engine skip ahead over prose: 1.4x faster over a
+ * 19 KB tool list than `\d[.eE]` (issue 19).
+ */
+const DIGIT_THEN_FRACTION = /\d[.eE][-+\d]/g;
 const NO_FLOATS: readonly number[] = [];
 
 /**
@@ -743,6 +748,8 @@ const NO_FLOATS: readonly number[] = [];
  */
 function integralFloatLiterals(text: string, firstOnly = false): number[] {
   const found: number[] = [];
+  // A match passed over resumes after its third character: a digit there follows `.`, `e` or `E`, so
+  // it starts no literal in a number's place, and no literal taken is skipped.
   DIGIT_THEN_FRACTION.lastIndex = 0;
   for (let m = DIGIT_THEN_FRACTION.exec(text); m !== null; m = DIGIT_THEN_FRACTION.exec(text)) {
     let i = m.index;

@@ -9,7 +9,7 @@
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
 import { flatCopy } from "../flat-copy.js";
-import { KnownEscapes, freezeDeep, freezeDeepFrom, freezeMarked, markedDeepFrozen } from "../jinja/index.js";
+import { KnownEscapes, freezeDeep, freezeDeepFrom, freezeMarked, freezeNewMarked, markedDeepFrozen } from "../jinja/index.js";
 import { escapedLiterals } from "./escaped-literals.js";
 import { isIndexKey } from "../jinja/key-order.js";
 import { JSON_NUMBER, type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
@@ -799,7 +799,8 @@ interface Walk {
 function frozenHeight(node: object, limit: number, walk: Walk): number {
   if (limit <= 0) return -1;
   let height = 0;
-  if (Array.isArray(node)) {
+  const array = Array.isArray(node);
+  if (array) {
     for (let i = 0; i < node.length; i++) {
       const v: unknown = node[i];
       if (typeof v === "object") {
@@ -833,9 +834,11 @@ function frozenHeight(node: object, limit: number, walk: Walk): number {
       }
     }
   }
-  // Marked as it is frozen, not after: a private-field mark is added only while the object is extensible.
-  if (limit > walk.markAbove) freezeMarked(node, walk.mark);
-  else Object.freeze(node);
+  // Marked as it is frozen, not after: a private-field mark is added only while the object is extensible
+  // (and an object JSON.parse just made has none yet: freezeNewMarked).
+  if (limit <= walk.markAbove) Object.freeze(node);
+  else if (array) freezeMarked(node, walk.mark);
+  else freezeNewMarked(node, walk.mark ?? true);
   return height + 1;
 }
 

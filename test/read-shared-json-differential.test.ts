@@ -184,6 +184,30 @@ describe("readSharedJson is readJson on every path", () => {
     for (const text of texts) expect(outcome(readSharedJson, text), text.slice(300)).toBe(outcome(readJson, text));
   });
 
+  it("marks every integral float packed among other numbers and float-like strings, in a fingerprint that had one", () => {
+    // The float search looks at a digit, then `.`, `e` or `E`, then what JSON allows after those (a
+    // digit, or a sign after an exponent), and resumes past the three: whatever a literal passed over
+    // is followed by, the literal after it is still found, and text that only looks like a float is not.
+    const items = [
+      "[2.5,1.0]", "[1e-7,3e0]", "[1.25e1,2.0]", "[1.5e1]", "[-0.0,-1.0]", "[1.0e0,1e2,1E2,1e+2,1E-0]", "[0.1e1,12.5e-1,10e-1]",
+      '{"a":2.5e-3,"b":4.0}', '{"a":1.1,"b":0.0}', '["2.x",1.0]', '["v1.e",2e0]', '["1.1.0",3.0]', '["e1.0",5.0]', '["2e",6.0]',
+      '{"k\\\\":7.0}', '{"k\\"":8.0}', '["\\": 9.0",1]', '["a\\\\", 11.0]', '{"x":[12.0,[13.0e0]]}', '[", 1.0", 10.0]',
+      "[1.e5]", "[2.]", "[3e]", "[01.0]", "[1.0.0]", "[-.5]",
+    ];
+    for (const [i, item] of items.entries()) {
+      // Fingerprints of their own, whose first body holds `1.0`: their next arrays are read with their
+      // floats marked first, as the body's last array or cut where what followed the first comes.
+      for (const after of ["", ', "t": [1]']) {
+        const pad = `${i}${after}${"z".repeat(300)}`;
+        // First items that differ past the fingerprint's characters: nothing of the first body is reused.
+        const first = `{"tools": [{"p": "${pad}", "v": 0}, {"x": 1.0}]${after}}`;
+        expect(outcome(readSharedJson, first)).toBe(outcome(readJson, first));
+        const text = `{"tools": [{"p": "${pad}", "v": 1}, ${item}]${after}}`;
+        expect(outcome(readSharedJson, text), text.slice(300)).toBe(outcome(readJson, text));
+      }
+    }
+  });
+
   it("reads random bodies of a few fingerprints, integral floats in some, mark-like strings in others, as readJson", () => {
     // A fingerprint that had `1.0` is read with its floats marked before the parse from then on: each
     // body must still be read as its own text says, whatever looks like a number or a mark in a string.

@@ -22,7 +22,7 @@ export { PyFloat } from "./py-float.js";
 export type { RenderLimits } from "./limits.js";
 export { DEFAULT_LIMITS } from "./limits.js";
 export { freezeDeep, freezeDeepFrom, isDeepFrozen, markedDeepFrozen } from "./tojson.js";
-export { KnownEscapes, freezeMarked } from "./deep-frozen-marks.js";
+export { KnownEscapes, freezeMarked, freezeNewMarked } from "./deep-frozen-marks.js";
 export type { GenerationSpan } from "./generation.js";
 
 export interface RenderCallOptions {

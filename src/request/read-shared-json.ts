@@ -9,7 +9,7 @@
  * below it may be shared and is deeply frozen. Values are exactly readJson's.
  */
 import { flatCopy } from "../flat-copy.js";
-import { KnownEscapes, freezeDeep, freezeDeepFrom, freezeMarked, markedDeepFrozen } from "../jinja/index.js";
+import { KnownEscapes, freezeDeep, freezeDeepFrom, freezeMarked, freezeNewMarked, markedDeepFrozen } from "../jinja/index.js";
 import { escapedLiterals } from "./escaped-literals.js";
 import { isIndexKey } from "../jinja/key-order.js";
 import { JSON_NUMBER, type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
@@ -726,8 +726,13 @@ function floatsIn(read: unknown[], text: string, start: number, ends: readonly n
 /** Where JSON.parse's message says it stopped (V8: "... at position 1234"). */
 const AT_POSITION = /at position (\d+)/;
 
-/** A digit followed by what only a number with a fraction or an exponent has there. */
-const DIGIT_THEN_FRACTION = /\d[.eE]/g;
+/**
+ * A digit followed by what only a number with a fraction or an exponent has there: `.` then a digit,
+ * or `e`/`E` then a sign or a digit (JSON allows nothing else after them). The third character is no
+ * help in finding a match, but it lets the regex engine skip ahead over prose: 1.4x faster over a
+ * 19 KB tool list than `\d[.eE]` (issue 19).
+ */
+const DIGIT_THEN_FRACTION = /\d[.eE][-+\d]/g;
 const NO_FLOATS: readonly number[] = [];
 
 /**
@@ -743,6 +748,8 @@ const NO_FLOATS: readonly number[] = [];
  */
 function integralFloatLiterals(text: string, firstOnly = false): number[] {
   const found: number[] = [];
+  // A match passed over resumes after its third character: a digit there follows `.`, `e` or `E`, so
+  // it starts no literal in a number's place, and no literal taken is skipped.
   DIGIT_THEN_FRACTION.lastIndex = 0;
   for (let m = DIGIT_THEN_FRACTION.exec(text); m !== null; m = DIGIT_THEN_FRACTION.exec(text)) {
     let i = m.index;
@@ -792,7 +799,8 @@ interface Walk {
 function frozenHeight(node: object, limit: number, walk: Walk): number {
   if (limit <= 0) return -1;
   let height = 0;
-  if (Array.isArray(node)) {
+  const array = Array.isArray(node);
+  if (array) {
     for (let i = 0; i < node.length; i++) {
       const v: unknown = node[i];
       if (typeof v === "object") {
@@ -826,9 +834,11 @@ function frozenHeight(node: object, limit: number, walk: Walk): number {
       }
     }
   }
-  // Marked as it is frozen, not after: a private-field mark is added only while the object is extensible.
-  if (limit > walk.markAbove) freezeMarked(node, walk.mark);
-  else Object.freeze(node);
+  // Marked as it is frozen, not after: a private-field mark is added only while the object is extensible
+  // (and an object JSON.parse just made has none yet: freezeNewMarked).
+  if (limit <= walk.markAbove) Object.freeze(node);
+  else if (array) freezeMarked(node, walk.mark);
+  else freezeNewMarked(node, walk.mark ?? true);
   return height + 1;
 }
 

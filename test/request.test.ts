@@ -415,6 +415,21 @@ describe("rule 9: tools and tool_choice", () => {
     expect(schemaError(readSharedJson(JSON.stringify(nested)))).toEqual(place);
     expect(schemaError({ input: "x", tools: [{ type: "function", name: "g", parameters: typo }] })).toEqual({ code: "invalid_request", field: "tools[0].parameters.properties.n.type", at: "tools[0].parameters" });
   });
+  it("refuses a schema read from JSON text with an integral float where a subschema is, as it refuses the caller's", () => {
+    // readSharedJson's lists are surveyed as plain data (json-made.ts): its PyFloat `1.0` is still no schema.
+    const m = [{ role: "user", content: "x" }];
+    const text = (where: string) =>
+      `{"messages": ${JSON.stringify(m)}, "tools": [{"type": "function", "function": {"name": "f", "description": "a tool long enough to be kept", "parameters": ${where}}}]}`;
+    for (const where of ['{"type": "object", "additionalProperties": 1.0}', '{"type": "object", "properties": {"x": 1.0}}', '{"type": "array", "items": [1.0]}']) {
+      const shared = errorOf(() => normalizeRequest(readSharedJson(text(where)), plain));
+      const parsed = errorOf(() => normalizeRequest(JSON.parse(text(where)), plain));
+      expect(shared.field).toMatch(/^tools\[0\]\.function\.parameters/);
+      expect({ code: shared.code, message: shared.message, field: shared.field }).toEqual({ code: parsed.code, message: parsed.message, field: parsed.field });
+    }
+    // And one it takes, with a float default, normalises as before.
+    const good = readSharedJson(text('{"type": "object", "properties": {"x": {"type": "number", "default": 1.0, "minimum": 0.0}}}')) as { tools: unknown[] };
+    expect(normalizeRequest(good, plain).tools).toHaveLength(1);
+  });
   it("two tools by one name are an error naming the second", () => {
     const m = [{ role: "user", content: "x" }];
     const f = { type: "function", function: { name: "f" } };

@@ -88,6 +88,18 @@ describe("surveySchema", () => {
     expect(facts.frozen).toBe(false);
   });
 
+  it("told the schema is plain data (read from JSON text), still refuses a PyFloat where a subschema is", () => {
+    const facts = { textBound: 0, mentionsRef: false, frozen: false };
+    for (const schema of [{ additionalProperties: new PyFloat(1) }, { properties: { x: new PyFloat(1) } }, { properties: new PyFloat(1) }, { items: [new PyFloat(1)] }]) {
+      expect(surveySchema(freezeDeep(schema), facts, true, true)).toBeUndefined();
+      expect(surveySchema(freezeDeep(schema), facts, true)).toBeUndefined();
+    }
+    // PyFloats in data and numeric keywords are numbers, as without the hint.
+    const data = freezeDeep({ properties: { x: { type: "number", minimum: new PyFloat(1), default: new PyFloat(2) } } });
+    expect(surveySchema(data, facts, true, true)).toEqual(surveySchema(data, facts, true));
+    expect(surveySchema(data, facts, true, true)).toEqual([]);
+  });
+
   it("says a schema has a $ref only where one is a keyword of a subschema", () => {
     const facts = (schema: object) => {
       const f = { textBound: 0, mentionsRef: false, frozen: false };

@@ -11,6 +11,7 @@
 import { flatCopy } from "../flat-copy.js";
 import { KnownEscapes, freezeDeep, freezeDeepFrom, freezeMarked, freezeNewMarked, markedDeepFrozen } from "../jinja/index.js";
 import { escapedLiterals } from "./escaped-literals.js";
+import { noteJsonMade } from "./json-made.js";
 import { isIndexKey } from "../jinja/key-order.js";
 import { JSON_NUMBER, type JsonScan, MAX_DEPTH, Reader, floatOfMark, isFloatMark, parseMarked, readJson, scanJson, stringEnd } from "./read-json.js";
 
@@ -401,6 +402,8 @@ function keep(key: number, text: string, value: unknown, height: number, ends: r
   const entry: Kept = { key, text, value, height, gone: false, ends, firstEnd: null, deep: deep !== undefined && text.length >= 2 * DEEP ? deep : undefined, weight };
   bucket.push(entry);
   account(entry, weight);
+  // A top-level array (a request's tools) is known plain when its schemas are surveyed.
+  if (typeof value === "object" && value !== null) noteJsonMade(value);
 }
 
 /** Keeps any other container by its text (not there yet: the caller looked it up). */

@@ -117,12 +117,13 @@ const FACTS: SurveyFacts = { textBound: 0, mentionsRef: false, frozen: false };
  * The survey alone vouches for this schema (false: the text-based check decides): the text-based check
  * would pass it without its full path. `deepFrozen`: the caller knows it is deeply frozen (a part of a
  * list it found so), so the survey need not ask each container; `frozen`: it must be frozen all
- * through (false for a caller's schema checked once, kept nowhere: PASSED).
+ * through (false for a caller's schema checked once, kept nowhere: PASSED); `plain`: it was read from
+ * JSON text (surveySchema's `plain`).
  */
-function surveyPasses(schema: unknown, deepFrozen: boolean, frozen = true): boolean {
+function surveyPasses(schema: unknown, deepFrozen: boolean, frozen = true, plain = false): boolean {
   if (schemaEngine() !== "codegen" || !isSchemaObject(schema)) return false;
   try {
-    const patterns = surveySchema(schema, FACTS, deepFrozen);
+    const patterns = surveySchema(schema, FACTS, deepFrozen, plain);
     return patterns !== undefined && (FACTS.frozen || !frozen) && !FACTS.mentionsRef && FACTS.textBound <= SCHEMA_LIMITS.maxChars && (patterns.length === 0 || patterns.every(patternCompiles));
   } catch {
     return false; // the text-based check decides
@@ -251,10 +252,11 @@ function errorFor(problem: SchemaProblem, schema: unknown, field: string): Chatw
  * the problem for the request's field, made only then). `inFrozenList`: the schema is part of a deeply
  * frozen list (isDeepFrozen said so) whose result the caller keeps, so one the survey alone vouches
  * for gets nothing made or kept here (a request that shares nothing made a checked result and its
- * closure per tool only to drop it); a validator, once a call needs one, is toolValidator's.
+ * closure per tool only to drop it); a validator, once a call needs one, is toolValidator's. `plain`:
+ * that list was read from JSON text (json-made.ts), so every object in the schema is plain data.
  */
-export function toolSchemaProblem(schema: unknown, inFrozenList = false): SchemaProblem | undefined {
-  if (inFrozenList && surveyPasses(schema, true)) return undefined;
+export function toolSchemaProblem(schema: unknown, inFrozenList = false, plain = false): SchemaProblem | undefined {
+  if (inFrozenList && surveyPasses(schema, true, true, plain)) return undefined;
   const result = checked(schema, inFrozenList, true);
   return result instanceof SchemaProblem ? result : undefined;
 }

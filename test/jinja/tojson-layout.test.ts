@@ -39,6 +39,24 @@ describe("tojson's default layout", () => {
     expect(tojson({ type: "string", x: [1], y: { type: "object" } }, "(indent=2)")).toBe('{\n  "type": "string",\n  "x": [\n    1\n  ],\n  "y": {\n    "type": "object"\n  }\n}');
   });
 
+  it("writes a type member with whatever follows it: a bare or other value, a long key, the closing", () => {
+    const long = "k".repeat(70);
+    const x = {
+      type: "object",
+      [long]: "v",
+      n: { type: "integer", minimum: 0 },
+      e: { type: "string", pattern: 'a"b' },
+      l: { type: "array", items: [{ type: "null" }] },
+      z: { a: 1, type: "boolean" },
+      y: { q: "s", type: "number", r: {} },
+      w: { type: "function" },
+    };
+    const expected = `{"type": "object", "${long}": "v", "n": {"type": "integer", "minimum": 0}, "e": {"type": "string", "pattern": "a\\"b"}, "l": {"type": "array", "items": [{"type": "null"}]}, "z": {"a": 1, "type": "boolean"}, "y": {"q": "s", "type": "number", "r": {}}, "w": {"type": "function"}}`;
+    // Twice: the second time from the kept pieces.
+    expect(tojson(x)).toBe(expected);
+    expect(tojson(x)).toBe(expected);
+  });
+
   it("lists only own keys when Object.prototype has an enumerable property", () => {
     (Object.prototype as Record<string, unknown>).polluted = "no";
     expect(tojson({ a: "x", b: 2 })).toBe('{"a": "x", "b": 2}');

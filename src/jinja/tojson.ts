@@ -64,6 +64,10 @@ function encodeString(s: string, ascii: boolean): string {
   const clean = needsNoEscape(s);
   if (clean && !ascii) return '"' + s + '"';
   if (s.length < 1024) {
+    // Well-formed text: JSON.stringify escapes exactly as json.dumps(ensure_ascii=False) does (see
+    // escapeString), natively, where a replace with a callback cost 0.13 us more a string (a new
+    // dict of 10 escaped strings: 3.0 against 1.7 us; descriptions with newlines, `\d` patterns).
+    if (!ascii && isWellFormed(s)) return JSON.stringify(s);
     let body = !clean ? s.replace(ESCAPES, (c) => SHORT[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : s;
     if (ascii) body = body.replace(/[^\x00-\x7e]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
     return '"' + body + '"';

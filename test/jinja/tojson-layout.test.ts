@@ -57,6 +57,13 @@ describe("tojson's default layout", () => {
     expect(tojson(x)).toBe(expected);
   });
 
+  it("escapes as json.dumps does: short forms, \\u00XX for other controls, the rest kept (lone surrogates too)", () => {
+    const x = { a: 'l1\nl2\t"q" \\ \u0000\u0001\u001f\u007f \u2028\u2029 é 😀 \b\f\r', b: ["x\ny", "\u000b"], c: "\ud800 \n" };
+    expect(tojson(x)).toBe(
+      '{"a": "l1\\nl2\\t\\"q\\" \\\\ \\u0000\\u0001\\u001f\u007f \u2028\u2029 é 😀 \\b\\f\\r", "b": ["x\\ny", "\\u000b"], "c": "\ud800 \\n"}',
+    );
+  });
+
   it("lists only own keys when Object.prototype has an enumerable property", () => {
     (Object.prototype as Record<string, unknown>).polluted = "no";
     expect(tojson({ a: "x", b: 2 })).toBe('{"a": "x", "b": 2}');

@@ -39,6 +39,31 @@ describe("tojson's default layout", () => {
     expect(tojson({ type: "string", x: [1], y: { type: "object" } }, "(indent=2)")).toBe('{\n  "type": "string",\n  "x": [\n    1\n  ],\n  "y": {\n    "type": "object"\n  }\n}');
   });
 
+  it("writes a type member with whatever follows it: a bare or other value, a long key, the closing", () => {
+    const long = "k".repeat(70);
+    const x = {
+      type: "object",
+      [long]: "v",
+      n: { type: "integer", minimum: 0 },
+      e: { type: "string", pattern: 'a"b' },
+      l: { type: "array", items: [{ type: "null" }] },
+      z: { a: 1, type: "boolean" },
+      y: { q: "s", type: "number", r: {} },
+      w: { type: "function" },
+    };
+    const expected = `{"type": "object", "${long}": "v", "n": {"type": "integer", "minimum": 0}, "e": {"type": "string", "pattern": "a\\"b"}, "l": {"type": "array", "items": [{"type": "null"}]}, "z": {"a": 1, "type": "boolean"}, "y": {"q": "s", "type": "number", "r": {}}, "w": {"type": "function"}}`;
+    // Twice: the second time from the kept pieces.
+    expect(tojson(x)).toBe(expected);
+    expect(tojson(x)).toBe(expected);
+  });
+
+  it("escapes as json.dumps does: short forms, \\u00XX for other controls, the rest kept (lone surrogates too)", () => {
+    const x = { a: 'l1\nl2\t"q" \\ \u0000\u0001\u001f\u007f \u2028\u2029 é 😀 \b\f\r', b: ["x\ny", "\u000b"], c: "\ud800 \n" };
+    expect(tojson(x)).toBe(
+      '{"a": "l1\\nl2\\t\\"q\\" \\\\ \\u0000\\u0001\\u001f\u007f \u2028\u2029 é 😀 \\b\\f\\r", "b": ["x\\ny", "\\u000b"], "c": "\ud800 \\n"}',
+    );
+  });
+
   it("lists only own keys when Object.prototype has an enumerable property", () => {
     (Object.prototype as Record<string, unknown>).polluted = "no";
     expect(tojson({ a: "x", b: 2 })).toBe('{"a": "x", "b": 2}');

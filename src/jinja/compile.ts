@@ -13,6 +13,7 @@ import { makeMacro, type MacroShape, type Param } from "./macro.js";
 import { pyAdd } from "./ops.js";
 import { Namespace, JinjaError, pyBool, pyIter, pyStr } from "./values.js";
 import { LoopInfo } from "./loop.js";
+import { withMemos, type AttrMemos } from "./attr-memo.js";
 
 export { CompileError, type Stmt } from "./closures.js";
 
@@ -32,8 +33,9 @@ function block(stmts: Stmt[]): Stmt {
   };
 }
 
-export function compileProgram(program: A.Program): Stmt {
-  return compileBody(program.body, TOP_LEVEL);
+/** `memos` receives the attribute memos the program's reads use (attr-memo.ts). */
+export function compileProgram(program: A.Program, memos: AttrMemos): Stmt {
+  return withMemos(memos, () => compileBody(program.body, TOP_LEVEL));
 }
 
 function compileBody(nodes: A.Statement[], cx: CompileContext): Stmt {

@@ -160,7 +160,9 @@ export function attrReader(name: string): (obj: unknown) => unknown {
       memo.set(obj, item);
       return item;
     } else if (obj instanceof Namespace) {
-      const attr = ownValue(obj.attrs, name);
+      // Its attrs (no prototype) are only ever assigned to, so they hold data properties alone: what
+      // ownValue would find, without a property descriptor (`ns.multi_step_tool`, once a message).
+      const attr = obj.attrs[name];
       if (attr !== undefined) return attr;
     }
     return getAttr(obj, name);

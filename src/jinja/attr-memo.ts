@@ -28,14 +28,19 @@ export class AttrMemo {
 /** One template's memos, one per attribute name its expressions read. */
 export class AttrMemos {
   private readonly byName = new Map<string, AttrMemo>();
+  /** The same memos in an array, cleared after every render without a Map iterator. */
+  private readonly all: AttrMemo[] = [];
   for(name: string): AttrMemo {
     let m = this.byName.get(name);
-    if (m === undefined) this.byName.set(name, (m = new AttrMemo()));
+    if (m === undefined) {
+      this.byName.set(name, (m = new AttrMemo()));
+      this.all.push(m);
+    }
     return m;
   }
   /** After a render: let go of its objects. */
   clear(): void {
-    for (const m of this.byName.values()) {
+    for (const m of this.all) {
       m.obj = null;
       m.value = undefined;
       m.owner = null;

@@ -30,6 +30,7 @@ import {
   type Kwargs,
 } from "./values.js";
 import { LoopInfo } from "./loop.js";
+import { memoFor } from "./attr-memo.js";
 import { codePoints, hasSurrogates } from "./code-points.js";
 
 function unsafe(obj: unknown, name: string): Undefined {
@@ -138,10 +139,14 @@ export function getAttr(obj: unknown, name: string): unknown {
  * `obj.name` for a name known when the template compiles: what a dict answers for it is decided once,
  * here, instead of on every access. For a name that is no dict method and no dunder (`message.role`),
  * a dict's item, `loop.index0` and `ns.name` are read directly; everything else goes through getAttr.
+ * A request dict's item is kept in the template's memo for that name (attr-memo.ts) for the next read.
  */
 export function attrReader(name: string): (obj: unknown) => unknown {
   if (DICT_ATTRS.has(name) || (name.startsWith("__") && name.endsWith("__"))) return (obj) => getAttr(obj, name);
+  const memo = memoFor(name);
   return (obj) => {
+    // First: a kept item also spares the tests below (only request dicts' items are kept).
+    if (obj === memo.obj && memo.owner === budget()) return memo.value;
     if (obj instanceof PyDict) {
       const item = obj.get(name);
       return item !== undefined ? item : new Undefined(name, obj);
@@ -151,9 +156,13 @@ export function attrReader(name: string): (obj: unknown) => unknown {
       if (attr !== undefined) return attr;
     } else if (isPlainDict(obj)) {
       const item = ownValue(obj, name);
-      return item !== undefined ? item : new Undefined(name, obj);
+      if (item === undefined) return new Undefined(name, obj);
+      memo.set(obj, item);
+      return item;
     } else if (obj instanceof Namespace) {
-      const attr = ownValue(obj.attrs, name);
+      // Its attrs (no prototype) are only ever assigned to, so they hold data properties alone: what
+      // ownValue would find, without a property descriptor (`ns.multi_step_tool`, once a message).
+      const attr = obj.attrs[name];
       if (attr !== undefined) return attr;
     }
     return getAttr(obj, name);

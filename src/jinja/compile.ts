@@ -13,6 +13,7 @@ import { makeMacro, type MacroShape, type Param } from "./macro.js";
 import { pyAdd } from "./ops.js";
 import { Namespace, JinjaError, pyBool, pyIter, pyStr } from "./values.js";
 import { LoopInfo } from "./loop.js";
+import { withMemos, type AttrMemos } from "./attr-memo.js";
 
 export { CompileError, type Stmt } from "./closures.js";
 
@@ -23,6 +24,23 @@ const LOOP_BODY: CompileContext = { soft: false, inLoop: true };
 function block(stmts: Stmt[]): Stmt {
   if (stmts.length === 0) return () => NORMAL;
   if (stmts.length === 1) return stmts[0]!;
+  // Two statements (an if's output and set, a loop body's two outputs): no array to walk.
+  if (stmts.length === 2) {
+    const [a, b] = stmts as [Stmt, Stmt];
+    return (f) => {
+      const r = a(f);
+      return r !== NORMAL ? r : b(f);
+    };
+  }
+  if (stmts.length === 3) {
+    const [a, b, c] = stmts as [Stmt, Stmt, Stmt];
+    return (f) => {
+      let r = a(f);
+      if (r !== NORMAL) return r;
+      r = b(f);
+      return r !== NORMAL ? r : c(f);
+    };
+  }
   return (f) => {
     for (let i = 0; i < stmts.length; i++) {
       const r = stmts[i]!(f);
@@ -32,8 +50,9 @@ function block(stmts: Stmt[]): Stmt {
   };
 }
 
-export function compileProgram(program: A.Program): Stmt {
-  return compileBody(program.body, TOP_LEVEL);
+/** `memos` receives the attribute memos the program's reads use (attr-memo.ts). */
+export function compileProgram(program: A.Program, memos: AttrMemos): Stmt {
+  return withMemos(memos, () => compileBody(program.body, TOP_LEVEL));
 }
 
 function compileBody(nodes: A.Statement[], cx: CompileContext): Stmt {

@@ -138,6 +138,13 @@ function makeGlobals(): Record<string, unknown> {
   g["dict"] = new Callable("dict", (args, kwargs) => dictFrom(args, kwargs));
   g["namespace"] = new Callable("namespace", (args, kwargs) => {
     const ns = new Namespace();
+    // Keywords only (`namespace(a=1, b=2)`, the usual call): their keys are strings already, so
+    // they go straight in, in dictFrom's order, without the PyDict a positional dict needs (issue 19:
+    // 0.2 µs a render of Qwen3's template).
+    if (args.length === 0) {
+      if (kwargs !== null) for (const k of Object.keys(kwargs)) ns.attrs[k] = kwargs[k];
+      return ns;
+    }
     for (const [k, v] of stringItems(dictFrom(args, kwargs), "namespace")) ns.attrs[k] = v;
     return ns;
   });

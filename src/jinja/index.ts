@@ -17,6 +17,7 @@ import { JsonCache } from "./tojson.js";
 import { JinjaError, type Kwargs } from "./values.js";
 import { GenerationTracker, type GenerationSpan } from "./generation.js";
 import { BoundedCache } from "../bounded-cache.js";
+import { AttrMemos } from "./attr-memo.js";
 
 export { PyFloat } from "./py-float.js";
 export type { RenderLimits } from "./limits.js";
@@ -70,6 +71,7 @@ class Compiled implements CompiledTemplate {
   constructor(
     readonly source: string,
     private readonly program: Stmt,
+    private readonly memos: AttrMemos,
   ) {}
 
   render(context: Record<string, unknown>, options: RenderCallOptions = {}): string {
@@ -91,6 +93,8 @@ class Compiled implements CompiledTemplate {
       withBudget(budget, () => this.program(root));
     } catch (e) {
       throw renderError(e);
+    } finally {
+      this.memos.clear();
     }
     return rt.out.join("");
   }
@@ -130,13 +134,14 @@ function compileNew(source: string): CompiledTemplate {
     throw new ChatwireError("limit_exceeded", `template source is ${source.length} characters, over the limit of ${MAX_TEMPLATE_LENGTH}`);
   }
   let program: Stmt;
+  const memos = new AttrMemos();
   try {
-    program = compileProgram(parseTemplate(source));
+    program = compileProgram(parseTemplate(source), memos);
   } catch (e) {
     if (e instanceof ChatwireError) throw e;
     const message = e instanceof CompileError || e instanceof Error ? e.message : String(e);
     throw new ChatwireError("invalid_template", message);
   }
-  return new Compiled(source, program);
+  return new Compiled(source, program, memos);
 }
 

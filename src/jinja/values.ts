@@ -231,6 +231,8 @@ export function objectTypeRepr(v: unknown): string {
 }
 
 export function pyBool(v: unknown): boolean {
+  // A comparison's or a test's result, what most `if`s look at: answered first.
+  if (typeof v === "boolean") return v;
   if (v === null || v === undefined || v === false || v === 0 || v === "" || v === 0n) return false;
   if (v === true || typeof v === "string") return true;
   if (typeof v === "number") return !Number.isNaN(v);

@@ -82,6 +82,33 @@ describe("attribute reads", () => {
   });
 });
 
+describe("attribute memos (the last item read under a name, kept for the render)", () => {
+  it("read the same item at every place, and a changed dict afresh in the next render", () => {
+    const t = compileTemplate("{{ m.role }}{% if m.role == 'user' %}={{ m.role }}{% endif %}{{ n.role }}{{ m.role }}");
+    const m: Record<string, unknown> = { role: "user" };
+    expect(t.render({ m, n: { role: "tool" } })).toBe("user=usertooluser");
+    m["role"] = "system";
+    expect(t.render({ m, n: { role: "tool" } })).toBe("systemtoolsystem");
+  });
+
+  it("keep no miss: each one is an Undefined of its own, as in Jinja2", () => {
+    expect(render("{{ m.x is sameas(m.x) }}|{{ m.x is defined }}|{{ m.x is defined }}", { m: {} })).toBe("False|False|False");
+  });
+
+  it("never run a getter, read twice or not", () => {
+    let calls = 0;
+    const m = Object.defineProperty({ role: "user" }, "secret", { get: () => (calls++, "s"), enumerable: true });
+    expect(render("{{ m.secret }}{{ m.secret is defined }}{{ m.role }}{{ m.role }}", { m })).toBe("Falseuseruser");
+    expect(calls).toBe(0);
+  });
+
+  it("are not kept past an error", () => {
+    const t = compileTemplate("{{ m.role }}{{ raise_exception('stop') if stop }}");
+    expect(() => t.render({ m: { role: "a" }, stop: true })).toThrow("stop");
+    expect(t.render({ m: { role: "b" }, stop: false })).toBe("b");
+  });
+});
+
 describe("str method calls and comparisons with a string literal", () => {
   it("call str methods on a str, and read the attribute of anything else", () => {
     expect(render("{{ s.strip() }}|{{ s.split(',') }}|{{ ('<a>'|safe).upper() is escaped }}", { s: " a,b " })).toBe("a,b|[' a', 'b ']|True");

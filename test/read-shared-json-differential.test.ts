@@ -158,6 +158,28 @@ describe("readSharedJson is readJson on every path", () => {
     for (const text of texts) expect(outcome(readSharedJson, text), text).toBe(outcome(readJson, text));
   });
 
+  it("cuts an array that is not the body's last where it ends when the follower comes as far from its start as last time, or elsewhere", () => {
+    // Each case's first body notes what follows its list (`, 1, 2, 3, 4, 5,`) and how long the list
+    // was; the next is cut at that length first where the follower comes there: right after a list as
+    // long, in a longer one's string, in what follows a shorter one, after a space that follows one.
+    const same = "abcdefghijklmnopqrstuvwxyz0123456789";
+    const tail = ", 1, 2, 3, 4, 5, 6, 7, 8]";
+    const cases = [
+      (list: (s: string) => string) => `[${list(same.toUpperCase())}${tail}`,
+      // The list ends 15 characters past its string: the old length falls 51 characters into this one.
+      (list: (s: string) => string) => `[${list(`${same}${"x".repeat(15)}, 1, 2, 3, 4, 5, 6`)}${tail}`,
+      (list: (s: string) => string) => `[${list(same.slice(3))}, 9${tail}`,
+      (list: (s: string) => string) => `[${list(same.slice(1))} ${tail}`,
+    ];
+    for (const [i, next] of cases.entries()) {
+      const pad = `${i}${"g".repeat(300)}`;
+      const list = (s: string) => `[{"p": "${pad}", "d": "${s}"}, {"q": 1.0}]`;
+      for (let round = 0; round < 2; round++) {
+        for (const text of [`[${list(same)}${tail}`, next(list)]) expect(outcome(readSharedJson, text), text.slice(300)).toBe(outcome(readJson, text));
+      }
+    }
+  });
+
   it("keeps each body's own float-ness when one fingerprint alternates between integral floats and none", () => {
     const pad = "f".repeat(300);
     for (let i = 0; i < 60; i++) {

@@ -60,6 +60,22 @@ describe("tojson of values read with their escapes listed", () => {
   });
 });
 
+describe("tojson of strings whose lengths match a listed one's (KnownEscapes.lengths)", () => {
+  it("escapes the listed strings and copies the others, whatever their lengths modulo 32", () => {
+    // Listed: lengths 3, 31 (bit 31: the sign bit) and 40 (bit 8). Unlisted strings of lengths 3, 35,
+    // 31, 63, 8 and 40 share those bits; the plain ones of other lengths test the bit alone.
+    const listed = ['a"b', `${"x".repeat(30)}\\`, `${"y".repeat(39)}\n`];
+    const plain = ["abc", "c".repeat(35), "d".repeat(31), "e".repeat(63), "f".repeat(8), "g".repeat(40), "hi", "j".repeat(33)];
+    const tools = [{ listed, plain }, { plain }];
+    const text = `{"tools": ${JSON.stringify(tools)}}`;
+    const read = readSharedJson(text) as { tools: object[] };
+    expect(markOf(read.tools[1]!)).toBeInstanceOf(KnownEscapes);
+    expect((markOf(read.tools[1]!) as KnownEscapes).escaped).toEqual(listed);
+    expect(each.render({ tools: read.tools })).toBe(each.render({ tools: (JSON.parse(text) as { tools: object[] }).tools }));
+    expect(each.render({ tools: read.tools })).toContain(`"listed": ${JSON.stringify(listed).replaceAll('","', '", "')}`);
+  });
+});
+
 describe("tojson of a tool list with integral floats read with its escapes listed", () => {
   it("prints the floats and the escapes as readJson's values", () => {
     const body = String.raw`{"tools": [{"name": "f\"1", "parameters": {"minimum": 0.0, "default": "a\nb", "enum": ["a\\b", "ab", "a b"]}, "notes": "${"n".repeat(300)}"}, {"name": "g", "x": 2.50}], "model": "m"}`;

@@ -371,11 +371,8 @@ class Survey {
           this.mentionsRef = true;
           break;
         case Kw.Type:
-          if (typeof v === "string") {
-            // A JSON Schema type name: no rewrite (canonicalTypeNames) changes it; anything else the meta-schema refuses or the rewrite renames.
-            if (!isTypeName(v)) return false;
-            this.text(v);
-          } else if (!isTypeList(v) || !this.data(v, below)) return false;
+          // A list of type names: a single name was taken before the switch.
+          if (!isTypeList(v) || !this.data(v, below)) return false;
           break;
         case Kw.Map:
         case Kw.PatternMap:

@@ -328,13 +328,12 @@ function compactMembers(value: Record<string, unknown>, options: JsonOptions, de
  * they go over the keys.
  */
 function withMember(out: string, name: string, v: unknown, lead: number, bare: boolean, options: JsonOptions, depth: number, b: ReturnType<typeof budget>): string {
-  if (bare && name === "type") {
-    const whole = typeMember(v as string, lead);
-    if (whole !== undefined) {
-      out = lead === 0 ? whole : out + whole;
-      b.length(out.length);
-      return out;
-    }
+  const typed = bare && name === "type" ? typeIndex(v as string, lead) : -1;
+  if (typed >= 0) {
+    const whole = typeMember(typed);
+    out = lead === 0 ? whole : out + whole;
+    b.length(out.length);
+    return out;
   }
   const piece = keyPiece(name, lead | (bare ? 1 : 0));
   out = lead === 0 ? piece : out + piece;
@@ -343,28 +342,22 @@ function withMember(out: string, name: string, v: unknown, lead: number, bare: b
   return out;
 }
 
-/**
- * A `"type"` member naming a JSON type (or a tool's `"function"`) as one kept string, what goes before
- * it and its value's opening quote included (the closing one is left to what follows, as for any bare
- * string): a quarter of a schema's members are these, and one piece instead of two is one
- * concatenation fewer and one rope node fewer for the prompt's join to flatten (issue 19). Undefined
- * for any other value.
- */
-function typeMember(v: string, lead: number): string | undefined {
-  const i = TYPE_VALUES.indexOf(v);
-  if (i < 0) return undefined;
-  const row = lead >> 1;
-  return (TYPE_MEMBERS[row * TYPE_VALUES.length + i] ??= sequential(LEADS[row]!, '"type": "', v));
-}
 /** The TYPE_MEMBERS index of a type member after `lead` (withMember's), -1 when `v` names no JSON type. */
 function typeIndex(v: string, lead: number): number {
   const i = TYPE_VALUES.indexOf(v);
   return i < 0 ? -1 : (lead >> 1) * TYPE_VALUES.length + i;
 }
 
-/** The type member at TYPE_MEMBERS index `typed`. */
-function typedMember(typed: number): string {
-  return typeMember(TYPE_VALUES[typed % TYPE_VALUES.length]!, Math.floor(typed / TYPE_VALUES.length) << 1)!;
+/**
+ * The `"type"` member at TYPE_MEMBERS index `typed` (one naming a JSON type, or a tool's `"function"`)
+ * as one kept string, what goes before it and its value's opening quote included (the closing one is
+ * left to what follows, as for any bare string): a quarter of a schema's members are these, and one
+ * piece instead of two is one concatenation fewer and one rope node fewer for the prompt's join to
+ * flatten (issue 19).
+ */
+function typeMember(typed: number): string {
+  const n = TYPE_VALUES.length;
+  return (TYPE_MEMBERS[typed] ??= sequential(LEADS[Math.floor(typed / n)]!, '"type": "', TYPE_VALUES[typed % n]!));
 }
 
 /**
@@ -379,7 +372,7 @@ function typedKeyPiece(typed: number, name: string, bare: boolean): string {
   const pieces = TYPED_PIECES.get(name);
   const kept = pieces === undefined ? undefined : pieces[slot];
   if (kept !== undefined) return kept;
-  const piece = sequential(typedMember(typed), keyPiece(name, 4 | (bare ? 1 : 0)), "");
+  const piece = sequential(typeMember(typed), keyPiece(name, 4 | (bare ? 1 : 0)), "");
   if (name.length <= MAX_KEPT_KEY) {
     let entry = TYPED_PIECES.get(name);
     if (entry === undefined) TYPED_PIECES.set(name, (entry = new Array<string | undefined>(2 * TYPE_MEMBERS.length)));
@@ -391,7 +384,7 @@ function typedKeyPiece(typed: number, name: string, bare: boolean): string {
 
 /** The type member `typed` and the closing of the dict it ends (a whole `{"type": "string"}` when it is the only member), kept. */
 function typedClosing(typed: number): string {
-  return (TYPED_CLOSINGS[typed] ??= sequential(typedMember(typed), '"}', ""));
+  return (TYPED_CLOSINGS[typed] ??= sequential(typeMember(typed), '"}', ""));
 }
 
 const TYPE_VALUES: readonly string[] = ["string", "object", "function", "integer", "array", "boolean", "number", "null"];

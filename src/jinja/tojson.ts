@@ -344,8 +344,23 @@ function withMember(out: string, name: string, v: unknown, lead: number, bare: b
 
 /** The TYPE_MEMBERS index of a type member after `lead` (withMember's), -1 when `v` names no JSON type. */
 function typeIndex(v: string, lead: number): number {
-  const i = TYPE_VALUES.indexOf(v);
+  const i = typeValueIndex(v);
   return i < 0 ? -1 : (lead >> 1) * TYPE_VALUES.length + i;
+}
+
+/** TYPE_VALUES.indexOf(v), compared inline (no builtin call for each type member). */
+function typeValueIndex(v: string): number {
+  switch (v) {
+    case "string": return 0;
+    case "object": return 1;
+    case "function": return 2;
+    case "integer": return 3;
+    case "array": return 4;
+    case "boolean": return 5;
+    case "number": return 6;
+    case "null": return 7;
+  }
+  return -1;
 }
 
 /**
@@ -421,8 +436,9 @@ function compactValue(v: unknown, options: JsonOptions, depth: number): string {
       const kind = arrayKind(v);
       if (v.length > 0 && v.length <= MANY && (kind === undefined || kind === "tuple")) return compactList(v, options, depth);
     } else if (!options.sortKeys) {
-      // Not a class instance (PyDict, Markup, PyFloat), which has its own prototype.
-      if (isPlainDict(v) && inheritsNothing()) {
+      // Not a class instance (PyDict, Markup, PyFloat), which has its own prototype. Inside a value read
+      // from JSON text (onlyEscaped set: frozenText) the only objects are plain dicts, lists and PyFloats.
+      if ((onlyEscaped !== null ? !(v instanceof PyFloat) : isPlainDict(v)) && inheritsNothing()) {
         const text = compactMembers(v as Record<string, unknown>, options, depth);
         if (text !== undefined) return text;
       }

@@ -384,9 +384,17 @@ function typeMember(typed: number): string {
  */
 function typedKeyPiece(typed: number, name: string, bare: boolean): string {
   const slot = typed * 2 + (bare ? 1 : 0);
+  if (LAST_TYPED_NAMES[slot] === name) return LAST_TYPED[slot]!;
   const pieces = TYPED_PIECES.get(name);
   const kept = pieces === undefined ? undefined : pieces[slot];
-  if (kept !== undefined) return kept;
+  if (kept === undefined) return newTypedKeyPiece(typed, name, bare, slot);
+  LAST_TYPED_NAMES[slot] = name;
+  LAST_TYPED[slot] = kept;
+  return kept;
+}
+
+/** typedKeyPiece's piece the first time (kept unless the key is too long): apart, so the lookup is small enough to inline. */
+function newTypedKeyPiece(typed: number, name: string, bare: boolean, slot: number): string {
   const piece = sequential(typeMember(typed), keyPiece(name, 4 | (bare ? 1 : 0)), "");
   if (name.length <= MAX_KEPT_KEY) {
     let entry = TYPED_PIECES.get(name);
@@ -405,6 +413,13 @@ function typedClosing(typed: number): string {
 const TYPE_VALUES: readonly string[] = ["string", "object", "function", "integer", "array", "boolean", "number", "null"];
 const TYPE_MEMBERS: (string | undefined)[] = new Array<string | undefined>(3 * TYPE_VALUES.length);
 const TYPED_CLOSINGS: (string | undefined)[] = new Array<string | undefined>(TYPE_MEMBERS.length);
+/**
+ * By typedKeyPiece's slot, the key last met after that type member and its kept piece (cleared with
+ * TYPED_PIECES): mostly the same key (`"type": "string", "description": "`), found by one comparison
+ * of the same string instead of a Map lookup.
+ */
+const LAST_TYPED_NAMES = new Array<string | undefined>(2 * TYPE_MEMBERS.length).fill(undefined);
+const LAST_TYPED = new Array<string | undefined>(2 * TYPE_MEMBERS.length).fill(undefined);
 
 /**
  * The three strings as one new flat string of its own (a join makes one; flatCopy's slice is a view
@@ -464,6 +479,8 @@ function keyPiece(name: string, variant: number): string {
     if (keptChars > MAX_KEPT_CHARS) {
       KEY_PIECES.clear();
       TYPED_PIECES.clear();
+      LAST_TYPED_NAMES.fill(undefined);
+      LAST_TYPED.fill(undefined);
       keptChars = 0;
     }
     KEY_PIECES.set(name, (pieces = new Array<string | undefined>(8)));

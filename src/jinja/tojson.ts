@@ -300,23 +300,23 @@ function compactMembers(value: Record<string, unknown>, options: JsonOptions, de
   // A type member (typeIndex) waits, as its TYPE_MEMBERS index, for what follows it: it is written with
   // the next key's piece or the dict's closing, one kept string for both (typedKeyPiece, typedClosing).
   let typed = -1;
-  // The previous member's key entry: its transition names the key that followed it last time.
-  let prev: KeyEntry | undefined;
   for (const name in value) {
     if (++count > MANY) return undefined;
     const v = value[name];
     const bare = typeof v === "string" && needsNoEscape(v);
+    // The member written here, not by withMember (whose type member test this loop has made already),
+    // with the kept key piece looked up inline and keyPiece called only to make one: the 21 tools'
+    // tojson 0.91x in a micro (keyPiece itself, with its store's upkeep, is too big to inline here).
     if (typed >= 0) {
       const piece = typedKeyPiece(typed, name, bare);
       typed = -1;
-      prev = undefined;
       out = out === "" ? piece : out + piece;
     } else {
       const lead = count === 1 ? 0 : quoted ? 4 : 2;
       if (bare && name === "type" && (typed = typeIndex(v as string, lead)) >= 0) continue;
-      const entry = (prev = entryAfter(prev, name));
       const variant = lead | (bare ? 1 : 0);
-      const piece = (entry === undefined ? undefined : entry.pieces[variant]) ?? keyPiece(name, variant);
+      const kept = KEY_PIECES.get(name);
+      const piece = (kept === undefined ? undefined : kept[variant]) ?? keyPiece(name, variant);
       out = lead === 0 ? piece : out + piece;
     }
     out += bare ? (v as string) : compactValue(v, options, depth + 1);
@@ -330,8 +330,8 @@ function compactMembers(value: Record<string, unknown>, options: JsonOptions, de
 /**
  * `out` with one more member of a compact dict: the key's piece (`lead`: 0 the dict's first member,
  * 2 after a value, 4 after a bare string, whose closing quote the piece carries), then the value, a
- * `bare` string (no escape needed) as its own text. compactDict and compactMembers differ only in how
- * they go over the keys.
+ * `bare` string (no escape needed) as its own text. compactDict's; compactMembers writes the same
+ * member in its own loop.
  */
 function withMember(out: string, name: string, v: unknown, lead: number, bare: boolean, options: JsonOptions, depth: number, b: ReturnType<typeof budget>): string {
   const typed = bare && name === "type" ? typeIndex(v as string, lead) : -1;
@@ -480,8 +480,8 @@ const LEADS = ["{", ", ", '", ', ""] as const;
  */
 function keyPiece(name: string, variant: number): string {
   if (name.length > MAX_KEPT_KEY) return LEADS[variant >> 1] + encodeString(name, false) + ((variant & 1) === 1 ? ': "' : ": ");
-  let entry = KEY_PIECES.get(name);
-  if (entry === undefined) {
+  let pieces = KEY_PIECES.get(name);
+  if (pieces === undefined) {
     if (keptChars > MAX_KEPT_CHARS) {
       KEY_PIECES.clear();
       TYPED_PIECES.clear();
@@ -489,9 +489,8 @@ function keyPiece(name: string, variant: number): string {
       LAST_TYPED.fill(undefined);
       keptChars = 0;
     }
-    KEY_PIECES.set(name, (entry = { pieces: new Array<string | undefined>(8), nextName: undefined, next: undefined }));
+    KEY_PIECES.set(name, (pieces = new Array<string | undefined>(8)));
   }
-  const pieces = entry.pieces;
   let piece = pieces[variant];
   if (piece === undefined) {
     piece = pieces[variant] = sequential(LEADS[variant >> 1]!, encodeString(name, false), (variant & 1) === 1 ? ': "' : ": ");
@@ -499,30 +498,7 @@ function keyPiece(name: string, variant: number): string {
   }
   return piece;
 }
-
-/** A key's kept pieces by variant, and the key that followed it in the dict last printed (with its entry). */
-interface KeyEntry {
-  readonly pieces: (string | undefined)[];
-  nextName: string | undefined;
-  next: KeyEntry | undefined;
-}
-
-/**
- * The entry of `name`, the member after the one whose entry is `prev`: a schema's keys come in the
- * same order dict after dict (`name`, `description`, `parameters`; `required`, `additionalProperties`,
- * `$schema`), so the transition's one comparison of the same string mostly spares the Map's lookup.
- * Undefined for a key not kept yet.
- */
-function entryAfter(prev: KeyEntry | undefined, name: string): KeyEntry | undefined {
-  if (prev !== undefined && prev.nextName === name) return prev.next;
-  const entry = KEY_PIECES.get(name);
-  if (prev !== undefined && entry !== undefined) {
-    prev.nextName = name;
-    prev.next = entry;
-  }
-  return entry;
-}
-const KEY_PIECES = new Map<string, KeyEntry>();
+const KEY_PIECES = new Map<string, (string | undefined)[]>();
 /** typedKeyPiece's pieces by key, then by TYPE_MEMBERS index and whether a bare string follows (counted in keptChars). */
 const TYPED_PIECES = new Map<string, (string | undefined)[]>();
 let keptChars = 0;

@@ -408,6 +408,22 @@ describe("readSharedJson", () => {
     expect(await collected(first)).toBe(true);
   });
 
+  it("keeps only every 32nd of a run of new arrays of one fingerprint once 16 came in a row, and finds a repeated one again", () => {
+    // The same first 256 characters (one fingerprint of its own), then a part new in every body, in its
+    // first item: none is asked for again, nor its first items shared.
+    const body = (i: number) => `{"messages": [{"content": "${"q".repeat(300)} ${i}"}, {"content": "cold"}]}`;
+    const read = (i: number) => (readSharedJson(body(i)) as { messages: object[] }).messages;
+    const firsts = Array.from({ length: 41 }, (_, i) => read(i));
+    // The 41st of the run was not kept (the same again is read afresh), nor the 17th (its bucket was emptied then) ...
+    expect(read(40)).not.toBe(firsts[40]);
+    expect(read(16)).not.toBe(firsts[16]);
+    // ... the 32nd was, and is found again: that ends the run, so the next new one is kept.
+    expect(read(31)).toBe(firsts[31]);
+    const next = read(100);
+    expect(read(100)).toBe(next);
+    expect(next).toEqual([{ content: `${"q".repeat(300)} 100` }, { content: "cold" }]);
+  });
+
   it("lets go of what its bound on bytes pushed out: the queue of entries does not hold on to them", async () => {
     // Arrays of 200,000 characters, each of its own fingerprint: 3.2 MB each by the estimate, so the
     // 16 MB bound keeps the last four or five and pushes out the first ones.

@@ -165,6 +165,40 @@ function toTheScan(key: number): boolean {
   return true;
 }
 
+/**
+ * How many top-level arrays of each fingerprint came in a row, none of them found again nor repeating
+ * the first items of one kept (topArray). A client whose arrays all share their first characters and
+ * nothing else (requests that share nothing) kept a full bucket of arrays no request asked for again:
+ * each new array was compared with all of them (and hashed for DEEP) to no avail, and each one kept
+ * lived on to be promoted and collected by the old generation's GC (issue 19: the share-nothing read
+ * 2% faster without them, its row 1-2%). After a bucket's worth in a row its bucket is emptied (no
+ * array in it was asked for again while BUCKET new ones came, and FIFO had pushed out every older
+ * one), and from then on only every COLD_SAMPLE-th is kept, alone. The price: an array that comes
+ * during such a run and is sent again (a new client whose requests repeat) is found again only once
+ * one of its versions is kept, within COLD_SAMPLE requests (each read afresh till then); a hit ends
+ * the run. Bounded as scanFirst is.
+ */
+const coldRuns = new Map<number, number>();
+const COLD_SAMPLE = 32;
+/** Whether a top-level array of fingerprint `key` read afresh (nothing in it shared) is kept, and counts it. */
+function keepsCold(key: number): boolean {
+  const run = (coldRuns.get(key) ?? 0) + 1;
+  if (run === 1 && coldRuns.size >= MAX_SCAN_FIRST) coldRuns.clear();
+  coldRuns.set(key, run);
+  if (run <= BUCKET) return true;
+  const sampled = run % COLD_SAMPLE === 0;
+  if (run === BUCKET + 1 || sampled) dropBucket(key);
+  return sampled;
+}
+
+/** Takes every array of fingerprint `key` out of the cache. */
+function dropBucket(key: number): void {
+  const bucket = kept.get(key);
+  if (bucket === undefined) return;
+  kept.delete(key);
+  for (const entry of bucket) drop(entry);
+}
+
 /** Every other container kept (up to MAX_HASHED characters), by its whole text. */
 const whole = new Map<string, Kept>();
 /**
@@ -516,6 +550,7 @@ class SharingReader extends Reader {
     const deep = deepKey(key, text, start);
     const hit = lookup(key, text, start, length, deep);
     if (hit !== undefined && this.depth + hit.height <= MAX_DEPTH) {
+      coldRuns.delete(key);
       this.pos = start + hit.text.length;
       this.reached(this.depth + hit.height);
       return hit.value;
@@ -532,6 +567,7 @@ class SharingReader extends Reader {
       const first: unknown[] = [];
       for (let i = 0; i < shared.count; i++) first.push(all[i]);
       reused = shared.count;
+      coldRuns.delete(key);
       ends = shared.entry.ends!.slice(0, shared.count);
       this.depth++; // the array is open
       this.reached(this.depth - 1 + shared.entry.height);
@@ -564,7 +600,11 @@ class SharingReader extends Reader {
     const end = this.pos;
     // An array that repeats another's first DEEP characters has its second fingerprint too (a loop's history: no hash).
     const own = deep ?? (shared !== undefined && shared.length >= DEEP ? (deepOf(shared.entry) ?? undefined) : undefined);
-    if (end - start <= MAX_SHARED) keep(key, ownText(text, start, end), reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value), height, ends, own);
+    if (end - start <= MAX_SHARED) {
+      const frozen = reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value);
+      if (reused > 0 || keepsCold(key)) keep(key, ownText(text, start, end), frozen, height, ends, own);
+      else noteJsonMade(frozen);
+    }
     return value;
   }
 
@@ -598,7 +638,9 @@ class SharingReader extends Reader {
       if (!Object.isFrozen(item)) freezeRead(item, false, true, mark);
       else markedDeepFrozen(item, mark);
     }
-    keep(key, ownText(text, start, scan.end), freezeMarked(read, mark), scan.height, ends, deep);
+    freezeMarked(read, mark);
+    if (keepsCold(key)) keep(key, ownText(text, start, scan.end), read, scan.height, ends, deep);
+    else noteJsonMade(read);
     return read;
   }
 
@@ -689,7 +731,8 @@ class SharingReader extends Reader {
     this.pos = end;
     this.reached(this.depth + height);
     if (follower !== undefined) follower.length = end - start;
-    keep(key, ownText(text, start, end), read, height, null, deep);
+    if (keepsCold(key)) keep(key, ownText(text, start, end), read, height, null, deep);
+    else noteJsonMade(read);
     return read;
   }
 

@@ -275,10 +275,11 @@ function formatsStreaming(lib) {
     }
     rows.push(row);
     verdicts.push({ format, plain: ratio.plain, code: ratio.code });
-    row.push(ratio.code <= 3 ? "ok" : "OVER");
+    // The parse bench's own limit (3x), and issue 19's goal for every format (4x), side by side.
+    row.push(ratio.code <= 3 ? "ok" : "OVER", ratio.code <= 4 ? "ok" : "MISSED");
   }
-  printTable(`Streaming one call with a ${size / 1000} KB argument in token-sized deltas (2-6 characters), per format (CPU ms); limit: code stream/one-shot <= 3x`, [
-    "format", "plain one-shot ms", "plain stream ms", "plain µs/delta", "plain stream/one-shot", "code one-shot ms", "code stream ms", "code µs/delta", "code stream/one-shot", "code verdict",
+  printTable(`Streaming one call with a ${size / 1000} KB argument in token-sized deltas (2-6 characters), per format (CPU ms); limit: code stream/one-shot <= 3x; issue 19's goal: <= 4x`, [
+    "format", "plain one-shot ms", "plain stream ms", "plain µs/delta", "plain stream/one-shot", "code one-shot ms", "code stream ms", "code µs/delta", "code stream/one-shot", "code verdict (3x)", "goal <= 4x",
   ], rows);
   return verdicts;
 }

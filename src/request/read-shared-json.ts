@@ -191,6 +191,16 @@ function keepsCold(key: number): boolean {
   return sampled;
 }
 
+/**
+ * Keeps a new top-level array read afresh (keep), unless keepsCold says its run of misses leaves it out
+ * (`always`: it reused a kept one's items, which ends the run); either way the value is recorded as
+ * made from JSON text (noteJsonMade: keep records the ones it keeps).
+ */
+function keepNew(key: number, text: string, start: number, end: number, value: object, height: number, ends: readonly number[] | undefined | null, deep: number | undefined, always = false): void {
+  if (always || keepsCold(key)) keep(key, ownText(text, start, end), value, height, ends, deep);
+  else noteJsonMade(value);
+}
+
 /** Takes every array of fingerprint `key` out of the cache. */
 function dropBucket(key: number): void {
   const bucket = kept.get(key);
@@ -602,8 +612,7 @@ class SharingReader extends Reader {
     const own = deep ?? (shared !== undefined && shared.length >= DEEP ? (deepOf(shared.entry) ?? undefined) : undefined);
     if (end - start <= MAX_SHARED) {
       const frozen = reused > 0 ? freezeDeepFrom(value, reused) : freezeDeep(value);
-      if (reused > 0 || keepsCold(key)) keep(key, ownText(text, start, end), frozen, height, ends, own);
-      else noteJsonMade(frozen);
+      keepNew(key, text, start, end, frozen, height, ends, own, reused > 0);
     }
     return value;
   }
@@ -638,9 +647,7 @@ class SharingReader extends Reader {
       if (!Object.isFrozen(item)) freezeRead(item, false, true, mark);
       else markedDeepFrozen(item, mark);
     }
-    freezeMarked(read, mark);
-    if (keepsCold(key)) keep(key, ownText(text, start, scan.end), read, scan.height, ends, deep);
-    else noteJsonMade(read);
+    keepNew(key, text, start, scan.end, freezeMarked(read, mark), scan.height, ends, deep);
     return read;
   }
 
@@ -731,8 +738,7 @@ class SharingReader extends Reader {
     this.pos = end;
     this.reached(this.depth + height);
     if (follower !== undefined) follower.length = end - start;
-    if (keepsCold(key)) keep(key, ownText(text, start, end), read, height, null, deep);
-    else noteJsonMade(read);
+    keepNew(key, text, start, end, read, height, null, deep);
     return read;
   }
 
